@@ -1,0 +1,134 @@
+import Foundation
+import OnwardCore
+
+/// The JSON shapes of boards, services and stops: one set of wire types for the
+/// CLI's `--json` and the HTTP API, so the two never drift apart.
+public struct StopDTO: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var code: String?
+    public var kind: String
+    public var latitude: Double
+    public var longitude: Double
+    public var parentId: String?
+    public var platform: String?
+    public var timeZone: String
+    public var distanceMetres: Double?
+
+    public init(_ p: StopPlace) {
+        id = p.id; name = p.name; code = p.code; kind = p.kind.name; latitude = p.latitude; longitude = p.longitude
+        parentId = p.parentID; platform = p.platform; timeZone = p.timeZone; distanceMetres = p.distance
+    }
+}
+
+public struct BoardEntryDTO: Codable, Sendable, Equatable {
+    public var tripId: String
+    public var routeId: String
+    public var routeShortName: String
+    public var routeLongName: String
+    public var routeColor: String?
+    public var headsign: String
+    public var origin: String
+    public var stopId: String
+    public var stopName: String
+    public var platform: String?
+    public var serviceDate: String
+    public var scheduledDeparture: String?
+    public var scheduledArrival: String?
+    public var arrivalAtDestination: String?
+    public var destinationStopId: String?
+    public var departureFromOrigin: String?
+    public var originStopId: String?
+    public var headwaySeconds: Int?
+    public var exactTimes: Bool?
+    public var startTime: String?
+
+    public init(_ e: BoardEntry, arrivals: Bool) {
+        tripId = e.tripID; routeId = e.routeID; routeShortName = e.routeShortName; routeLongName = e.routeLongName
+        routeColor = e.routeColor; headsign = e.headsign; origin = e.origin; stopId = e.stopID; stopName = e.stopName
+        platform = e.platform; serviceDate = e.serviceDate.isoString
+        let zone = TimeZone(identifier: e.timeZone) ?? .gmt
+        let time = LocalTime(e.scheduled, in: zone).iso8601
+        if arrivals { scheduledArrival = time } else { scheduledDeparture = time }
+        if let d = e.destinationArrival {
+            let t = LocalTime(d, in: zone).iso8601
+            if arrivals { departureFromOrigin = t; originStopId = e.destinationStopID } else { arrivalAtDestination = t; destinationStopId = e.destinationStopID }
+        }
+        if let h = e.headwaySeconds { headwaySeconds = h; exactTimes = e.exactTimes; startTime = e.startTime }
+    }
+}
+
+public struct BoardDTO: Codable, Sendable, Equatable {
+    public var stop: StopDTO
+    public var via: StopDTO?
+    public var departures: [BoardEntryDTO]?
+    public var arrivals: [BoardEntryDTO]?
+
+    public init(stop: StopPlace, via: StopPlace?, entries: [BoardEntry], arrivals: Bool) {
+        self.stop = StopDTO(stop)
+        self.via = via.map(StopDTO.init)
+        let rows = entries.map { BoardEntryDTO($0, arrivals: arrivals) }
+        if arrivals { self.arrivals = rows } else { self.departures = rows }
+    }
+}
+
+public struct CallDTO: Codable, Sendable, Equatable {
+    public var stopId: String
+    public var stopName: String
+    public var stopSequence: Int
+    public var platform: String?
+    public var scheduledArrival: String
+    public var scheduledDeparture: String
+    public var pickup: String
+    public var dropOff: String
+    public var timepoint: Bool
+    public var stopHeadsign: String?
+
+    public init(_ c: CallingPoint) {
+        let zone = TimeZone(identifier: c.timeZone) ?? .gmt
+        stopId = c.stopID; stopName = c.stopName; stopSequence = c.stopSequence; platform = c.platform
+        scheduledArrival = LocalTime(c.scheduledArrival, in: zone).iso8601
+        scheduledDeparture = LocalTime(c.scheduledDeparture, in: zone).iso8601
+        pickup = CallDTO.name(c.pickup); dropOff = CallDTO.name(c.dropOff); timepoint = c.isTimepoint; stopHeadsign = c.stopHeadsign
+    }
+
+    static func name(_ rule: BoardingRule) -> String {
+        switch rule {
+        case .regular: "regular"
+        case .none: "none"
+        case .phoneAgency: "phoneAgency"
+        case .coordinateWithDriver: "coordinateWithDriver"
+        }
+    }
+}
+
+public struct ServiceDTO: Codable, Sendable, Equatable {
+    public var tripId: String
+    public var routeId: String
+    public var routeShortName: String
+    public var routeLongName: String
+    public var headsign: String
+    public var serviceDate: String
+    public var headwaySeconds: Int?
+    public var calls: [CallDTO]
+
+    public init(_ s: ServiceDetails) {
+        tripId = s.tripID; routeId = s.routeID; routeShortName = s.routeShortName; routeLongName = s.routeLongName
+        headsign = s.headsign; serviceDate = s.serviceDate.isoString; headwaySeconds = s.headwaySeconds
+        calls = s.calls.map(CallDTO.init)
+    }
+}
+
+public struct StopsDTO: Codable, Sendable, Equatable {
+    public var stops: [StopDTO]
+    public init(_ places: [StopPlace]) { stops = places.map(StopDTO.init) }
+}
+
+extension JSONEncoder {
+    /// Stable, readable output: sorted keys so golden files compare byte for byte.
+    public static var onward: JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return e
+    }
+}

@@ -1,0 +1,179 @@
+/// A streaming CSV reader (RFC 4180, and CSV as feeds really are): fed chunks
+/// of bytes of any size, it hands out complete records. Handles a UTF-8 BOM,
+/// CRLF and LF line ends, quoted fields holding commas, quotes ("") or line
+/// breaks, and blank lines. Works on bytes, never on `String`s, because
+/// stop_times.txt has millions of rows and import speed is a feature.
+public struct CSVReader {
+    public struct MalformedError: Error, Sendable, Hashable {
+        public var line: Int
+        public var message: String
+    }
+
+    private var pending: [UInt8] = []
+    private var atStart = true
+    /// The physical line the next record starts on (1-based).
+    private var line = 1
+    private var starts: [Int] = []
+    private var ends: [Int] = []
+    private var escaped: [Bool] = []
+
+    public init() {}
+
+    /// Parses as many complete records as `chunk` finishes; keeps the rest for the next call.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (CSVRecord) throws -> Void) throws {
+        if pending.isEmpty {
+            // Fast path: parse straight from the caller's chunk, copying only the unfinished tail.
+            let used = try parse(UnsafeBufferPointer(start: chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), count: chunk.count),
+                                 final: false, mutable: false, body)
+            pending.append(contentsOf: chunk[used...])
+        } else {
+            pending.append(contentsOf: chunk)
+            try consumePending(final: false, body)
+        }
+    }
+
+    /// Parses whatever is left at the end of the input.
+    public mutating func finish(_ body: (CSVRecord) throws -> Void) throws {
+        try consumePending(final: true, body)
+    }
+
+    private mutating func consumePending(final: Bool, _ body: (CSVRecord) throws -> Void) throws {
+        var buffer = pending
+        pending = []
+        let used = try buffer.withUnsafeMutableBufferPointer { b in
+            try parse(UnsafeBufferPointer(b), final: final, mutable: true, body)
+        }
+        if used < buffer.count { pending = Array(buffer[used...]) }
+    }
+
+    /// Returns how many bytes were consumed (complete records only, unless `final`).
+    private mutating func parse(_ b: UnsafeBufferPointer<UInt8>, final: Bool, mutable: Bool,
+                                _ body: (CSVRecord) throws -> Void) throws -> Int {
+        guard let base = b.baseAddress else { return 0 }
+        let n = b.count
+        var pos = 0
+        if atStart {
+            if n < 3 && !final { return 0 }
+            if n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { pos = 3 }
+            atStart = false
+        }
+        let comma: UInt8 = 44, lf: UInt8 = 10, cr: UInt8 = 13, quote: UInt8 = 34
+        while pos < n {
+            let recordStart = pos
+            var newlines = 0
+            starts.removeAll(keepingCapacity: true); ends.removeAll(keepingCapacity: true); escaped.removeAll(keepingCapacity: true)
+            var complete = false
+            fields: while true {
+                if pos < n && b[pos] == quote {
+                    var i = pos + 1
+                    var hasEscapes = false
+                    var closed = false
+                    while i < n {
+                        let c = b[i]
+                        if c == quote {
+                            if i + 1 < n && b[i + 1] == quote { hasEscapes = true; i += 2; continue }
+                            if i + 1 >= n && !final { break } // cannot tell "" from " yet
+                            closed = true
+                            break
+                        }
+                        if c == lf { newlines += 1 }
+                        i += 1
+                    }
+                    if !closed {
+                        if final { throw MalformedError(line: line + newlines - (newlines > 0 ? 0 : 0), message: "a quoted field that starts on line \(line) is never closed") }
+                        return recordStart
+                    }
+                    starts.append(pos + 1); ends.append(i); escaped.append(hasEscapes)
+                    pos = i + 1
+                    // After the closing quote: a delimiter, a line end, or the end of input.
+                    if pos < n && b[pos] == cr && (pos + 1 >= n || b[pos + 1] == lf) { pos += 1 }
+                    if pos >= n {
+                        if final { complete = true; break fields }
+                        return recordStart
+                    }
+                    if b[pos] == comma { pos += 1; continue fields }
+                    if b[pos] == lf { pos += 1; newlines += 1; complete = true; break fields }
+                    throw MalformedError(line: line + newlines, message: "unexpected character after a closing quote")
+                } else {
+                    var i = pos
+                    while i < n {
+                        let c = b[i]
+                        if c == comma || c == lf { break }
+                        i += 1
+                    }
+                    if i >= n && !final { return recordStart }
+                    var end = i
+                    if end > pos && b[end - 1] == cr { end -= 1 }
+                    starts.append(pos); ends.append(end); escaped.append(false)
+                    if i >= n { pos = n; complete = true; break fields }
+                    pos = i + 1
+                    if b[i] == comma {
+                        if pos >= n && !final { return recordStart }
+                        if pos >= n { starts.append(pos); ends.append(pos); escaped.append(false); complete = true; break fields }
+                        continue fields
+                    }
+                    newlines += 1
+                    complete = true
+                    break fields
+                }
+            }
+            _ = complete
+            let recordLine = line
+            line += newlines
+            // Unescape "" inside quoted fields, in place (the text only shrinks).
+            if escaped.contains(true) {
+                let m = mutable ? UnsafeMutablePointer(mutating: base) : nil
+                for f in 0..<starts.count where escaped[f] {
+                    if let m {
+                        var w = starts[f], r = starts[f]
+                        while r < ends[f] {
+                            m[w] = m[r]
+                            r += (m[r] == quote && r + 1 < ends[f] && m[r + 1] == quote) ? 2 : 1
+                            w += 1
+                        }
+                        ends[f] = w
+                    } else {
+                        // The caller's chunk is read-only: parse this record again from our own copy.
+                        pending.append(contentsOf: UnsafeBufferPointer(rebasing: b[recordStart..<n]))
+                        line = recordLine
+                        try consumePending(final: final, body)
+                        return n
+                    }
+                }
+            }
+            // A blank line is no record.
+            if starts.count == 1 && ends[0] - starts[0] == 0 && !escaped[0] && b[recordStart] != quote { continue }
+            try starts.withUnsafeBufferPointer { s in
+                try ends.withUnsafeBufferPointer { e in
+                    try body(CSVRecord(base: base, starts: s, ends: e, line: recordLine))
+                }
+            }
+        }
+        return pos
+    }
+}
+
+/// One record, valid only inside the closure it is passed to.
+public struct CSVRecord {
+    let base: UnsafePointer<UInt8>
+    let starts: UnsafeBufferPointer<Int>
+    let ends: UnsafeBufferPointer<Int>
+    /// The physical line the record starts on (1 = the header).
+    public let line: Int
+
+    public var count: Int { starts.count }
+
+    /// The field's bytes with surrounding spaces trimmed; empty if the row has fewer fields.
+    @inline(__always)
+    public func bytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+        guard i >= 0 && i < starts.count else { return UnsafeBufferPointer(start: base, count: 0) }
+        var lo = starts[i], hi = ends[i]
+        while lo < hi && (base[lo] == 32 || base[lo] == 9) { lo += 1 }
+        while hi > lo && (base[hi - 1] == 32 || base[hi - 1] == 9) { hi -= 1 }
+        return UnsafeBufferPointer(start: base + lo, count: hi - lo)
+    }
+
+    public func string(_ i: Int) -> String { String(decoding: bytes(i), as: UTF8.self) }
+
+    public func isEmpty(_ i: Int) -> Bool { bytes(i).isEmpty }
+}

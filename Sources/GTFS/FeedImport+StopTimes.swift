@@ -1,0 +1,151 @@
+import Foundation
+import OnwardCore
+import Timetable
+
+extension FeedImport {
+    /// The hot loop of an import: millions of rows, parsed from bytes.
+    mutating func readStopTimes(_ b: inout TimetableBuilder) throws {
+        let trips = self.trips, stops = self.stops
+        let fileIndex = UInt16(b.files.count)
+        b.files.append(prefix.isEmpty ? "stop_times.txt" : "\(name)/stop_times.txt")
+        if let size = source.size(of: "stop_times.txt") { b.stopTimes.reserve(b.stopTimes.count + size / 40) }
+        var lastTripBytes: [UInt8] = []
+        var lastTrip: UInt32 = 0
+        var lastHeadsignBytes: [UInt8] = []
+        var lastHeadsign: UInt32 = 0
+        var rows = 0
+        try GTFSTable.read(source, "stop_times.txt", progress: report("stop_times.txt")) { t, row in
+            let tripC = try t.required("trip_id"), stopC = try t.required("stop_id"), seqC = try t.required("stop_sequence")
+            let arrC = t.column("arrival_time"), depC = t.column("departure_time")
+            guard arrC != nil || depC != nil else {
+                throw t.error("missingColumn", line: 1, field: "arrival_time", "stop_times.txt needs arrival_time and departure_time columns")
+            }
+            let tb = row.bytes(tripC)
+            if !FieldParsing.equal(tb, lastTripBytes) {
+                let id = String(decoding: tb, as: UTF8.self)
+                guard let trip = trips[id] else {
+                    throw t.error("unknownReference", line: row.line, field: "trip_id", "trip_id '\(id)' is not in trips.txt")
+                }
+                lastTrip = trip
+                lastTripBytes = Array(tb)
+            }
+            let stopID = String(decoding: row.bytes(stopC), as: UTF8.self)
+            guard let stop = stops[stopID] else {
+                throw t.error("unknownReference", line: row.line, field: "stop_id", "stop_id '\(stopID)' is not in stops.txt")
+            }
+            guard let seq = FieldParsing.int(row.bytes(seqC)), seq >= 0, seq <= Int(UInt32.max) else {
+                throw t.error("invalidValue", line: row.line, field: "stop_sequence", "'\(row.string(seqC))' is not a non-negative whole number")
+            }
+            func time(_ c: Int?, _ field: String) throws -> Int32 {
+                guard let c else { return -1 }
+                let bytes = row.bytes(c)
+                if bytes.isEmpty { return -1 }
+                guard let v = GTFSTime.parse(bytes) else {
+                    throw t.error("invalidValue", line: row.line, field: field, "'\(row.string(c))' is not a time (H:MM:SS)")
+                }
+                return v
+            }
+            let arrival = try time(arrC, "arrival_time"), departure = try time(depC, "departure_time")
+            func rule(_ field: String) throws -> UInt8 {
+                guard let c = t.column(field) else { return 0 }
+                let bytes = row.bytes(c)
+                if bytes.isEmpty { return 0 }
+                guard let v = FieldParsing.int(bytes), (0...3).contains(v) else {
+                    throw t.error("invalidValue", line: row.line, field: field, "'\(row.string(c))' must be 0, 1, 2 or 3")
+                }
+                return UInt8(v)
+            }
+            var flags = try rule("pickup_type") | (try rule("drop_off_type") << 2)
+            var exact = arrival >= 0 || departure >= 0
+            if let c = t.column("timepoint"), !row.isEmpty(c) {
+                guard let v = FieldParsing.int(row.bytes(c)), v == 0 || v == 1 else {
+                    throw t.error("invalidValue", line: row.line, field: "timepoint", "'\(row.string(c))' must be 0 or 1")
+                }
+                exact = exact && v == 1
+            }
+            if exact { flags |= 0x10 }
+            var headsign: UInt32 = 0
+            if let c = t.column("stop_headsign") {
+                let hb = row.bytes(c)
+                if !hb.isEmpty {
+                    if !FieldParsing.equal(hb, lastHeadsignBytes) {
+                        lastHeadsign = b.intern(String(decoding: hb, as: UTF8.self))
+                        lastHeadsignBytes = Array(hb)
+                    }
+                    headsign = lastHeadsign
+                }
+            }
+            var distance = Float.nan
+            if let c = t.column("shape_dist_traveled"), let d = FieldParsing.double(row.bytes(c)) { distance = Float(d) }
+            b.stopTimes.trip.append(lastTrip)
+            b.stopTimes.sequence.append(UInt32(seq))
+            b.stopTimes.stop.append(stop)
+            b.stopTimes.arrival.append(arrival)
+            b.stopTimes.departure.append(departure)
+            b.stopTimes.flags.append(flags)
+            b.stopTimes.headsign.append(headsign)
+            b.stopTimes.distance.append(distance)
+            b.stopTimes.line.append(UInt32(clamping: row.line))
+            b.stopTimes.file.append(fileIndex)
+            rows += 1
+        }
+        rowCounts["stop_times.txt"] = rows
+    }
+
+    mutating func readFrequencies(_ b: inout TimetableBuilder) throws {
+        guard source.contains("frequencies.txt") else { return }
+        let trips = self.trips
+        var n = 0
+        var seen: Set<String> = []
+        try GTFSTable.read(source, "frequencies.txt") { t, row in
+            let tripC = try t.required("trip_id"), startC = try t.required("start_time")
+            let endC = try t.required("end_time"), headwayC = try t.required("headway_secs")
+            let id = row.string(tripC)
+            guard let trip = trips[id] else {
+                throw t.error("unknownReference", line: row.line, field: "trip_id", "trip_id '\(id)' is not in trips.txt")
+            }
+            guard let start = GTFSTime.parse(row.string(startC)) else {
+                throw t.error("invalidValue", line: row.line, field: "start_time", "'\(row.string(startC))' is not a time (H:MM:SS)")
+            }
+            guard let end = GTFSTime.parse(row.string(endC)) else {
+                throw t.error("invalidValue", line: row.line, field: "end_time", "'\(row.string(endC))' is not a time (H:MM:SS)")
+            }
+            guard let headway = FieldParsing.int(row.bytes(headwayC)), headway > 0 else {
+                throw t.error("invalidValue", line: row.line, field: "headway_secs", "'\(row.string(headwayC))' must be a positive number of seconds")
+            }
+            guard end > start else { throw t.error("invalidValue", line: row.line, field: "end_time", "end_time is not after start_time") }
+            guard seen.insert(id + "\u{0}" + row.string(startC)).inserted else {
+                throw t.error("duplicateKey", line: row.line, field: "start_time", "trip '\(id)' has two frequencies starting at \(row.string(startC))")
+            }
+            var exact = false
+            if let c = t.column("exact_times"), !row.isEmpty(c) {
+                guard let v = FieldParsing.int(row.bytes(c)), v == 0 || v == 1 else {
+                    throw t.error("invalidValue", line: row.line, field: "exact_times", "'\(row.string(c))' must be 0 or 1")
+                }
+                exact = v == 1
+            }
+            b.addFrequency(trip: trip, start: start, end: end, headway: Int32(clamping: headway), exactTimes: exact)
+            n += 1
+        }
+        rowCounts["frequencies.txt"] = n
+    }
+
+    /// Transfers are checked now (so a broken reference is caught at import)
+    /// and will feed the journey planner; boards do not use them.
+    mutating func readTransfers(_ notices: inout [ImportNotice]) throws {
+        guard source.contains("transfers.txt") else { return }
+        let stops = self.stops
+        var n = 0
+        try GTFSTable.read(source, "transfers.txt") { t, row in
+            for field in ["from_stop_id", "to_stop_id"] {
+                guard let c = t.column(field), !row.isEmpty(c) else { continue }
+                let id = row.string(c)
+                guard stops[id] != nil else {
+                    throw t.error("unknownReference", line: row.line, field: field, "\(field) '\(id)' is not in stops.txt")
+                }
+            }
+            n += 1
+        }
+        rowCounts["transfers.txt"] = n
+    }
+}

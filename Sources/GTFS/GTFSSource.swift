@@ -1,0 +1,96 @@
+import Foundation
+import Timetable
+import ZIPFoundation
+
+/// Where a feed's files come from: a zip, a folder, or text in memory.
+public protocol GTFSSource {
+    /// A short name for messages and for the feed's ID prefix ("halifax-transit-2025-08").
+    var name: String { get }
+    func contains(_ file: String) -> Bool
+    /// Uncompressed size of a file, if known, for progress.
+    func size(of file: String) -> Int?
+    /// Streams a file's bytes in chunks.
+    func read(_ file: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws
+}
+
+/// A feed in a zip archive. Files may sit at the top or inside one folder.
+public struct ZipGTFSSource: GTFSSource {
+    public let name: String
+    let url: URL
+    let archive: Archive
+    let entries: [String: Entry]
+
+    public init(url: URL) throws(FeedError) {
+        self.url = url
+        self.name = url.deletingPathExtension().lastPathComponent
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw FeedError(code: "unreadable", location: SourceLocation(file: url.path), message: "not a readable zip archive (\(error))")
+        }
+        var entries: [String: Entry] = [:]
+        for entry in archive where entry.type == .file {
+            let file = (entry.path as NSString).lastPathComponent
+            // A feed at the top of the zip wins over a copy in a folder.
+            if entries[file] == nil || !entry.path.contains("/") { entries[file] = entry }
+        }
+        self.entries = entries
+    }
+
+    public func contains(_ file: String) -> Bool { entries[file] != nil }
+    public func size(of file: String) -> Int? { entries[file].map { Int($0.uncompressedSize) } }
+
+    public func read(_ file: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let entry = entries[file] else { return }
+        // Work around `extract` taking an escaping-looking closure: it is called synchronously.
+        try withoutActuallyEscaping(chunk) { chunk in
+            _ = try archive.extract(entry, bufferSize: 1 << 18, skipCRC32: false) { data in
+                try data.withUnsafeBytes { try chunk($0) }
+            }
+        }
+    }
+}
+
+/// A feed unpacked into a folder.
+public struct DirectoryGTFSSource: GTFSSource {
+    public let name: String
+    let url: URL
+
+    public init(url: URL) {
+        self.url = url
+        self.name = url.lastPathComponent
+    }
+
+    public func contains(_ file: String) -> Bool { FileManager.default.fileExists(atPath: url.appendingPathComponent(file).path) }
+    public func size(of file: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: url.appendingPathComponent(file).path)[.size] as? Int) ?? nil
+    }
+
+    public func read(_ file: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let handle = try FileHandle(forReadingFrom: url.appendingPathComponent(file))
+        defer { try? handle.close() }
+        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
+            try data.withUnsafeBytes { try chunk($0) }
+        }
+    }
+}
+
+/// A feed given as text, for tests and for apps that build a feed in code.
+public struct InMemoryGTFSSource: GTFSSource {
+    public let name: String
+    public var files: [String: String]
+
+    public init(name: String, files: [String: String]) {
+        self.name = name
+        self.files = files
+    }
+
+    public func contains(_ file: String) -> Bool { files[file] != nil }
+    public func size(of file: String) -> Int? { files[file]?.utf8.count }
+
+    public func read(_ file: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let text = files[file] else { return }
+        var copy = text
+        try copy.withUTF8 { try chunk(UnsafeRawBufferPointer($0)) }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// A moment in time, to the second, independent of any time zone.
+public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let epochSeconds: Int64
+
+    public init(epochSeconds: Int64) { self.epochSeconds = epochSeconds }
+    public init(_ date: Date) { self.epochSeconds = Int64(date.timeIntervalSince1970.rounded(.down)) }
+
+    public static func now() -> Instant { Instant(Date()) }
+
+    public var date: Date { Date(timeIntervalSince1970: TimeInterval(epochSeconds)) }
+
+    public func adding(seconds: Int64) -> Instant { Instant(epochSeconds: epochSeconds + seconds) }
+
+    public static func < (a: Instant, b: Instant) -> Bool { a.epochSeconds < b.epochSeconds }
+
+    public var description: String { LocalTime(self, in: .gmt).iso8601 }
+}
+
+/// A wall-clock reading of an instant in one time zone: what a traveller at the
+/// stop sees on the station clock.
+public struct LocalTime: Sendable, Hashable {
+    public let instant: Instant
+    public let date: ServiceDate
+    /// Seconds since local midnight.
+    public let secondsOfDay: Int
+    /// Offset from UTC in force at that instant, in seconds.
+    public let utcOffset: Int
+
+    public init(_ instant: Instant, in zone: TimeZone) {
+        self.instant = instant
+        let offset = zone.secondsFromGMT(for: instant.date)
+        self.utcOffset = offset
+        let local = instant.epochSeconds + Int64(offset)
+        let day = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        self.date = ServiceDate(dayNumber: Int32(day))
+        self.secondsOfDay = Int(local - day * 86_400)
+    }
+
+    public var hour: Int { secondsOfDay / 3600 }
+    public var minute: Int { secondsOfDay / 60 % 60 }
+    public var second: Int { secondsOfDay % 60 }
+
+    /// `HH:MM`.
+    public var hhmm: String { pad(hour, 2) + ":" + pad(minute, 2) }
+    /// `HH:MM:SS`.
+    public var hhmmss: String { hhmm + ":" + pad(second, 2) }
+
+    /// ISO 8601 local time with its UTC offset, e.g. `2025-11-06T08:05:00-04:00`.
+    public var iso8601: String {
+        let sign = utcOffset < 0 ? "-" : "+"
+        let a = abs(utcOffset)
+        return date.isoString + "T" + hhmmss + sign + pad(a / 3600, 2) + ":" + pad(a / 60 % 60, 2)
+    }
+
+    /// The instant at which a local wall-clock time occurs. On a day when clocks
+    /// go forward, a time inside the gap maps to the instant after the gap; on a
+    /// day when they go back, an ambiguous time maps to its first occurrence.
+    public static func instant(date: ServiceDate, secondsOfDay: Int, in zone: TimeZone) -> Instant {
+        let naive = Int64(date.dayNumber) * 86_400 + Int64(secondsOfDay)
+        // Try the offsets in force a day either side: one of them is right.
+        let before = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(naive - 86_400))))
+        let after = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(naive + 86_400))))
+        var candidates: [Int64] = []
+        for off in [before, after] {
+            let t = naive - off
+            if Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(t)))) == off { candidates.append(t) }
+        }
+        if let first = candidates.min() { return Instant(epochSeconds: first) }
+        // In a spring-forward gap: no offset fits; use the earlier offset, which lands after the gap.
+        return Instant(epochSeconds: naive - before)
+    }
+}

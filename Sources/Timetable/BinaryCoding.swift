@@ -1,0 +1,87 @@
+import Foundation
+
+/// Appends plain arrays to a byte buffer, little-endian as the machine stores
+/// them. Numeric arrays are copied with one `memcpy`, so a snapshot loads at
+/// memory speed rather than being parsed.
+struct BinaryWriter {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func write<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func write<T: BitwiseCopyable>(_ array: [T]) {
+        write(UInt64(array.count))
+        array.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        // Keep the next array 8-byte aligned.
+        while bytes.count % 8 != 0 { bytes.append(0) }
+    }
+
+    mutating func write(_ strings: [String]) {
+        var offsets: [UInt32] = [0]
+        var blob: [UInt8] = []
+        offsets.reserveCapacity(strings.count + 1)
+        for s in strings {
+            blob.append(contentsOf: s.utf8)
+            offsets.append(UInt32(blob.count))
+        }
+        write(offsets)
+        write(blob)
+    }
+
+    mutating func write(_ string: String) { write([string]) }
+}
+
+/// Reads what `BinaryWriter` wrote; every read is bounds-checked, so a
+/// truncated or corrupt file throws rather than crashing.
+struct BinaryReader {
+    struct Truncated: Error {}
+    let bytes: [UInt8]
+    var offset = 0
+
+    init(_ bytes: [UInt8], offset: Int = 0) { self.bytes = bytes; self.offset = offset }
+
+    mutating func read<T: FixedWidthInteger>(_: T.Type = T.self) throws -> T {
+        let size = MemoryLayout<T>.size
+        guard offset + size <= bytes.count else { throw Truncated() }
+        var value = T.zero
+        _ = withUnsafeMutableBytes(of: &value) { dst in bytes.withUnsafeBytes { src in memcpy(dst.baseAddress!, src.baseAddress! + offset, size) } }
+        offset += size
+        return T(littleEndian: value)
+    }
+
+    mutating func read<T: BitwiseCopyable>(_: [T].Type = [T].self) throws -> [T] {
+        let count = Int(try read(UInt64.self))
+        let size = count * MemoryLayout<T>.stride
+        guard count >= 0, size >= 0, offset + size <= bytes.count else { throw Truncated() }
+        let result = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            bytes.withUnsafeBytes { src in
+                if size > 0 { memcpy(UnsafeMutableRawPointer(buffer.baseAddress!), src.baseAddress! + offset, size) }
+            }
+            initialized = count
+        }
+        offset += size
+        while offset % 8 != 0 { offset += 1 }
+        return result
+    }
+
+    mutating func readStrings() throws -> [String] {
+        let offsets: [UInt32] = try read()
+        let blob: [UInt8] = try read()
+        guard let last = offsets.last, Int(last) <= blob.count else { throw Truncated() }
+        var result: [String] = []
+        result.reserveCapacity(max(offsets.count - 1, 0))
+        blob.withUnsafeBufferPointer { b in
+            for i in 0..<max(offsets.count - 1, 0) {
+                let lo = Int(offsets[i]), hi = Int(offsets[i + 1])
+                result.append(lo < hi ? String(decoding: UnsafeBufferPointer(rebasing: b[lo..<hi]), as: UTF8.self) : "")
+            }
+        }
+        return result
+    }
+
+    mutating func readString() throws -> String {
+        guard let s = try readStrings().first else { throw Truncated() }
+        return s
+    }
+}

@@ -1,0 +1,69 @@
+import OnwardCore
+
+/// A strong index of a stop in one `Timetable`.
+public struct StopIndex: Hashable, Sendable { public let raw: UInt32 }
+/// A strong index of a trip in one `Timetable`.
+public struct TripIndex: Hashable, Sendable { public let raw: UInt32 }
+
+extension Timetable {
+    public func stop(id: String) -> StopIndex? {
+        binarySearch(order: stopOrder, ids: stopID, id).map(StopIndex.init)
+    }
+
+    public func trip(id: String) -> TripIndex? {
+        binarySearch(order: tripOrder, ids: tripID, id).map(TripIndex.init)
+    }
+
+    private func binarySearch(order: [UInt32], ids: [String], _ id: String) -> UInt32? {
+        var lo = 0, hi = order.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            let candidate = ids[Int(order[mid])]
+            if candidate < id { lo = mid + 1 } else if candidate == id { return order[mid] } else { hi = mid }
+        }
+        return nil
+    }
+
+    /// The stops whose calls a board for `stop` shows: a station gathers its platforms.
+    func boardStops(_ stop: StopIndex) -> [UInt32] {
+        var result = [stop.raw]
+        if stopKind[Int(stop.raw)] == StopKind.station.rawValue {
+            for child in stationChildren[Int(stop.raw)] where stopKind[Int(child)] == StopKind.stop.rawValue {
+                result.append(child)
+            }
+        }
+        return result
+    }
+
+    public func place(_ stop: StopIndex, distance: Double? = nil) -> StopPlace {
+        let s = Int(stop.raw)
+        let parent = stopParent[s]
+        return StopPlace(id: stopID[s], name: stopName[s], code: stopCode[s].isEmpty ? nil : stopCode[s],
+                         kind: StopKind(rawValue: stopKind[s]) ?? .stop, latitude: stopLat[s], longitude: stopLon[s],
+                         parentID: parent == Timetable.none ? nil : stopID[Int(parent)],
+                         platform: stopPlatform[s].isEmpty ? nil : stopPlatform[s],
+                         timeZone: zoneIDs[Int(stopZone[s])], distance: distance)
+    }
+
+    /// The time zone a stop shows its times in.
+    public func timeZoneIdentifier(of stop: StopIndex) -> String { zoneIDs[Int(stopZone[Int(stop.raw)])] }
+
+    public func tripIdentifier(_ trip: TripIndex) -> String { tripID[Int(trip.raw)] }
+
+    /// The service dates on which a trip runs, within the calendar.
+    public func serviceDates(of trip: TripIndex) -> [ServiceDate] {
+        let service = tripService[Int(trip.raw)]
+        return (0..<dayCount).compactMap { d in
+            isActive(service: service, day: firstDay + d) ? ServiceDate(dayNumber: firstDay + d) : nil
+        }
+    }
+
+    public func runs(_ trip: TripIndex, on date: ServiceDate) -> Bool {
+        isActive(service: tripService[Int(trip.raw)], day: date.dayNumber)
+    }
+}
+
+extension Timetable {
+    /// The time zone a trip's times count in (its agency's).
+    public func tripTimeZoneIdentifier(_ trip: TripIndex) -> String { zoneIDs[Int(tripZone[Int(trip.raw)])] }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import OnwardCore
+
+extension Timetable {
+    /// Whether search and nearby results list this stop: stations, and stops
+    /// that belong to no station. Platforms are reached through their station.
+    func isListed(_ s: Int) -> Bool {
+        let kind = stopKind[s]
+        return kind == StopKind.station.rawValue || (kind == StopKind.stop.rawValue && stopParent[s] == Timetable.none)
+    }
+
+    /// Stops and stations whose name matches `text`, case- and accent-insensitive:
+    /// the whole name by prefix, or every word of the query as the prefix of a
+    /// word of the name ("lebak" finds "Stasiun MRT Lebak Bulus"). An exact ID
+    /// or stop code matches too. Best matches first.
+    public func searchStops(_ text: String, limit: Int = 20) -> [StopPlace] {
+        scoredSearch(text, limit: limit).map { place(StopIndex(raw: UInt32($0.stop))) }
+    }
+
+    /// Matches with their rank (lower is better).
+    func scoredSearch(_ text: String, limit: Int) -> [(score: Int, stop: Int)] {
+        let query = TextFolding.fold(text)
+        let queryWords = query.split(separator: " ")
+        guard !queryWords.isEmpty else { return [] }
+        var scored: [(score: Int, stop: Int)] = []
+        for s in 0..<stopID.count {
+            let exactID = stopID[s].caseInsensitiveCompare(text) == .orderedSame
+                || (!stopCode[s].isEmpty && stopCode[s].caseInsensitiveCompare(text) == .orderedSame)
+            guard isListed(s) || exactID else { continue }
+            let name = stopFoldedName[s]
+            var score: Int
+            if exactID { score = 0 }
+            else if name == query { score = 1 }
+            else if name.hasPrefix(query) { score = 2 }
+            else {
+                let nameWords = name.split(separator: " ")
+                let all = queryWords.allSatisfy { q in nameWords.contains { $0.hasPrefix(q) } }
+                guard all else { continue }
+                // A match that starts at a word boundary in order ranks above scattered words.
+                score = name.contains(query) ? 3 : 4
+            }
+            // Stations before lone stops of the same score.
+            scored.append((score * 2 + (stopKind[s] == StopKind.station.rawValue ? 0 : 1), s))
+        }
+        scored.sort { ($0.score, stopName[$0.stop].count, stopName[$0.stop], stopID[$0.stop]) < ($1.score, stopName[$1.stop].count, stopName[$1.stop], stopID[$1.stop]) }
+        return Array(scored.prefix(limit))
+    }
+
+    /// Stops and stations within `radius` metres, nearest first.
+    ///
+    /// A linear scan: a feed has at most tens of thousands of listed stops,
+    /// and one pass over two `Double` arrays takes well under a millisecond.
+    public func nearbyStops(latitude: Double, longitude: Double, radius: Double, limit: Int = 20) -> [StopPlace] {
+        var found: [(Double, Int)] = []
+        let cosLat = cos(latitude * .pi / 180)
+        let metresPerDegree = 111_195.0
+        for s in 0..<stopID.count where isListed(s) {
+            let dy = (stopLat[s] - latitude) * metresPerDegree
+            let dx = (stopLon[s] - longitude) * metresPerDegree * cosLat
+            guard abs(dy) <= radius, abs(dx) <= radius * 1.01 + 1 else { continue }
+            let d = Timetable.haversine(latitude, longitude, stopLat[s], stopLon[s])
+            if d <= radius { found.append((d, s)) }
+        }
+        found.sort { $0 < $1 }
+        return found.prefix(limit).map { place(StopIndex(raw: UInt32($0.1)), distance: ($0.0).rounded()) }
+    }
+
+    static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let r = 6_371_008.8
+        let p1 = lat1 * .pi / 180, p2 = lat2 * .pi / 180
+        let dp = p2 - p1, dl = (lon2 - lon1) * .pi / 180
+        let a = sin(dp / 2) * sin(dp / 2) + cos(p1) * cos(p2) * sin(dl / 2) * sin(dl / 2)
+        return 2 * r * asin(min(1, sqrt(a)))
+    }
+}
+
+/// What a stop named by a person resolves to.
+public enum StopResolution: Sendable {
+    case found(StopIndex)
+    /// Several stops match equally well: the candidates, best first.
+    case ambiguous([StopPlace])
+    case notFound
+}
+
+extension Timetable {
+    /// Resolves an ID (exact) or a name (searched). A name that matches one
+    /// station or stop, or matches one exactly, is found; otherwise the
+    /// candidates are returned for the person to choose from.
+    public func resolveStop(_ text: String) -> StopResolution {
+        if let s = stop(id: text) { return .found(s) }
+        let scored = scoredSearch(text, limit: 50)
+        if scored.isEmpty { return .notFound }
+        // One match, or one that ranks strictly above the rest (a phrase beats scattered words).
+        if scored.count == 1 || scored[0].score < scored[1].score { return .found(StopIndex(raw: UInt32(scored[0].stop))) }
+        let matches = scored.map { place(StopIndex(raw: UInt32($0.stop))) }
+        let folded = TextFolding.fold(text)
+        let exact = matches.filter { TextFolding.fold($0.name) == folded || $0.code?.caseInsensitiveCompare(text) == .orderedSame }
+        if exact.count == 1, let s = stop(id: exact[0].id) { return .found(s) }
+        return .ambiguous(Array(matches.prefix(12)))
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import OnwardCore
+
+/// Collects a feed's entities (already resolved to indices by the importer) and
+/// builds the immutable `Timetable`: sorts stop times, interpolates untimed
+/// stops, skips unusable trips with a notice, groups trips into patterns and
+/// builds the per-stop event indices.
+public struct TimetableBuilder {
+    /// Stop-time rows as columns; blank times are `-1`.
+    public struct StopTimeRows {
+        public var trip: [UInt32] = []
+        public var sequence: [UInt32] = []
+        public var stop: [UInt32] = []
+        public var arrival: [Int32] = []
+        public var departure: [Int32] = []
+        /// Bits 0–1 pick-up, 2–3 drop-off, 4 timepoint, 5 timepoint given explicitly.
+        public var flags: [UInt8] = []
+        public var headsign: [UInt32] = []
+        public var distance: [Float] = []
+        public var line: [UInt32] = []
+        /// Which file (by index into `files`) each row came from, for messages.
+        public var file: [UInt16] = []
+
+        public var count: Int { trip.count }
+
+        public mutating func reserve(_ n: Int) {
+            trip.reserveCapacity(n); sequence.reserveCapacity(n); stop.reserveCapacity(n)
+            arrival.reserveCapacity(n); departure.reserveCapacity(n); flags.reserveCapacity(n)
+            headsign.reserveCapacity(n); distance.reserveCapacity(n); line.reserveCapacity(n); file.reserveCapacity(n)
+        }
+    }
+
+    struct ServiceRule {
+        var weekdays: UInt8 = 0
+        var start: Int32 = 0
+        var end: Int32 = -1
+        var added: [Int32] = []
+        var removed: [Int32] = []
+    }
+
+    var feeds: [FeedSummary] = []
+    var zoneIDs: [String] = []
+    var zoneIndex: [String: UInt16] = [:]
+    var agencyID: [String] = [], agencyName: [String] = [], agencyZone: [UInt16] = []
+    var stopID: [String] = [], stopName: [String] = [], stopCode: [String] = []
+    var stopLat: [Double] = [], stopLon: [Double] = [], stopKind: [UInt8] = []
+    var stopParent: [UInt32] = [], stopPlatform: [String] = [], stopOwnZone: [UInt16] = []
+    var stopFeedZone: [UInt16] = []
+    var routeID: [String] = [], routeShortName: [String] = [], routeLongName: [String] = []
+    var routeType: [Int32] = [], routeAgency: [UInt32] = [], routeColor: [String] = [], routeTextColor: [String] = []
+    var tripID: [String] = [], tripRoute: [UInt32] = [], tripService: [UInt32] = []
+    var tripHeadsign: [UInt32] = [], tripShortName: [UInt32] = [], tripDirection: [UInt8] = [], tripBlock: [UInt32] = []
+    var frequencies: [(trip: UInt32, start: Int32, end: Int32, headway: Int32, exact: UInt8)] = []
+    var serviceID: [String] = []
+    var services: [ServiceRule] = []
+    var strings: [String] = [""]
+    var stringIndex: [String: UInt32] = ["": 0]
+    public var stopTimes = StopTimeRows()
+    public var files: [String] = ["stop_times.txt"]
+
+    public init() {}
+
+    // MARK: Adding entities
+
+    public mutating func addFeed(_ feed: FeedSummary) { feeds.append(feed) }
+
+    /// Returns nil when the identifier is not a known IANA time zone.
+    public mutating func zone(_ identifier: String) -> UInt16? {
+        if let z = zoneIndex[identifier] { return z }
+        guard TimeZone(identifier: identifier) != nil else { return nil }
+        let z = UInt16(zoneIDs.count)
+        zoneIDs.append(identifier)
+        zoneIndex[identifier] = z
+        return z
+    }
+
+    public mutating func intern(_ s: String) -> UInt32 {
+        if let i = stringIndex[s] { return i }
+        let i = UInt32(strings.count)
+        strings.append(s)
+        stringIndex[s] = i
+        return i
+    }
+
+    public mutating func addAgency(id: String, name: String, zone: UInt16) -> UInt32 {
+        agencyID.append(id); agencyName.append(name); agencyZone.append(zone)
+        return UInt32(agencyID.count - 1)
+    }
+
+    /// `zone` is the stop's own stop_timezone if it has one; `feedZone` the feed's default.
+    public mutating func addStop(id: String, name: String, code: String, latitude: Double, longitude: Double,
+                                 kind: StopKind, platform: String, zone: UInt16?, feedZone: UInt16) -> UInt32 {
+        stopID.append(id); stopName.append(name); stopCode.append(code); stopLat.append(latitude)
+        stopLon.append(longitude); stopKind.append(kind.rawValue); stopParent.append(Timetable.none)
+        stopPlatform.append(platform); stopOwnZone.append(zone ?? UInt16.max); stopFeedZone.append(feedZone)
+        return UInt32(stopID.count - 1)
+    }
+
+    public mutating func setParent(of stop: UInt32, to parent: UInt32) { stopParent[Int(stop)] = parent }
+
+    public mutating func addRoute(id: String, shortName: String, longName: String, type: Int32, agency: UInt32,
+                                  color: String, textColor: String) -> UInt32 {
+        routeID.append(id); routeShortName.append(shortName); routeLongName.append(longName)
+        routeType.append(type); routeAgency.append(agency); routeColor.append(color); routeTextColor.append(textColor)
+        return UInt32(routeID.count - 1)
+    }
+
+    public mutating func addService(id: String) -> UInt32 {
+        serviceID.append(id); services.append(ServiceRule())
+        return UInt32(serviceID.count - 1)
+    }
+
+    /// `weekdays`: bit 0 Monday … bit 6 Sunday.
+    public mutating func setWeekly(service: UInt32, weekdays: UInt8, start: ServiceDate, end: ServiceDate) {
+        services[Int(service)].weekdays = weekdays
+        services[Int(service)].start = start.dayNumber
+        services[Int(service)].end = end.dayNumber
+    }
+
+    public mutating func addException(service: UInt32, date: ServiceDate, added: Bool) {
+        if added { services[Int(service)].added.append(date.dayNumber) } else { services[Int(service)].removed.append(date.dayNumber) }
+    }
+
+    public mutating func addTrip(id: String, route: UInt32, service: UInt32, headsign: String, shortName: String,
+                                 direction: UInt8, block: String) -> UInt32 {
+        tripID.append(id); tripRoute.append(route); tripService.append(service)
+        tripHeadsign.append(intern(headsign)); tripShortName.append(intern(shortName))
+        tripDirection.append(direction); tripBlock.append(intern(block))
+        return UInt32(tripID.count - 1)
+    }
+
+    public mutating func addFrequency(trip: UInt32, start: Int32, end: Int32, headway: Int32, exactTimes: Bool) {
+        frequencies.append((trip, start, end, headway, exactTimes ? 1 : 0))
+    }
+
+    public var stopCount: Int { stopID.count }
+    public var tripCount: Int { tripID.count }
+}

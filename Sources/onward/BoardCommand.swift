@@ -1,0 +1,84 @@
+import API
+import App
+import ArgumentParser
+import Foundation
+import OnwardCore
+import Timetable
+
+struct BoardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "board",
+        abstract: "Departures (or arrivals) at a stop or station.",
+        discussion: """
+            STOP is a stop ID or a name ("Lebak Bulus", "blok m"); an ambiguous name lists the candidates.
+            A station gathers the departures of all its platforms.
+            """
+    )
+
+    @Argument(help: "Stop or station: an ID or a name.")
+    var stop: String
+
+    @Option(help: ArgumentHelp("Only services that later call at this stop or station.", valueName: "STOP"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("With --arrivals: only services that earlier called at this stop or station.", valueName: "STOP"))
+    var from: String?
+
+    @OptionGroup var when: TimeOptions
+
+    @Option(help: ArgumentHelp("Show the next MINUTES minutes.", valueName: "MINUTES"))
+    var window: Int?
+
+    @Option(help: ArgumentHelp("Show the next N services (default 15).", valueName: "N"))
+    var limit: Int?
+
+    @Flag(help: "Show arrivals instead of departures.")
+    var arrivals = false
+
+    @Flag(help: "Print one JSON document.")
+    var json = false
+
+    @OptionGroup var feeds: FeedOptions
+
+    func validate() throws {
+        if window != nil && limit != nil { throw ValidationError("Give --window or --limit, not both.") }
+        if let window, !(1...2880).contains(window) { throw ValidationError("--window must be between 1 and 2880 minutes.") }
+        if let limit, !(1...500).contains(limit) { throw ValidationError("--limit must be between 1 and 500.") }
+        if to != nil && arrivals { throw ValidationError("With --arrivals, use --from STOP to see services coming from a stop.") }
+        if from != nil && !arrivals { throw ValidationError("--from goes with --arrivals; for departures use --to STOP.") }
+    }
+
+    func run() throws {
+        try runReporting {
+            let loaded = try feeds.load()
+            let tt = loaded.timetable
+            let stopIndex = try resolve(stop, in: tt)
+            let viaName = to ?? from
+            let via = try viaName.map { try resolve($0, in: tt) }
+            let zone = TimeZone(identifier: tt.timeZoneIdentifier(of: stopIndex)) ?? .gmt
+            let start = try when.instant(in: zone)
+            let request = BoardRequest(kind: arrivals ? .arrivals : .departures, stop: stopIndex, from: start,
+                                       window: window.map { $0 * 60 }, limit: window == nil ? (limit ?? 15) : nil, via: via)
+            let entries = tt.board(request)
+            if json {
+                try printJSON(BoardDTO(stop: tt.place(stopIndex), via: via.map { tt.place($0) }, entries: entries, arrivals: arrivals))
+            } else {
+                print(BoardView(timetable: tt, stop: stopIndex, via: via, from: start, zone: zone, arrivals: arrivals,
+                                window: window, entries: entries, origin: loaded.origin).render(.stdout))
+            }
+        }
+    }
+}
+
+/// Resolves a stop argument, or explains why it cannot.
+func resolve(_ text: String, in tt: Timetable) throws -> StopIndex {
+    switch tt.resolveStop(text) {
+    case .found(let s):
+        return s
+    case .notFound:
+        throw CLIError("no stop or station matches '\(text)'. Try `onward stops --search \(text.split(separator: " ").first ?? "")`.")
+    case .ambiguous(let candidates):
+        let list = candidates.map { "  \($0.id)  \($0.name)\($0.kind == .station ? " (station)" : "")" }.joined(separator: "\n")
+        throw CLIError("'\(text)' matches several stops; name one by ID:\n\(list)")
+    }
+}

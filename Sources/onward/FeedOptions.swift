@@ -1,0 +1,42 @@
+import App
+import ArgumentParser
+import Foundation
+import GTFS
+import Timetable
+
+/// `--feed`, shared by every command that reads a timetable.
+struct FeedOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("A GTFS zip or folder, or a snapshot from `onward import`. Repeat for several feeds.",
+                                            valueName: "FEED_OR_SNAPSHOT"))
+    var feed: [String] = []
+
+    func load() throws -> Network.Loaded {
+        do {
+            return try Network.load(feed)
+        } catch {
+            throw CLIError(error.description)
+        }
+    }
+}
+
+/// An error the CLI prints as one clear line, with exit code 1.
+struct CLIError: Error, CustomStringConvertible {
+    var description: String
+    init(_ message: String) { description = message }
+}
+
+extension Onward {
+    static func fail(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data((Terminal.stderr.red("error: ") + message + "\n").utf8))
+        return ExitCode(1)
+    }
+}
+
+/// Runs a command body, turning a `CLIError` into a message and exit code 1 (never a stack trace).
+func runReporting(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let e as CLIError {
+        throw Onward.fail(e.description)
+    }
+}
