@@ -1,0 +1,141 @@
+import API
+import Foundation
+import OnwardTesting
+import Testing
+
+/// Runs the real `onward` binary as a user would.
+@Suite("onward CLI")
+struct CLITests {
+    @Test("board on the bundled network, as JSON")
+    func boardJSON() throws {
+        let out = try OnwardExecutable.run(["board", "Lebak Bulus", "--date", "2026-11-23", "--time", "08:00", "--limit", "3", "--json"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let board = try JSONDecoder().decode(BoardDTO.self, from: Data(out.stdout.utf8))
+        #expect(board.stop.id == "SLBB")
+        let rows = try #require(board.departures)
+        // From stop_times.txt: weekday trips 028, 029, 030 leave GLBB02 at 08:00, 08:05, 08:10 (Asia/Jakarta, UTC+7).
+        #expect(rows.map(\.tripId) == ["NS-WD-LBB-BHI-028", "NS-WD-LBB-BHI-029", "NS-WD-LBB-BHI-030"])
+        #expect(rows.map(\.scheduledDeparture) == ["2026-11-23T08:00:00+07:00", "2026-11-23T08:05:00+07:00", "2026-11-23T08:10:00+07:00"])
+        #expect(rows.allSatisfy { $0.platform == "2" && $0.stopId == "GLBB02" && $0.headsign == "Bundaran HI" && $0.serviceDate == "2026-11-23" })
+        #expect(rows[0].routeId == "MRTJ_NS" && rows[0].routeShortName == "NS")
+    }
+
+    @Test("board --to gives the arrival at the destination")
+    func boardTo() throws {
+        let out = try OnwardExecutable.run(["board", "lebak", "--to", "Bundaran HI", "--date", "2026-11-23", "--time", "08:00", "--limit", "1", "--json"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let row = try #require(try JSONDecoder().decode(BoardDTO.self, from: Data(out.stdout.utf8)).departures?.first)
+        // Trip 028 reaches GBHI02 (Bundaran HI platform 2) at 08:29:40.
+        #expect(row.arrivalAtDestination == "2026-11-23T08:29:40+07:00")
+    }
+
+    @Test("a readable board on the terminal")
+    func boardText() throws {
+        let out = try OnwardExecutable.run(["board", "Lebak Bulus", "--date", "2026-11-23", "--time", "08:00", "--limit", "2"])
+        #expect(out.status == 0)
+        #expect(out.stdout.contains("Stasiun MRT Lebak Bulus Bank Syariah Indonesia · Departures"))
+        #expect(out.stdout.contains("  08:00  NS    Bundaran HI  2     NS-WD-LBB-BHI-028"))
+        #expect(!out.stdout.contains("\u{1B}["), "NO_COLOR and a pipe mean no colour codes")
+    }
+
+    @Test("an ambiguous name lists the candidates and fails")
+    func ambiguous() throws {
+        let out = try OnwardExecutable.run(["board", "Blok"])
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("matches several stops"))
+        #expect(out.stderr.contains("SBKM") && out.stderr.contains("SBKA"))
+    }
+
+    @Test("an unknown stop says so")
+    func unknownStop() throws {
+        let out = try OnwardExecutable.run(["board", "Nowhere Central"])
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("no stop or station matches 'Nowhere Central'"))
+    }
+
+    @Test("service details as JSON")
+    func service() throws {
+        let out = try OnwardExecutable.run(["service", "NS-WD-LBB-BHI-028", "--date", "2026-11-23", "--json"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let s = try JSONDecoder().decode(ServiceDTO.self, from: Data(out.stdout.utf8))
+        #expect(s.tripId == "NS-WD-LBB-BHI-028" && s.serviceDate == "2026-11-23")
+        #expect(s.calls.count == 13)
+        #expect(s.calls.first?.stopId == "GLBB02" && s.calls.first?.scheduledDeparture == "2026-11-23T08:00:00+07:00")
+        #expect(s.calls.last?.stopId == "GBHI02" && s.calls.last?.scheduledArrival == "2026-11-23T08:29:40+07:00")
+    }
+
+    @Test("a weekday trip on a Sunday is refused with the dates it runs")
+    func serviceNotRunning() throws {
+        let out = try OnwardExecutable.run(["service", "NS-WD-LBB-BHI-028", "--date", "2026-11-22"])
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("does not run on 2026-11-22; it runs on 2026-11-23, 2026-11-24, 2026-11-25"))
+    }
+
+    @Test("stops --search and --near")
+    func stops() throws {
+        let search = try OnwardExecutable.run(["stops", "--search", "BUNDARAN", "--json"])
+        #expect(search.status == 0)
+        let found = try JSONDecoder().decode(StopsDTO.self, from: Data(search.stdout.utf8))
+        #expect(found.stops.map(\.id) == ["SBHI"])
+        let near = try OnwardExecutable.run(["stops", "--near", "-6.2445,106.7981", "--radius", "800", "--json"])
+        #expect(near.status == 0, "\(near.stderr)")
+        let nearby = try JSONDecoder().decode(StopsDTO.self, from: Data(near.stdout.utf8))
+        #expect(nearby.stops.map(\.id) == ["SBKM", "SASN"])
+    }
+
+    @Test("import writes a snapshot the other commands load")
+    func importAndUseSnapshot() throws {
+        try #require(Fixtures.hasSharedData, "needs ../shared/data")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let snapshot = dir.appendingPathComponent("caltrain.onward").path
+        let imported = try OnwardExecutable.run(["import", Fixtures.gtfs("caltrain-2023-09").path, "--output", snapshot])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("stop_times.txt       3,498 rows"))
+        #expect(imported.stdout.contains("Snapshot written to \(snapshot)"))
+        // The station gathers platforms 70011 (northbound terminus: arrivals only) and 70012.
+        // From the feed's files: weekday (service 72982) departures after 07:00 are trips 704 (7:04) and 404 (7:10).
+        let board = try OnwardExecutable.run(["board", "san_francisco", "--feed", snapshot, "--date", "2023-11-07", "--time", "07:00", "--limit", "2", "--json"])
+        #expect(board.status == 0, "\(board.stderr)")
+        let rows = try #require(try JSONDecoder().decode(BoardDTO.self, from: Data(board.stdout.utf8)).departures)
+        #expect(rows.map(\.tripId) == ["704", "404"])
+        #expect(rows.map(\.scheduledDeparture) == ["2023-11-07T07:04:00-08:00", "2023-11-07T07:10:00-08:00"])
+        #expect(rows.allSatisfy { $0.stopId == "70012" })
+    }
+
+    @Test("a broken feed is refused with file, line and field; a row problem is a notice")
+    func refusedAndNotices() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let files = [
+            "agency.txt": "agency_name,agency_url,agency_timezone\nT,https://example.org,Europe/London\n",
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,51.5,-0.1\nB,Beta,51.6,-0.2\n",
+            "routes.txt": "route_id,route_short_name,route_type\nR,1,3\n",
+            "trips.txt": "route_id,service_id,trip_id\nR,S,T1\nR,S,T2\n",
+            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nS,1,1,1,1,1,1,1,20250101,20251231\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,A,1\nT1,08:10:00,08:10:00,B,2\nT2,09:00:00,09:00:00,A,1\n",
+        ]
+        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        let ok = try OnwardExecutable.run(["import", dir.path, "--output", dir.appendingPathComponent("t.onward").path])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stdout.contains("1 notice"))
+        #expect(ok.stdout.contains("tripTooShort: 1"))
+        #expect(ok.stdout.contains("stop_times.txt:4 (trip_id): trip 'T2' has only one stop time; skipped"))
+
+        try "stop_id,stop_name,stop_lat,stop_lon\nA,Alpha,51.5,-0.1\nB,Beta,north,-0.2\n"
+            .write(to: dir.appendingPathComponent("stops.txt"), atomically: true, encoding: .utf8)
+        let refused = try OnwardExecutable.run(["import", dir.path, "--output", dir.appendingPathComponent("u.onward").path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("stops.txt:3 (stop_lat): 'north' is not a valid latitude"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("u.onward").path))
+    }
+
+    @Test("bad options get a clear message")
+    func badOptions() throws {
+        let out = try OnwardExecutable.run(["board", "Lebak Bulus", "--date", "2026-02-30"])
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("--date '2026-02-30' is not a date"))
+    }
+}
