@@ -27,10 +27,12 @@ let package = Package(
         .target(name: "OnwardCore", swiftSettings: strict),
         // The immutable in-memory timetable and its queries. Foundation only.
         .target(name: "Timetable", dependencies: ["OnwardCore"], swiftSettings: strict),
+        // The system zlib (for CRC-32 checks of zip entries).
+        .systemLibrary(name: "COnwardZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // GTFS static: CSV, validation, building a Timetable.
         .target(
             name: "GTFS",
-            dependencies: ["OnwardCore", "Timetable", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            dependencies: ["OnwardCore", "Timetable", "COnwardZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: strict
         ),
         // Codable wire types shared by the CLI's --json and (later) the HTTP API.

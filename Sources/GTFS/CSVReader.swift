@@ -13,9 +13,9 @@ public struct CSVReader {
     private var atStart = true
     /// The physical line the next record starts on (1-based).
     private var line = 1
-    private var starts: [Int] = []
-    private var ends: [Int] = []
-    private var escaped: [Bool] = []
+    /// Field boundaries of the record being parsed. Plain buffers rather than
+    /// arrays: appending to arrays here cost an allocation check per field.
+    private let spans = FieldSpans()
 
     public init() {}
 
@@ -61,10 +61,11 @@ public struct CSVReader {
         while pos < n {
             let recordStart = pos
             var newlines = 0
-            starts.removeAll(keepingCapacity: true); ends.removeAll(keepingCapacity: true); escaped.removeAll(keepingCapacity: true)
+            spans.count = 0
             var complete = false
             fields: while true {
                 if pos < n && b[pos] == quote {
+                    let openLine = line + newlines // where this quoted field opens, for the error below
                     var i = pos + 1
                     var hasEscapes = false
                     var closed = false
@@ -80,10 +81,10 @@ public struct CSVReader {
                         i += 1
                     }
                     if !closed {
-                        if final { throw MalformedError(line: line + newlines - (newlines > 0 ? 0 : 0), message: "a quoted field that starts on line \(line) is never closed") }
+                        if final { throw MalformedError(line: openLine, message: "a quoted field that starts on line \(openLine) is never closed") }
                         return recordStart
                     }
-                    starts.append(pos + 1); ends.append(i); escaped.append(hasEscapes)
+                    spans.append(pos + 1, i, hasEscapes)
                     pos = i + 1
                     // After the closing quote: a delimiter, a line end, or the end of input.
                     if pos < n && b[pos] == cr && (pos + 1 >= n || b[pos + 1] == lf) { pos += 1 }
@@ -104,12 +105,12 @@ public struct CSVReader {
                     if i >= n && !final { return recordStart }
                     var end = i
                     if end > pos && b[end - 1] == cr { end -= 1 }
-                    starts.append(pos); ends.append(end); escaped.append(false)
+                    spans.append(pos, end, false)
                     if i >= n { pos = n; complete = true; break fields }
                     pos = i + 1
                     if b[i] == comma {
                         if pos >= n && !final { return recordStart }
-                        if pos >= n { starts.append(pos); ends.append(pos); escaped.append(false); complete = true; break fields }
+                        if pos >= n { spans.append(pos, pos, false); complete = true; break fields }
                         continue fields
                     }
                     newlines += 1
@@ -121,17 +122,17 @@ public struct CSVReader {
             let recordLine = line
             line += newlines
             // Unescape "" inside quoted fields, in place (the text only shrinks).
-            if escaped.contains(true) {
+            if spans.anyEscaped {
                 let m = mutable ? UnsafeMutablePointer(mutating: base) : nil
-                for f in 0..<starts.count where escaped[f] {
+                for f in 0..<spans.count where spans.escaped[f] {
                     if let m {
-                        var w = starts[f], r = starts[f]
-                        while r < ends[f] {
+                        var w = spans.starts[f], r = spans.starts[f]
+                        while r < spans.ends[f] {
                             m[w] = m[r]
-                            r += (m[r] == quote && r + 1 < ends[f] && m[r + 1] == quote) ? 2 : 1
+                            r += (m[r] == quote && r + 1 < spans.ends[f] && m[r + 1] == quote) ? 2 : 1
                             w += 1
                         }
-                        ends[f] = w
+                        spans.ends[f] = w
                     } else {
                         // The caller's chunk is read-only: parse this record again from our own copy.
                         pending.append(contentsOf: UnsafeBufferPointer(rebasing: b[recordStart..<n]))
@@ -142,14 +143,47 @@ public struct CSVReader {
                 }
             }
             // A blank line is no record.
-            if starts.count == 1 && ends[0] - starts[0] == 0 && !escaped[0] && b[recordStart] != quote { continue }
-            try starts.withUnsafeBufferPointer { s in
-                try ends.withUnsafeBufferPointer { e in
-                    try body(CSVRecord(base: base, starts: s, ends: e, line: recordLine))
-                }
-            }
+            if spans.count == 1 && spans.ends[0] == spans.starts[0] && b[recordStart] != quote { continue }
+            try body(CSVRecord(base: base, starts: UnsafeBufferPointer(start: spans.starts, count: spans.count),
+                               ends: UnsafeBufferPointer(start: spans.ends, count: spans.count), line: recordLine))
         }
         return pos
+    }
+}
+
+/// Growable storage for one record's field boundaries.
+final class FieldSpans {
+    private(set) var starts: UnsafeMutablePointer<Int>
+    private(set) var ends: UnsafeMutablePointer<Int>
+    private(set) var escaped: UnsafeMutablePointer<Bool>
+    private var capacity = 64
+    var count = 0 { didSet { if count == 0 { anyEscaped = false } } }
+    private(set) var anyEscaped = false
+
+    init() {
+        starts = .allocate(capacity: capacity); ends = .allocate(capacity: capacity); escaped = .allocate(capacity: capacity)
+    }
+
+    deinit { starts.deallocate(); ends.deallocate(); escaped.deallocate() }
+
+    @inline(__always)
+    func append(_ start: Int, _ end: Int, _ isEscaped: Bool) {
+        if count == capacity { grow() }
+        starts[count] = start; ends[count] = end; escaped[count] = isEscaped
+        anyEscaped = anyEscaped || isEscaped
+        count += 1
+    }
+
+    private func grow() {
+        let newCapacity = capacity * 2
+        func moved<T>(_ old: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<T> {
+            let p = UnsafeMutablePointer<T>.allocate(capacity: newCapacity)
+            p.moveInitialize(from: old, count: capacity)
+            old.deallocate()
+            return p
+        }
+        starts = moved(starts); ends = moved(ends); escaped = moved(escaped)
+        capacity = newCapacity
     }
 }
 

@@ -14,12 +14,18 @@ extension FeedImport {
         var lastHeadsignBytes: [UInt8] = []
         var lastHeadsign: UInt32 = 0
         var rows = 0
-        try GTFSTable.read(source, "stop_times.txt", progress: report("stop_times.txt")) { t, row in
-            let tripC = try t.required("trip_id"), stopC = try t.required("stop_id"), seqC = try t.required("stop_sequence")
-            let arrC = t.column("arrival_time"), depC = t.column("departure_time")
+        // Column positions, found once from the header: the per-row loop does no name lookups.
+        var tripC = 0, stopC = 0, seqC = 0
+        var arrC: Int?, depC: Int?, pickupC: Int?, dropOffC: Int?, timepointC: Int?, headsignC: Int?, distanceC: Int?
+        try GTFSTable.read(source, "stop_times.txt", progress: report("stop_times.txt"), header: { t in
+            tripC = try t.required("trip_id"); stopC = try t.required("stop_id"); seqC = try t.required("stop_sequence")
+            arrC = t.column("arrival_time"); depC = t.column("departure_time")
             guard arrC != nil || depC != nil else {
                 throw t.error("missingColumn", line: 1, field: "arrival_time", "stop_times.txt needs arrival_time and departure_time columns")
             }
+            pickupC = t.column("pickup_type"); dropOffC = t.column("drop_off_type"); timepointC = t.column("timepoint")
+            headsignC = t.column("stop_headsign"); distanceC = t.column("shape_dist_traveled")
+        }) { t, row in
             let tb = row.bytes(tripC)
             if !FieldParsing.equal(tb, lastTripBytes) {
                 let id = String(decoding: tb, as: UTF8.self)
@@ -46,8 +52,8 @@ extension FeedImport {
                 return v
             }
             let arrival = try time(arrC, "arrival_time"), departure = try time(depC, "departure_time")
-            func rule(_ field: String) throws -> UInt8 {
-                guard let c = t.column(field) else { return 0 }
+            func rule(_ column: Int?, _ field: String) throws -> UInt8 {
+                guard let c = column else { return 0 }
                 let bytes = row.bytes(c)
                 if bytes.isEmpty { return 0 }
                 guard let v = FieldParsing.int(bytes), (0...3).contains(v) else {
@@ -55,9 +61,9 @@ extension FeedImport {
                 }
                 return UInt8(v)
             }
-            var flags = try rule("pickup_type") | (try rule("drop_off_type") << 2)
+            var flags = try rule(pickupC, "pickup_type") | (try rule(dropOffC, "drop_off_type") << 2)
             var exact = arrival >= 0 || departure >= 0
-            if let c = t.column("timepoint"), !row.isEmpty(c) {
+            if let c = timepointC, !row.isEmpty(c) {
                 guard let v = FieldParsing.int(row.bytes(c)), v == 0 || v == 1 else {
                     throw t.error("invalidValue", line: row.line, field: "timepoint", "'\(row.string(c))' must be 0 or 1")
                 }
@@ -65,7 +71,7 @@ extension FeedImport {
             }
             if exact { flags |= 0x10 }
             var headsign: UInt32 = 0
-            if let c = t.column("stop_headsign") {
+            if let c = headsignC {
                 let hb = row.bytes(c)
                 if !hb.isEmpty {
                     if !FieldParsing.equal(hb, lastHeadsignBytes) {
@@ -76,7 +82,7 @@ extension FeedImport {
                 }
             }
             var distance = Float.nan
-            if let c = t.column("shape_dist_traveled"), let d = FieldParsing.double(row.bytes(c)) { distance = Float(d) }
+            if let c = distanceC, let d = FieldParsing.double(row.bytes(c)) { distance = Float(d) }
             b.stopTimes.trip.append(lastTrip)
             b.stopTimes.sequence.append(UInt32(seq))
             b.stopTimes.stop.append(stop)
