@@ -86,6 +86,8 @@ public struct CSVReader {
                     }
                     spans.append(pos + 1, i, hasEscapes)
                     pos = i + 1
+                    // Spaces or tabs after the closing quote are padding, as real feeds write (WMATA's agency.txt).
+                    while pos < n && (b[pos] == 32 || b[pos] == 9) { pos += 1 }
                     // After the closing quote: a delimiter, a line end, or the end of input.
                     if pos < n && b[pos] == cr && (pos + 1 >= n || b[pos + 1] == lf) { pos += 1 }
                     if pos >= n {

@@ -19,6 +19,8 @@ struct FeedImport {
     var routes: [String: UInt32] = [:]
     var services: [String: UInt32] = [:]
     var trips: [String: UInt32] = [:]
+    /// Each trip's shape_id, linked once shapes.txt has been read.
+    var tripShapes: [(trip: UInt32, shapeID: String, line: Int)] = []
 
     init(source: any GTFSSource, name: String, prefix: String, progress: ((GTFSImporter.Progress) -> Void)?) {
         self.source = source; self.name = name; self.prefix = prefix; self.progress = progress
@@ -40,10 +42,12 @@ struct FeedImport {
         try readStops(&b)
         try readRoutes(&b)
         try readCalendar(&b)
+        let shapes = ShapeReader.Pending(source)
         try readTrips(&b)
         try readStopTimes(&b)
         try readFrequencies(&b)
         try readTransfers(&notices)
+        linkShapes(try shapes.wait(), &b, notices: &notices)
     }
 
     private mutating func count(_ file: String) { rowCounts[file, default: 0] += 1 }
@@ -250,6 +254,7 @@ struct FeedImport {
     private mutating func readTrips(_ b: inout TimetableBuilder) throws {
         var trips = self.trips
         let routes = self.routes, services = self.services, prefix = self.prefix
+        var tripShapes: [(trip: UInt32, shapeID: String, line: Int)] = []
         try GTFSTable.read(source, "trips.txt", progress: report("trips.txt")) { t, row in
             let idC = try t.required("trip_id"), routeC = try t.required("route_id"), serviceC = try t.required("service_id")
             let id = row.string(idC)
@@ -268,11 +273,14 @@ struct FeedImport {
                 }
                 direction = UInt8(d)
             }
-            trips[id] = b.addTrip(id: prefix + id, route: route, service: service,
+            let trip = b.addTrip(id: prefix + id, route: route, service: service,
                                   headsign: t.column("trip_headsign").map { row.string($0) } ?? "",
                                   shortName: t.column("trip_short_name").map { row.string($0) } ?? "",
                                   direction: direction, block: t.column("block_id").map { row.string($0) } ?? "")
+            trips[id] = trip
+            if let c = t.column("shape_id"), !row.isEmpty(c) { tripShapes.append((trip, row.string(c), row.line)) }
         }
+        self.tripShapes = tripShapes
         self.trips = trips
         rowCounts["trips.txt"] = trips.count
     }

@@ -18,6 +18,8 @@ public struct GTFSImporter {
 
     public struct Result: Sendable {
         public var timetable: Timetable
+        /// The feeds' shapes, kept apart from the timetable (see `ShapeTable`).
+        public var shapes: ShapeTable
         public var notices: [ImportNotice]
         /// Rows read per file name, summed over feeds.
         public var rowCounts: [String: Int]
@@ -48,7 +50,12 @@ public struct GTFSImporter {
         }
         do {
             let timetable = try builder.build(notices: &notices)
-            return Result(timetable: timetable, notices: notices, rowCounts: rowCounts)
+            let shapes = builder.buildShapes()
+            if let d = shapes.duplicate {
+                throw FeedError(code: "duplicateKey", location: SourceLocation(file: "shapes.txt", field: "shape_pt_sequence"),
+                                message: "shape '\(d.shape)' has shape_pt_sequence \(d.sequence) twice")
+            }
+            return Result(timetable: timetable, shapes: shapes.table, notices: notices, rowCounts: rowCounts)
         } catch {
             throw error as? FeedError ?? FeedError(code: "invalidValue", location: SourceLocation(file: "stop_times.txt"), message: "\(error)")
         }

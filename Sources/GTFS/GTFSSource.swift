@@ -10,39 +10,47 @@ public protocol GTFSSource {
     func contains(_ file: String) -> Bool
     /// Uncompressed size of a file, if known, for progress.
     func size(of file: String) -> Int?
-    /// Streams a file's bytes in chunks.
+    /// Streams a file's bytes in chunks. May be called from several threads at once for different files.
     func read(_ file: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws
 }
 
 /// A feed in a zip archive. Files may sit at the top or inside one folder.
-public struct ZipGTFSSource: GTFSSource {
+public struct ZipGTFSSource: GTFSSource, @unchecked Sendable {
     public let name: String
     let url: URL
-    let archive: Archive
-    let entries: [String: Entry]
+    /// File name → path inside the zip, and sizes; each read opens its own archive handle so files can be read in parallel.
+    let paths: [String: String]
+    let sizes: [String: Int]
 
     public init(url: URL) throws(FeedError) {
         self.url = url
         self.name = url.deletingPathExtension().lastPathComponent
+        let archive: Archive
         do {
             archive = try Archive(url: url, accessMode: .read)
         } catch {
             throw FeedError(code: "unreadable", location: SourceLocation(file: url.path), message: "not a readable zip archive (\(error))")
         }
-        var entries: [String: Entry] = [:]
+        var paths: [String: String] = [:], sizes: [String: Int] = [:]
         for entry in archive where entry.type == .file {
             let file = (entry.path as NSString).lastPathComponent
             // A feed at the top of the zip wins over a copy in a folder.
-            if entries[file] == nil || !entry.path.contains("/") { entries[file] = entry }
+            if paths[file] == nil || !entry.path.contains("/") {
+                paths[file] = entry.path
+                sizes[file] = Int(entry.uncompressedSize)
+            }
         }
-        self.entries = entries
+        self.paths = paths
+        self.sizes = sizes
     }
 
-    public func contains(_ file: String) -> Bool { entries[file] != nil }
-    public func size(of file: String) -> Int? { entries[file].map { Int($0.uncompressedSize) } }
+    public func contains(_ file: String) -> Bool { paths[file] != nil }
+    public func size(of file: String) -> Int? { sizes[file] }
 
     public func read(_ file: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
-        guard let entry = entries[file] else { return }
+        guard let path = paths[file] else { return }
+        let archive = try Archive(url: url, accessMode: .read)
+        guard let entry = archive[path] else { return }
         // ZIPFoundation's CRC-32 on Linux is a byte-at-a-time loop that took 14% of an import;
         // zlib's is several times faster, so we check the entry's checksum ourselves.
         var crc: UInt = 0
@@ -62,7 +70,7 @@ public struct ZipGTFSSource: GTFSSource {
 }
 
 /// A feed unpacked into a folder.
-public struct DirectoryGTFSSource: GTFSSource {
+public struct DirectoryGTFSSource: GTFSSource, Sendable {
     public let name: String
     let url: URL
 
@@ -86,7 +94,7 @@ public struct DirectoryGTFSSource: GTFSSource {
 }
 
 /// A feed given as text, for tests and for apps that build a feed in code.
-public struct InMemoryGTFSSource: GTFSSource {
+public struct InMemoryGTFSSource: GTFSSource, Sendable {
     public let name: String
     public var files: [String: String]
 

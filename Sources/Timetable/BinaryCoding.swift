@@ -36,28 +36,29 @@ struct BinaryWriter {
 /// truncated or corrupt file throws rather than crashing.
 struct BinaryReader {
     struct Truncated: Error {}
-    let bytes: [UInt8]
+    /// Valid only while the caller keeps the underlying storage alive (a mapped file or an array).
+    let bytes: UnsafeRawBufferPointer
     var offset = 0
 
-    init(_ bytes: [UInt8], offset: Int = 0) { self.bytes = bytes; self.offset = offset }
+    init(_ bytes: UnsafeRawBufferPointer, offset: Int = 0) { self.bytes = bytes; self.offset = offset }
 
     mutating func read<T: FixedWidthInteger>(_: T.Type = T.self) throws -> T {
         let size = MemoryLayout<T>.size
         guard offset + size <= bytes.count else { throw Truncated() }
         var value = T.zero
-        _ = withUnsafeMutableBytes(of: &value) { dst in bytes.withUnsafeBytes { src in memcpy(dst.baseAddress!, src.baseAddress! + offset, size) } }
+        _ = withUnsafeMutableBytes(of: &value) { dst in memcpy(dst.baseAddress!, bytes.baseAddress! + offset, size) }
         offset += size
         return T(littleEndian: value)
     }
 
     mutating func read<T: BitwiseCopyable>(_: [T].Type = [T].self) throws -> [T] {
-        let count = Int(try read(UInt64.self))
+        let rawCount = try read(UInt64.self)
+        guard rawCount <= UInt64(bytes.count) else { throw Truncated() }
+        let count = Int(rawCount)
         let size = count * MemoryLayout<T>.stride
-        guard count >= 0, size >= 0, offset + size <= bytes.count else { throw Truncated() }
+        guard offset + size <= bytes.count else { throw Truncated() }
         let result = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            bytes.withUnsafeBytes { src in
-                if size > 0 { memcpy(UnsafeMutableRawPointer(buffer.baseAddress!), src.baseAddress! + offset, size) }
-            }
+            if size > 0 { memcpy(UnsafeMutableRawPointer(buffer.baseAddress!), bytes.baseAddress! + offset, size) }
             initialized = count
         }
         offset += size

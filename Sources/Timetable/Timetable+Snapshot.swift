@@ -8,17 +8,58 @@ public struct SnapshotError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(path): \(message)" }
 }
 
-extension Timetable {
-    /// Identifies the file type and layout version; bump the version whenever the layout changes.
-    static let snapshotMagic: [UInt8] = Array("ONWARDTT".utf8)
-    static let snapshotVersion: UInt32 = 1
+/// The snapshot file: a header, the timetable's arrays, then the shapes in a
+/// section of their own that only `ShapeTable.loadSnapshot` reads.
+///
+/// Header: magic (8 bytes), layout version (UInt32), reserved (UInt32), offset of the shapes section (UInt64).
+enum SnapshotLayout {
+    static let magic: [UInt8] = Array("ONWARDTT".utf8)
+    /// Bump whenever the layout changes: an old snapshot is then refused with a clear message.
+    static let version: UInt32 = 2
+    static let headerSize = 24
 
-    /// The compiled timetable as bytes, ready to be written to a file.
-    public func snapshotData() -> [UInt8] {
+    /// Maps the file (untouched sections cost no memory) and hands its bytes to `body`.
+    static func withFile<R>(_ url: URL, _ body: (UnsafeRawBufferPointer) throws(SnapshotError) -> R) throws(SnapshotError) -> R {
+        let data: Data
+        do { data = try Data(contentsOf: url, options: .alwaysMapped) } catch {
+            throw SnapshotError(path: url.path, message: "cannot read the file (\(error.localizedDescription))")
+        }
+        // withUnsafeBytes rethrows untyped errors, so the typed one travels out in a Result.
+        let result = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<R, SnapshotError> in
+            do throws(SnapshotError) { return .success(try body(raw)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Checks magic and version; returns the shapes section's offset.
+    static func readHeader(_ bytes: UnsafeRawBufferPointer, path: String) throws(SnapshotError) -> Int {
+        guard bytes.count >= headerSize, bytes.starts(with: magic) else {
+            throw SnapshotError(path: path, message: "not an Onward timetable snapshot")
+        }
+        var r = BinaryReader(bytes, offset: magic.count)
+        do {
+            let version: UInt32 = try r.read()
+            guard version == SnapshotLayout.version else {
+                throw SnapshotError(path: path, message: "snapshot format version \(version); this build reads version \(SnapshotLayout.version). Run `onward import` again.")
+            }
+            _ = try r.read(UInt32.self)
+            let shapes = try r.read(UInt64.self)
+            guard shapes >= UInt64(headerSize), shapes <= UInt64(bytes.count) else { throw BinaryReader.Truncated() }
+            return Int(shapes)
+        } catch let e as SnapshotError { throw e } catch {
+            throw SnapshotError(path: path, message: "the snapshot is truncated or corrupt; run `onward import` again")
+        }
+    }
+}
+
+extension Timetable {
+    /// The compiled timetable (and optionally its shapes) as bytes, ready to be written to a file.
+    public func snapshotData(shapes: ShapeTable = .empty) -> [UInt8] {
         var w = BinaryWriter()
-        for b in Timetable.snapshotMagic { w.write(b) }
-        w.write(Timetable.snapshotVersion)
+        for b in SnapshotLayout.magic { w.write(b) }
+        w.write(SnapshotLayout.version)
         w.write(UInt32(0))
+        w.write(UInt64(0)) // shapes offset, filled in below
         let feedJSON = (try? JSONEncoder().encode(feeds)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         w.write(feedJSON)
         w.write(zoneIDs)
@@ -29,7 +70,8 @@ extension Timetable {
         w.write(routeID); w.write(routeShortName); w.write(routeLongName); w.write(routeType); w.write(routeAgency)
         w.write(routeColor); w.write(routeTextColor)
         w.write(tripID); w.write(tripRoute); w.write(tripService); w.write(tripHeadsign); w.write(tripShortName)
-        w.write(tripDirection); w.write(tripBlock); w.write(tripPattern); w.write(tripTimes); w.write(tripZone); w.write(tripOrder)
+        w.write(tripDirection); w.write(tripBlock); w.write(tripShape); w.write(tripPattern); w.write(tripTimes)
+        w.write(tripZone); w.write(tripOrder)
         w.write(tripFrequencies.start); w.write(tripFrequencies.values)
         w.write(frequencyStart); w.write(frequencyEnd); w.write(frequencyHeadway); w.write(frequencyExact)
         w.write(patternStart); w.write(patternStop); w.write(patternFlags); w.write(patternSequence); w.write(patternHeadsign)
@@ -40,26 +82,35 @@ extension Timetable {
         w.write(serviceID); w.write(firstDay); w.write(dayCount); w.write(serviceWords); w.write(serviceBits); w.write(dayBase)
         w.write(maxTime)
         w.write(strings)
-        return w.bytes
+        let shapesOffset = UInt64(w.bytes.count)
+        w.write(shapes.ids); w.write(shapes.start); w.write(shapes.latE7); w.write(shapes.lonE7); w.write(shapes.distance)
+        var bytes = w.bytes
+        withUnsafeBytes(of: shapesOffset.littleEndian) { for (i, b) in $0.enumerated() { bytes[16 + i] = b } }
+        return bytes
     }
 
-    public func writeSnapshot(to url: URL) throws {
-        let data = snapshotData()
-        try Data(data).write(to: url, options: .atomic)
+    public func writeSnapshot(to url: URL, shapes: ShapeTable = .empty) throws {
+        try Data(snapshotData(shapes: shapes)).write(to: url, options: .atomic)
     }
 
     /// Whether these bytes start like a snapshot (as opposed to a zip or a folder).
-    public static func isSnapshot(_ prefix: [UInt8]) -> Bool { prefix.starts(with: snapshotMagic) }
+    public static func isSnapshot(_ prefix: [UInt8]) -> Bool { prefix.starts(with: SnapshotLayout.magic) }
 
     public init(snapshot bytes: [UInt8], path: String = "snapshot") throws(SnapshotError) {
-        guard Timetable.isSnapshot(bytes) else { throw SnapshotError(path: path, message: "not an Onward timetable snapshot") }
-        var r = BinaryReader(bytes, offset: Timetable.snapshotMagic.count)
+        let result = bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<Timetable, SnapshotError> in
+            do throws(SnapshotError) { return .success(try Timetable(snapshotBytes: raw, path: path)) } catch { return .failure(error) }
+        }
+        self = try result.get()
+    }
+
+    public static func loadSnapshot(from url: URL) throws(SnapshotError) -> Timetable {
+        try SnapshotLayout.withFile(url) { (raw) throws(SnapshotError) -> Timetable in try Timetable(snapshotBytes: raw, path: url.path) }
+    }
+
+    init(snapshotBytes bytes: UnsafeRawBufferPointer, path: String) throws(SnapshotError) {
+        _ = try SnapshotLayout.readHeader(bytes, path: path)
+        var r = BinaryReader(bytes, offset: SnapshotLayout.headerSize)
         do {
-            let version: UInt32 = try r.read()
-            guard version == Timetable.snapshotVersion else {
-                throw SnapshotError(path: path, message: "snapshot format version \(version); this build reads version \(Timetable.snapshotVersion). Run `onward import` again.")
-            }
-            _ = try r.read(UInt32.self)
             let feedJSON = try r.readString()
             feeds = (try? JSONDecoder().decode([FeedSummary].self, from: Data(feedJSON.utf8))) ?? []
             zoneIDs = try r.readStrings()
@@ -75,8 +126,8 @@ extension Timetable {
             routeID = try r.readStrings(); routeShortName = try r.readStrings(); routeLongName = try r.readStrings()
             routeType = try r.read(); routeAgency = try r.read(); routeColor = try r.readStrings(); routeTextColor = try r.readStrings()
             tripID = try r.readStrings(); tripRoute = try r.read(); tripService = try r.read(); tripHeadsign = try r.read()
-            tripShortName = try r.read(); tripDirection = try r.read(); tripBlock = try r.read(); tripPattern = try r.read()
-            tripTimes = try r.read(); tripZone = try r.read(); tripOrder = try r.read()
+            tripShortName = try r.read(); tripDirection = try r.read(); tripBlock = try r.read(); tripShape = try r.read()
+            tripPattern = try r.read(); tripTimes = try r.read(); tripZone = try r.read(); tripOrder = try r.read()
             tripFrequencies = Jagged(start: try r.read(), values: try r.read())
             frequencyStart = try r.read(); frequencyEnd = try r.read(); frequencyHeadway = try r.read(); frequencyExact = try r.read()
             patternStart = try r.read(); patternStop = try r.read(); patternFlags = try r.read()
@@ -97,25 +148,47 @@ extension Timetable {
         try validateSnapshot(path: path)
     }
 
-    /// Cross-checks the arrays' sizes so a corrupt file fails here, not with an out-of-range crash in a query.
+    /// Cross-checks the arrays' sizes and the indices they hold, so a corrupt
+    /// file fails here rather than with an out-of-range crash in a query.
     private func validateSnapshot(path: String) throws(SnapshotError) {
         let s = stopID.count, t = tripID.count
+        let stopTimes = UInt32(arrivals.count)
         let ok = [stopName.count, stopCode.count, stopLat.count, stopLon.count, stopKind.count, stopParent.count,
                   stopPlatform.count, stopZone.count, stopFoldedName.count, stopOrder.count].allSatisfy { $0 == s }
-            && [tripRoute.count, tripService.count, tripHeadsign.count, tripPattern.count, tripTimes.count, tripZone.count, tripOrder.count].allSatisfy { $0 == t }
+            && [tripRoute.count, tripService.count, tripHeadsign.count, tripPattern.count, tripTimes.count, tripZone.count,
+                tripOrder.count, tripShape.count, tripDirection.count, tripBlock.count, tripShortName.count].allSatisfy { $0 == t }
             && arrivals.count == departures.count
-            && [departureIndex, arrivalIndex, frequencyDepartureIndex, frequencyArrivalIndex].allSatisfy { $0.start.count == s + 1 && $0.trip.count == $0.position.count && Int($0.start.last ?? 0) == $0.trip.count }
+            && [departureIndex, arrivalIndex, frequencyDepartureIndex, frequencyArrivalIndex].allSatisfy {
+                $0.start.count == s + 1 && $0.trip.count == $0.position.count && Int($0.start.last ?? 0) == $0.trip.count
+                    && $0.trip.allSatisfy { Int($0) < t }
+            }
             && dayBase.count == zoneIDs.count * Int(dayCount)
             && serviceBits.count == serviceID.count * Int(serviceWords)
             && patternStart.last.map { Int($0) == patternStop.count } ?? false
+            && patternStop.allSatisfy { Int($0) < s }
+            && tripTimes.allSatisfy { $0 <= stopTimes }
+            && tripService.allSatisfy { Int($0) < serviceID.count }
+            && tripRoute.allSatisfy { Int($0) < routeID.count }
+            && tripPattern.allSatisfy { $0 == Timetable.none || Int($0) < patternStart.count - 1 }
+            && stopZone.allSatisfy { Int($0) < zoneIDs.count } && tripZone.allSatisfy { Int($0) < zoneIDs.count }
         guard ok else { throw SnapshotError(path: path, message: "the snapshot's tables do not fit together; run `onward import` again") }
     }
+}
 
-    public static func loadSnapshot(from url: URL) throws(SnapshotError) -> Timetable {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw SnapshotError(path: url.path, message: "cannot read the file (\(error.localizedDescription))")
+extension ShapeTable {
+    /// Reads only the shapes section of a snapshot file.
+    public static func loadSnapshot(from url: URL) throws(SnapshotError) -> ShapeTable {
+        try SnapshotLayout.withFile(url) { (bytes) throws(SnapshotError) -> ShapeTable in
+            let offset = try SnapshotLayout.readHeader(bytes, path: url.path)
+            var r = BinaryReader(bytes, offset: offset)
+            do {
+                let table = ShapeTable(ids: try r.readStrings(), start: try r.read(), latE7: try r.read(), lonE7: try r.read(), distance: try r.read())
+                guard table.start.count == table.ids.count + 1, Int(table.start.last ?? 0) == table.latE7.count,
+                      table.lonE7.count == table.latE7.count, table.distance.count == table.latE7.count else { throw BinaryReader.Truncated() }
+                return table
+            } catch {
+                throw SnapshotError(path: url.path, message: "the snapshot's shapes are truncated or corrupt; run `onward import` again")
+            }
         }
-        return try Timetable(snapshot: [UInt8](data), path: url.path)
     }
 }

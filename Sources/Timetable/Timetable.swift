@@ -59,6 +59,8 @@ public struct Timetable: Sendable {
     var tripShortName: [UInt32]
     var tripDirection: [UInt8]
     var tripBlock: [UInt32]
+    /// Index into the feed's `ShapeTable`, or `Timetable.none`.
+    var tripShape: [UInt32]
     var tripPattern: [UInt32]
     /// Offset of the trip's first stop time in `arrivals` / `departures`.
     var tripTimes: [UInt32]
@@ -129,7 +131,7 @@ public struct Timetable: Sendable {
         n += s(stopPlatform) + b(stopZone) + s(stopFoldedName) + b(stopOrder) + stationChildren.byteSize
         n += s(routeID) + s(routeShortName) + s(routeLongName) + b(routeType) + b(routeAgency) + s(routeColor) + s(routeTextColor)
         n += s(tripID) + b(tripRoute) + b(tripService) + b(tripHeadsign) + b(tripShortName) + b(tripDirection)
-        n += b(tripBlock) + b(tripPattern) + b(tripTimes) + b(tripZone) + b(tripOrder) + tripFrequencies.byteSize
+        n += b(tripBlock) + b(tripShape) + b(tripPattern) + b(tripTimes) + b(tripZone) + b(tripOrder) + tripFrequencies.byteSize
         n += b(frequencyStart) + b(frequencyEnd) + b(frequencyHeadway) + b(frequencyExact)
         n += b(patternStart) + b(patternStop) + b(patternFlags) + b(patternSequence) + b(patternHeadsign)
         n += b(arrivals) + b(departures)

@@ -181,7 +181,7 @@ extension TimetableBuilder {
             routeID: routeID, routeShortName: routeShortName, routeLongName: routeLongName, routeType: routeType,
             routeAgency: routeAgency, routeColor: routeColor, routeTextColor: routeTextColor,
             tripID: tripID, tripRoute: tripRoute, tripService: tripService, tripHeadsign: tripHeadsign,
-            tripShortName: tripShortName, tripDirection: tripDirection, tripBlock: tripBlock, tripPattern: tripPattern,
+            tripShortName: tripShortName, tripDirection: tripDirection, tripBlock: tripBlock, tripShape: tripShape, tripPattern: tripPattern,
             tripTimes: tripTimes, tripZone: tripZone, tripOrder: tripOrder, tripFrequencies: tripFrequencies,
             frequencyStart: fStart, frequencyEnd: fEnd, frequencyHeadway: fHeadway, frequencyExact: fExact,
             patternStart: patternStart, patternStop: patternStop, patternFlags: patternFlags,

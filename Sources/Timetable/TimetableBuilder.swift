@@ -51,6 +51,9 @@ public struct TimetableBuilder {
     var tripID: [String] = [], tripRoute: [UInt32] = [], tripService: [UInt32] = []
     var tripHeadsign: [UInt32] = [], tripShortName: [UInt32] = [], tripDirection: [UInt8] = [], tripBlock: [UInt32] = []
     var frequencies: [(trip: UInt32, start: Int32, end: Int32, headway: Int32, exact: UInt8)] = []
+    var tripShape: [UInt32] = []
+    var shapeID: [String] = []
+    var shapePoints: [(shape: UInt32, sequence: UInt32, lat: Int32, lon: Int32, distance: Float)] = []
     var serviceID: [String] = []
     var services: [ServiceRule] = []
     var strings: [String] = [""]
@@ -121,8 +124,16 @@ public struct TimetableBuilder {
         if added { services[Int(service)].added.append(date.dayNumber) } else { services[Int(service)].removed.append(date.dayNumber) }
     }
 
+    public mutating func addShape(id: String) -> UInt32 {
+        shapeID.append(id)
+        return UInt32(shapeID.count - 1)
+    }
+
+    public mutating func setShape(of trip: UInt32, to shape: UInt32) { tripShape[Int(trip)] = shape }
+
     public mutating func addTrip(id: String, route: UInt32, service: UInt32, headsign: String, shortName: String,
                                  direction: UInt8, block: String) -> UInt32 {
+        tripShape.append(Timetable.none)
         tripID.append(id); tripRoute.append(route); tripService.append(service)
         tripHeadsign.append(intern(headsign)); tripShortName.append(intern(shortName))
         tripDirection.append(direction); tripBlock.append(intern(block))

@@ -33,7 +33,7 @@ struct ImportCommand: ParsableCommand {
             bar.clear()
             let imported = Date().timeIntervalSince(started)
             let url = URL(fileURLWithPath: output)
-            do { try result.timetable.writeSnapshot(to: url) } catch {
+            do { try result.timetable.writeSnapshot(to: url, shapes: result.shapes) } catch {
                 throw CLIError("cannot write the snapshot to \(output): \(error.localizedDescription)")
             }
             print(summary(result, seconds: imported, output: output))
@@ -44,7 +44,8 @@ struct ImportCommand: ParsableCommand {
         let t = Terminal.stdout
         let tt = r.timetable
         var lines = [t.bold("Imported \(tt.feeds.map(\.name).joined(separator: ", "))") + t.dim(String(format: " in %.2f s", seconds))]
-        let order = ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt", "calendar_dates.txt", "frequencies.txt", "transfers.txt"]
+        let order = ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt", "calendar_dates.txt",
+                     "frequencies.txt", "transfers.txt", "shapes.txt"]
         for file in order { if let n = r.rowCounts[file] { lines.append("  \(file.padding(toLength: 20, withPad: " ", startingAt: 0)) \(n.formatted()) rows") } }
         lines.append("  timetable: \(tt.tripCount.formatted()) trips in \(tt.patternCount.formatted()) patterns, \(tt.stopTimeCount.formatted()) stop times")
         if let range = tt.calendarRange { lines.append("  service dates: \(range.lowerBound.isoString) to \(range.upperBound.isoString)") }
