@@ -145,12 +145,20 @@ public struct CSVReader {
                 }
             }
             // A blank line is no record.
-            if spans.count == 1 && spans.ends[0] == spans.starts[0] && b[recordStart] != quote { continue }
+            if spans.count == 1 && b[recordStart] != quote && isBlank(b, spans.starts[0], spans.ends[0]) { continue }
             try body(CSVRecord(base: base, starts: UnsafeBufferPointer(start: spans.starts, count: spans.count),
                                ends: UnsafeBufferPointer(start: spans.ends, count: spans.count), line: recordLine))
         }
         return pos
     }
+}
+
+/// A line of only spaces and tabs is a blank line, not a record with one empty field.
+@inline(__always)
+private func isBlank(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+    var i = start
+    while i < end { if b[i] != 32 && b[i] != 9 { return false }; i += 1 }
+    return true
 }
 
 /// Growable storage for one record's field boundaries.

@@ -6,8 +6,7 @@ extension FeedImport {
     /// The hot loop of an import: millions of rows, parsed from bytes.
     mutating func readStopTimes(_ b: inout TimetableBuilder) throws {
         let trips = self.trips, stops = self.stops
-        let fileIndex = UInt16(b.files.count)
-        b.files.append(prefix.isEmpty ? "stop_times.txt" : "\(name)/stop_times.txt")
+        let fileIndex = b.fileIndex(prefix.isEmpty ? "stop_times.txt" : "\(name)/stop_times.txt")
         if let size = source.size(of: "stop_times.txt") { b.stopTimes.reserve(b.stopTimes.count + size / 40) }
         var lastTripBytes: [UInt8] = []
         var lastTrip: UInt32 = 0
@@ -103,7 +102,7 @@ extension FeedImport {
         let trips = self.trips
         var n = 0
         var seen: Set<String> = []
-        try GTFSTable.read(source, "frequencies.txt") { t, row in
+        try GTFSTable.read(source, "frequencies.txt", required: ["trip_id", "start_time", "end_time", "headway_secs"]) { t, row in
             let tripC = try t.required("trip_id"), startC = try t.required("start_time")
             let endC = try t.required("end_time"), headwayC = try t.required("headway_secs")
             let id = row.string(tripC)

@@ -80,7 +80,7 @@ struct FeedImport {
         var agencies = self.agencies
         var first: UInt32?
         var feedZone: UInt16?
-        try GTFSTable.read(source, "agency.txt") { t, row in
+        try GTFSTable.read(source, "agency.txt", required: ["agency_name", "agency_timezone"]) { t, row in
             let name = try t.required("agency_name"), tz = try t.required("agency_timezone")
             let idColumn = t.column("agency_id")
             let id = idColumn.map { row.string($0) } ?? ""
@@ -108,7 +108,7 @@ struct FeedImport {
         var stops = self.stops
         var parents: [(stop: UInt32, parent: String, line: Int)] = []
         let prefix = self.prefix, feedZone = self.feedZone
-        try GTFSTable.read(source, "stops.txt", progress: report("stops.txt")) { t, row in
+        try GTFSTable.read(source, "stops.txt", required: ["stop_id"], progress: report("stops.txt")) { t, row in
             let idC = try t.required("stop_id")
             let id = row.string(idC)
             guard !id.isEmpty else { throw t.error("invalidValue", line: row.line, field: "stop_id", "stop_id is empty") }
@@ -163,7 +163,7 @@ struct FeedImport {
     private mutating func readRoutes(_ b: inout TimetableBuilder) throws {
         var routes = self.routes
         let agencies = self.agencies, firstAgency = self.firstAgency!, prefix = self.prefix
-        try GTFSTable.read(source, "routes.txt") { t, row in
+        try GTFSTable.read(source, "routes.txt", required: ["route_id", "route_type"]) { t, row in
             let idC = try t.required("route_id"), typeC = try t.required("route_type")
             let id = row.string(idC)
             guard !id.isEmpty else { throw t.error("invalidValue", line: row.line, field: "route_id", "route_id is empty") }
@@ -201,7 +201,7 @@ struct FeedImport {
         }
         if source.contains("calendar.txt") {
             var n = 0
-            try GTFSTable.read(source, "calendar.txt") { t, row in
+            try GTFSTable.read(source, "calendar.txt", required: ["service_id", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "start_date", "end_date"]) { t, row in
                 let idC = try t.required("service_id")
                 let days = try ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map { try t.required($0) }
                 let startC = try t.required("start_date"), endC = try t.required("end_date")
@@ -229,7 +229,7 @@ struct FeedImport {
         if source.contains("calendar_dates.txt") {
             var seen: Set<String> = []
             var n = 0
-            try GTFSTable.read(source, "calendar_dates.txt") { t, row in
+            try GTFSTable.read(source, "calendar_dates.txt", required: ["service_id", "date", "exception_type"]) { t, row in
                 let idC = try t.required("service_id"), dateC = try t.required("date"), typeC = try t.required("exception_type")
                 let id = row.string(idC)
                 let d = try date(t, row, dateC, "date")
@@ -255,7 +255,8 @@ struct FeedImport {
         var trips = self.trips
         let routes = self.routes, services = self.services, prefix = self.prefix
         var tripShapes: [(trip: UInt32, shapeID: String, line: Int)] = []
-        try GTFSTable.read(source, "trips.txt", progress: report("trips.txt")) { t, row in
+        let file = b.fileIndex(prefix.isEmpty ? "trips.txt" : "\(name)/trips.txt")
+        try GTFSTable.read(source, "trips.txt", required: ["route_id", "service_id", "trip_id"], progress: report("trips.txt")) { t, row in
             let idC = try t.required("trip_id"), routeC = try t.required("route_id"), serviceC = try t.required("service_id")
             let id = row.string(idC)
             guard !id.isEmpty else { throw t.error("invalidValue", line: row.line, field: "trip_id", "trip_id is empty") }
@@ -276,7 +277,8 @@ struct FeedImport {
             let trip = b.addTrip(id: prefix + id, route: route, service: service,
                                   headsign: t.column("trip_headsign").map { row.string($0) } ?? "",
                                   shortName: t.column("trip_short_name").map { row.string($0) } ?? "",
-                                  direction: direction, block: t.column("block_id").map { row.string($0) } ?? "")
+                                  direction: direction, block: t.column("block_id").map { row.string($0) } ?? "",
+                                  file: file, line: row.line)
             trips[id] = trip
             if let c = t.column("shape_id"), !row.isEmpty(c) { tripShapes.append((trip, row.string(c), row.line)) }
         }

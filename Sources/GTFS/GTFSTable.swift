@@ -20,7 +20,8 @@ struct GTFSTable {
     }
 
     /// Reads a file: the header first, then `body` for each data row.
-    static func read(_ source: any GTFSSource, _ file: String, progress: ((Int) -> Void)? = nil,
+    /// `required` columns are checked on the header, so a file with a header and no rows is checked too.
+    static func read(_ source: any GTFSSource, _ file: String, required: [String] = [], progress: ((Int) -> Void)? = nil,
                      header: (GTFSTable) throws -> Void = { _ in },
                      _ body: (GTFSTable, CSVRecord) throws -> Void) throws {
         var reader = CSVReader()
@@ -36,6 +37,7 @@ struct GTFSTable {
                     if columns[name] == nil { columns[name] = i }
                 }
                 let t = GTFSTable(file: file, columns: columns)
+                for name in required { _ = try t.required(name) }
                 table = t
                 try header(t)
             }

@@ -11,12 +11,13 @@ public struct SnapshotError: Error, Sendable, CustomStringConvertible {
 /// The snapshot file: a header, the timetable's arrays, then the shapes in a
 /// section of their own that only `ShapeTable.loadSnapshot` reads.
 ///
-/// Header: magic (8 bytes), layout version (UInt32), reserved (UInt32), offset of the shapes section (UInt64).
+/// Header: magic (8 bytes), layout version (UInt32), reserved (UInt32), offset of the shapes section (UInt64),
+/// total length of the file (UInt64), so that a file cut short anywhere is refused.
 enum SnapshotLayout {
     static let magic: [UInt8] = Array("ONWARDTT".utf8)
     /// Bump whenever the layout changes: an old snapshot is then refused with a clear message.
-    static let version: UInt32 = 2
-    static let headerSize = 24
+    static let version: UInt32 = 3
+    static let headerSize = 32
 
     /// Maps the file (untouched sections cost no memory) and hands its bytes to `body`.
     static func withFile<R>(_ url: URL, _ body: (UnsafeRawBufferPointer) throws(SnapshotError) -> R) throws(SnapshotError) -> R {
@@ -44,7 +45,8 @@ enum SnapshotLayout {
             }
             _ = try r.read(UInt32.self)
             let shapes = try r.read(UInt64.self)
-            guard shapes >= UInt64(headerSize), shapes <= UInt64(bytes.count) else { throw BinaryReader.Truncated() }
+            let length = try r.read(UInt64.self)
+            guard length == UInt64(bytes.count), shapes >= UInt64(headerSize), shapes <= length else { throw BinaryReader.Truncated() }
             return Int(shapes)
         } catch let e as SnapshotError { throw e } catch {
             throw SnapshotError(path: path, message: "the snapshot is truncated or corrupt; run `onward import` again")
@@ -60,6 +62,7 @@ extension Timetable {
         w.write(SnapshotLayout.version)
         w.write(UInt32(0))
         w.write(UInt64(0)) // shapes offset, filled in below
+        w.write(UInt64(0)) // total length, filled in below
         let feedJSON = (try? JSONEncoder().encode(feeds)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         w.write(feedJSON)
         w.write(zoneIDs)
@@ -86,6 +89,7 @@ extension Timetable {
         w.write(shapes.ids); w.write(shapes.start); w.write(shapes.latE7); w.write(shapes.lonE7); w.write(shapes.distance)
         var bytes = w.bytes
         withUnsafeBytes(of: shapesOffset.littleEndian) { for (i, b) in $0.enumerated() { bytes[16 + i] = b } }
+        withUnsafeBytes(of: UInt64(bytes.count).littleEndian) { for (i, b) in $0.enumerated() { bytes[24 + i] = b } }
         return bytes
     }
 

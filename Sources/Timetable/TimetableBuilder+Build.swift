@@ -58,7 +58,9 @@ extension TimetableBuilder {
                 return SourceLocation(file: files[Int(rows.file[r])], line: Int(rows.line[r]), field: field)
             }
             if count == 0 {
-                notices.append(ImportNotice(kind: "tripWithoutStopTimes", location: SourceLocation(file: "trips.txt", field: "trip_id"),
+                let source = tripSource[t]
+                notices.append(ImportNotice(kind: "tripWithoutStopTimes",
+                                            location: SourceLocation(file: files[Int(source.file)], line: source.line > 0 ? Int(source.line) : nil, field: "trip_id"),
                                             message: "trip '\(tripID[t])' has no stop times; skipped"))
                 continue
             }

@@ -52,6 +52,8 @@ public struct TimetableBuilder {
     var tripHeadsign: [UInt32] = [], tripShortName: [UInt32] = [], tripDirection: [UInt8] = [], tripBlock: [UInt32] = []
     var frequencies: [(trip: UInt32, start: Int32, end: Int32, headway: Int32, exact: UInt8)] = []
     var tripShape: [UInt32] = []
+    /// Where each trip was defined (index into `files`, line), for notices; not kept in the timetable.
+    var tripSource: [(file: UInt16, line: UInt32)] = []
     var shapeID: [String] = []
     var shapePoints: [(shape: UInt32, sequence: UInt32, lat: Int32, lon: Int32, distance: Float)] = []
     var serviceID: [String] = []
@@ -59,7 +61,8 @@ public struct TimetableBuilder {
     var strings: [String] = [""]
     var stringIndex: [String: UInt32] = ["": 0]
     public var stopTimes = StopTimeRows()
-    public var files: [String] = ["stop_times.txt"]
+    /// File names that row locations refer to by index.
+    public var files: [String] = []
 
     public init() {}
 
@@ -132,8 +135,9 @@ public struct TimetableBuilder {
     public mutating func setShape(of trip: UInt32, to shape: UInt32) { tripShape[Int(trip)] = shape }
 
     public mutating func addTrip(id: String, route: UInt32, service: UInt32, headsign: String, shortName: String,
-                                 direction: UInt8, block: String) -> UInt32 {
+                                 direction: UInt8, block: String, file: UInt16? = nil, line: Int = 0) -> UInt32 {
         tripShape.append(Timetable.none)
+        tripSource.append((file ?? fileIndex("trips.txt"), UInt32(clamping: line)))
         tripID.append(id); tripRoute.append(route); tripService.append(service)
         tripHeadsign.append(intern(headsign)); tripShortName.append(intern(shortName))
         tripDirection.append(direction); tripBlock.append(intern(block))
@@ -142,6 +146,13 @@ public struct TimetableBuilder {
 
     public mutating func addFrequency(trip: UInt32, start: Int32, end: Int32, headway: Int32, exactTimes: Bool) {
         frequencies.append((trip, start, end, headway, exactTimes ? 1 : 0))
+    }
+
+    /// The index of a file name in `files`, added if new.
+    public mutating func fileIndex(_ name: String) -> UInt16 {
+        if let i = files.firstIndex(of: name) { return UInt16(i) }
+        files.append(name)
+        return UInt16(files.count - 1)
     }
 
     public var stopCount: Int { stopID.count }

@@ -97,12 +97,13 @@ struct MultiFeedTests {
         #expect(try calls(result.timetable, "a:T2").count == 3)
     }
 
-    @Test(.disabled("bug: tripWithoutStopTimes notices say trips.txt, not <feed>/trips.txt, with several feeds"))
+    @Test
     func tripWithoutStopTimesNoticeNamesTheFeedsFile() throws {
         let empty = Self.source("b", ["trips.txt": "route_id,service_id,trip_id\nR1,WK,T1\nR1,WK,T2\nR1,WK,T3\n"])
         let result = try GTFSImporter.load([Self.source("a"), empty])
         let notice = try #require(result.notices.first)
         #expect(notice.kind == "tripWithoutStopTimes")
         #expect(notice.location.file == "b/trips.txt")
+        #expect(notice.location.line == 4) // T3, the trip with no stop times, is on line 4
     }
 }

@@ -53,7 +53,7 @@ struct NoticeTests {
         #expect(got == [
             "tripTooShort stop_times.txt:5 (trip_id)",
             "timeTravel stop_times.txt:7 (arrival_time)",
-            "tripWithoutStopTimes trips.txt (trip_id)",
+            "tripWithoutStopTimes trips.txt:5 (trip_id)",
             "missingEndpointTime stop_times.txt:9 (arrival_time)",
             "tripTooShort stop_times.txt:11 (trip_id)",
             "missingEndpointTime stop_times.txt:13 (arrival_time)",
