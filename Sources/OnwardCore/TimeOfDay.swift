@@ -16,7 +16,8 @@ public enum GTFSTime {
                 digits += 1
                 if digits > 3 { return nil }
             } else if c == 58 { // ':'
-                guard digits > 0, index < 2 else { return nil }
+                // Hours may have one digit ("5:00:00"); minutes must have two.
+                guard digits > 0, index < 2, index == 0 || digits == 2 else { return nil }
                 if index == 0 { parts.0 = value } else { parts.1 = value }
                 index += 1; value = 0; digits = 0
             } else {

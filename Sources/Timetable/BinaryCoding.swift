@@ -70,6 +70,8 @@ struct BinaryReader {
         let offsets: [UInt32] = try read()
         let blob: [UInt8] = try read()
         guard let last = offsets.last, Int(last) <= blob.count else { throw Truncated() }
+        // Every offset must lie in the blob and never go backwards, or a corrupt file would slice past it.
+        for i in 1..<offsets.count where offsets[i] < offsets[i - 1] { throw Truncated() }
         var result: [String] = []
         result.reserveCapacity(max(offsets.count - 1, 0))
         blob.withUnsafeBufferPointer { b in

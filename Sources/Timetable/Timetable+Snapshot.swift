@@ -63,7 +63,10 @@ extension Timetable {
         w.write(UInt32(0))
         w.write(UInt64(0)) // shapes offset, filled in below
         w.write(UInt64(0)) // total length, filled in below
-        let feedJSON = (try? JSONEncoder().encode(feeds)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        // Sorted keys: the same timetable always makes the same bytes.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let feedJSON = (try? encoder.encode(feeds)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         w.write(feedJSON)
         w.write(zoneIDs)
         w.write(agencyID); w.write(agencyName); w.write(agencyZone)
