@@ -135,20 +135,38 @@ extension FeedImport {
         rowCounts["frequencies.txt"] = n
     }
 
-    /// Transfers are checked now (so a broken reference is caught at import)
-    /// and will feed the journey planner; boards do not use them.
-    mutating func readTransfers(_ notices: inout [ImportNotice]) throws {
+    /// Transfers are kept for the journey planner; boards do not use them.
+    mutating func readTransfers(_ b: inout TimetableBuilder) throws {
         guard source.contains("transfers.txt") else { return }
-        let stops = self.stops
+        let stops = self.stops, trips = self.trips
         var n = 0
-        try GTFSTable.read(source, "transfers.txt") { t, row in
-            for field in ["from_stop_id", "to_stop_id"] {
-                guard let c = t.column(field), !row.isEmpty(c) else { continue }
+        try GTFSTable.read(source, "transfers.txt", required: ["transfer_type"]) { t, row in
+            func reference(_ field: String, in table: [String: UInt32], _ file: String) throws -> UInt32? {
+                guard let c = t.column(field), !row.isEmpty(c) else { return nil }
                 let id = row.string(c)
-                guard stops[id] != nil else {
-                    throw t.error("unknownReference", line: row.line, field: field, "\(field) '\(id)' is not in stops.txt")
+                guard let index = table[id] else {
+                    throw t.error("unknownReference", line: row.line, field: field, "\(field) '\(id)' is not in \(file)")
                 }
+                return index
             }
+            let from = try reference("from_stop_id", in: stops, "stops.txt"), to = try reference("to_stop_id", in: stops, "stops.txt")
+            let fromTrip = try reference("from_trip_id", in: trips, "trips.txt"), toTrip = try reference("to_trip_id", in: trips, "trips.txt")
+            let typeC = try t.required("transfer_type")
+            var type = 0
+            if !row.isEmpty(typeC) {
+                guard let v = FieldParsing.int(row.bytes(typeC)), (0...5).contains(v) else {
+                    throw t.error("invalidValue", line: row.line, field: "transfer_type", "'\(row.string(typeC))' must be 0 to 5")
+                }
+                type = v
+            }
+            var minTime: Int32 = -1
+            if let c = t.column("min_transfer_time"), !row.isEmpty(c) {
+                guard let v = FieldParsing.int(row.bytes(c)), v >= 0 else {
+                    throw t.error("invalidValue", line: row.line, field: "min_transfer_time", "'\(row.string(c))' must be a non-negative number of seconds")
+                }
+                minTime = Int32(clamping: v)
+            }
+            b.addTransfer(from: from, to: to, fromTrip: fromTrip, toTrip: toTrip, type: UInt8(type), minimumSeconds: minTime)
             n += 1
         }
         rowCounts["transfers.txt"] = n

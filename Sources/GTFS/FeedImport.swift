@@ -46,7 +46,7 @@ struct FeedImport {
         try readTrips(&b)
         try readStopTimes(&b)
         try readFrequencies(&b)
-        try readTransfers(&notices)
+        try readTransfers(&b)
         linkShapes(try shapes.wait(), &b, notices: &notices)
     }
 

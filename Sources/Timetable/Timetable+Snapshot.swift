@@ -16,7 +16,7 @@ public struct SnapshotError: Error, Sendable, CustomStringConvertible {
 enum SnapshotLayout {
     static let magic: [UInt8] = Array("ONWARDTT".utf8)
     /// Bump whenever the layout changes: an old snapshot is then refused with a clear message.
-    static let version: UInt32 = 3
+    static let version: UInt32 = 4
     static let headerSize = 32
 
     /// Maps the file (untouched sections cost no memory) and hands its bytes to `body`.
@@ -85,6 +85,8 @@ extension Timetable {
         for index in [departureIndex, arrivalIndex, frequencyDepartureIndex, frequencyArrivalIndex] {
             w.write(index.start); w.write(index.trip); w.write(index.position)
         }
+        w.write(transfers.from); w.write(transfers.to); w.write(transfers.fromTrip); w.write(transfers.toTrip)
+        w.write(transfers.type); w.write(transfers.minimumSeconds)
         w.write(serviceID); w.write(firstDay); w.write(dayCount); w.write(serviceWords); w.write(serviceBits); w.write(dayBase)
         w.write(maxTime)
         w.write(strings)
@@ -144,6 +146,8 @@ extension Timetable {
             for _ in 0..<4 { indices.append(EventIndex(start: try r.read(), trip: try r.read(), position: try r.read())) }
             departureIndex = indices[0]; arrivalIndex = indices[1]
             frequencyDepartureIndex = indices[2]; frequencyArrivalIndex = indices[3]
+            transfers = TransferTable(from: try r.read(), to: try r.read(), fromTrip: try r.read(), toTrip: try r.read(),
+                                      type: try r.read(), minimumSeconds: try r.read())
             serviceID = try r.readStrings(); firstDay = try r.read(); dayCount = try r.read(); serviceWords = try r.read()
             serviceBits = try r.read(); dayBase = try r.read(); maxTime = try r.read()
             strings = try r.readStrings()
@@ -177,6 +181,9 @@ extension Timetable {
             && tripService.allSatisfy { Int($0) < serviceID.count }
             && tripRoute.allSatisfy { Int($0) < routeID.count }
             && tripPattern.allSatisfy { $0 == Timetable.none || Int($0) < patternStart.count - 1 }
+            && [transfers.to.count, transfers.fromTrip.count, transfers.toTrip.count, transfers.type.count, transfers.minimumSeconds.count].allSatisfy { $0 == transfers.from.count }
+            && (transfers.from + transfers.to).allSatisfy { $0 == Timetable.none || Int($0) < s }
+            && (transfers.fromTrip + transfers.toTrip).allSatisfy { $0 == Timetable.none || Int($0) < t }
             && stopZone.allSatisfy { Int($0) < zoneIDs.count } && tripZone.allSatisfy { Int($0) < zoneIDs.count }
         guard ok else { throw SnapshotError(path: path, message: "the snapshot's tables do not fit together; run `onward import` again") }
     }

@@ -96,6 +96,9 @@ public struct Timetable: Sendable {
     var frequencyDepartureIndex: EventIndex
     var frequencyArrivalIndex: EventIndex
 
+    // MARK: Transfers (for the journey planner)
+    var transfers: TransferTable
+
     // MARK: Calendar
     var serviceID: [String]
     var firstDay: Int32
@@ -136,7 +139,7 @@ public struct Timetable: Sendable {
         n += b(patternStart) + b(patternStop) + b(patternFlags) + b(patternSequence) + b(patternHeadsign)
         n += b(arrivals) + b(departures)
         n += departureIndex.byteSize + arrivalIndex.byteSize + frequencyDepartureIndex.byteSize + frequencyArrivalIndex.byteSize
-        n += s(serviceID) + b(serviceBits) + b(dayBase) + s(strings)
+        n += transfers.byteSize + s(serviceID) + b(serviceBits) + b(dayBase) + s(strings)
         return n
     }
 }

@@ -191,7 +191,7 @@ extension TimetableBuilder {
             arrivals: arrivals, departures: departures,
             departureIndex: indices.departures, arrivalIndex: indices.arrivals,
             frequencyDepartureIndex: indices.frequencyDepartures, frequencyArrivalIndex: indices.frequencyArrivals,
-            serviceID: serviceID, firstDay: calendar.firstDay, dayCount: calendar.dayCount,
+            transfers: transfers, serviceID: serviceID, firstDay: calendar.firstDay, dayCount: calendar.dayCount,
             serviceWords: calendar.words, serviceBits: calendar.bits, dayBase: dayBase, maxTime: maxTime,
             strings: strings)
     }

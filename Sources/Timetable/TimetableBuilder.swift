@@ -56,6 +56,7 @@ public struct TimetableBuilder {
     var tripSource: [(file: UInt16, line: UInt32)] = []
     var shapeID: [String] = []
     var shapePoints: [(shape: UInt32, sequence: UInt32, lat: Int32, lon: Int32, distance: Float)] = []
+    var transfers = TransferTable()
     var serviceID: [String] = []
     var services: [ServiceRule] = []
     var strings: [String] = [""]
