@@ -17,10 +17,14 @@ let package = Package(
         .library(name: "OnwardCore", targets: ["OnwardCore"]),
         .library(name: "Timetable", targets: ["Timetable"]),
         .library(name: "GTFS", targets: ["GTFS"]),
+        .library(name: "GTFSRealtime", targets: ["GTFSRealtime"]),
+        .library(name: "DataSources", targets: ["DataSources"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+        // traits: [] keeps `swift build` and `swift test` from rebuilding it when they alternate (TOOLCHAIN.md).
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0", traits: []),
     ],
     targets: [
         // Domain values, dates and clocks. Foundation only.
@@ -35,18 +39,27 @@ let package = Package(
             dependencies: ["OnwardCore", "Timetable", "COnwardZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: strict
         ),
+        // The protocols every data source implements, the HTTP seam and polling with backoff. Foundation only.
+        .target(name: "DataSources", dependencies: ["OnwardCore"], swiftSettings: strict),
+        // GTFS-Realtime: generated protobuf code (committed) and its application to a Timetable as an overlay.
+        .target(
+            name: "GTFSRealtime",
+            dependencies: ["OnwardCore", "Timetable", "DataSources", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            exclude: ["Generated/README.md"],
+            swiftSettings: strict
+        ),
         // Codable wire types shared by the CLI's --json and (later) the HTTP API.
         .target(name: "API", dependencies: ["OnwardCore"], swiftSettings: strict),
         // Composition root: turns configuration into a loaded network. Ships the default network.
         .target(
             name: "App",
-            dependencies: ["OnwardCore", "Timetable", "GTFS", "API"],
+            dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API"],
             resources: [.copy("Resources/DefaultNetwork")],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "onward",
-            dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "API",
+            dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
@@ -55,12 +68,14 @@ let package = Package(
         // Release-built benchmarks: `swift run -c release onward-bench`.
         .executableTarget(
             name: "onward-bench",
-            dependencies: ["OnwardCore", "Timetable", "GTFS", "App"],
+            dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "App"],
             swiftSettings: strict
         ),
         .testTarget(name: "OnwardCoreTests", dependencies: ["OnwardCore"], swiftSettings: strict),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "Timetable", "OnwardCore", "OnwardTesting"], swiftSettings: strict),
         .testTarget(name: "TimetableTests", dependencies: ["GTFS", "Timetable", "OnwardCore", "OnwardTesting", "App"], swiftSettings: strict),
+        .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "GTFS", "Timetable", "OnwardCore", "OnwardTesting", "DataSources"], swiftSettings: strict),
+        .testTarget(name: "DataSourcesTests", dependencies: ["DataSources", "OnwardCore", "OnwardTesting"], swiftSettings: strict),
         .testTarget(name: "OnwardCLITests", dependencies: ["OnwardTesting", "API"], swiftSettings: strict),
     ]
 )
