@@ -42,6 +42,13 @@ public struct BoardEntryDTO: Codable, Sendable, Equatable {
     public var headwaySeconds: Int?
     public var exactTimes: Bool?
     public var startTime: String?
+    public var expectedDeparture: String?
+    public var expectedArrival: String?
+    /// scheduled, noLiveData, onTime, late, early, cancelled, skipped, departed.
+    public var status: String
+    public var delaySeconds: Int?
+    public var platformChanged: Bool?
+    public var addedTrip: Bool?
 
     public init(_ e: BoardEntry, arrivals: Bool) {
         tripId = e.tripID; routeId = e.routeID; routeShortName = e.routeShortName; routeLongName = e.routeLongName
@@ -55,6 +62,14 @@ public struct BoardEntryDTO: Codable, Sendable, Equatable {
             if arrivals { departureFromOrigin = t; originStopId = e.destinationStopID } else { arrivalAtDestination = t; destinationStopId = e.destinationStopID }
         }
         if let h = e.headwaySeconds { headwaySeconds = h; exactTimes = e.exactTimes; startTime = e.startTime }
+        if let expected = e.expected {
+            let t = LocalTime(expected, in: zone).iso8601
+            if arrivals { expectedArrival = t } else { expectedDeparture = t }
+        }
+        status = e.status.rawValue
+        delaySeconds = e.delaySeconds
+        if e.platformChanged { platformChanged = true }
+        if e.isAddedTrip { addedTrip = true }
     }
 }
 
@@ -63,12 +78,34 @@ public struct BoardDTO: Codable, Sendable, Equatable {
     public var via: StopDTO?
     public var departures: [BoardEntryDTO]?
     public var arrivals: [BoardEntryDTO]?
+    /// How fresh the live data is; absent when no realtime source is configured.
+    public var live: LiveDTO?
 
-    public init(stop: StopPlace, via: StopPlace?, entries: [BoardEntry], arrivals: Bool) {
+    public init(stop: StopPlace, via: StopPlace?, entries: [BoardEntry], arrivals: Bool, live: LiveDTO? = nil) {
         self.stop = StopDTO(stop)
+        self.live = live
         self.via = via.map(StopDTO.init)
         let rows = entries.map { BoardEntryDTO($0, arrivals: arrivals) }
         if arrivals { self.arrivals = rows } else { self.departures = rows }
+    }
+}
+
+/// The state of the live data behind a board or service.
+public struct LiveDTO: Codable, Sendable, Equatable {
+    /// Demonstration data from `--simulate`, not a real feed.
+    public var simulated: Bool
+    /// When the trip-update data was made (ISO 8601, UTC), if known.
+    public var updatedAt: String?
+    /// Older than the configured maximum age: shown as last known.
+    public var stale: Bool
+    /// Sources that could not be read, with why.
+    public var unavailable: [String]
+
+    public init(simulated: Bool, updatedAt: Instant?, stale: Bool, unavailable: [String]) {
+        self.simulated = simulated
+        self.updatedAt = updatedAt.map { LocalTime($0, in: .gmt).iso8601 }
+        self.stale = stale
+        self.unavailable = unavailable
     }
 }
 
@@ -83,6 +120,11 @@ public struct CallDTO: Codable, Sendable, Equatable {
     public var dropOff: String
     public var timepoint: Bool
     public var stopHeadsign: String?
+    public var expectedArrival: String?
+    public var expectedDeparture: String?
+    public var status: String
+    public var delaySeconds: Int?
+    public var platformChanged: Bool?
 
     public init(_ c: CallingPoint) {
         let zone = TimeZone(identifier: c.timeZone) ?? .gmt
@@ -90,6 +132,11 @@ public struct CallDTO: Codable, Sendable, Equatable {
         scheduledArrival = LocalTime(c.scheduledArrival, in: zone).iso8601
         scheduledDeparture = LocalTime(c.scheduledDeparture, in: zone).iso8601
         pickup = CallDTO.name(c.pickup); dropOff = CallDTO.name(c.dropOff); timepoint = c.isTimepoint; stopHeadsign = c.stopHeadsign
+        expectedArrival = c.expectedArrival.map { LocalTime($0, in: zone).iso8601 }
+        expectedDeparture = c.expectedDeparture.map { LocalTime($0, in: zone).iso8601 }
+        status = c.status.rawValue
+        delaySeconds = c.delaySeconds
+        if c.platformChanged { platformChanged = true }
     }
 
     static func name(_ rule: BoardingRule) -> String {
@@ -110,12 +157,37 @@ public struct ServiceDTO: Codable, Sendable, Equatable {
     public var headsign: String
     public var serviceDate: String
     public var headwaySeconds: Int?
+    public var cancelled: Bool?
+    public var vehicle: VehicleDTO?
+    public var live: LiveDTO?
     public var calls: [CallDTO]
 
-    public init(_ s: ServiceDetails) {
+    public init(_ s: ServiceDetails, live: LiveDTO? = nil) {
+        if s.isCancelled { cancelled = true }
+        vehicle = s.vehicle.map(VehicleDTO.init)
+        self.live = live
         tripId = s.tripID; routeId = s.routeID; routeShortName = s.routeShortName; routeLongName = s.routeLongName
         headsign = s.headsign; serviceDate = s.serviceDate.isoString; headwaySeconds = s.headwaySeconds
         calls = s.calls.map(CallDTO.init)
+    }
+}
+
+public struct VehicleDTO: Codable, Sendable, Equatable {
+    public var id: String?
+    public var label: String?
+    public var latitude: Double?
+    public var longitude: Double?
+    public var bearing: Double?
+    public var speedMetresPerSecond: Double?
+    /// incomingAt, stoppedAt or inTransitTo, relative to `stopId`.
+    public var stopStatus: String?
+    public var stopId: String?
+    public var reportedAt: String?
+
+    public init(_ v: VehicleInfo) {
+        id = v.vehicleID; label = v.label; latitude = v.latitude; longitude = v.longitude; bearing = v.bearing
+        speedMetresPerSecond = v.speed; stopStatus = v.stopStatus?.rawValue; stopId = v.stopID
+        reportedAt = v.reportedAt.map { LocalTime($0, in: .gmt).iso8601 }
     }
 }
 

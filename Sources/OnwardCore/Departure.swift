@@ -34,6 +34,15 @@ public struct BoardEntry: Sendable, Hashable {
     public var origin: String
     /// For a frequency-based trip: the start time (GTFS `HH:MM:SS`) of this run, which identifies it.
     public var startTime: String?
+    /// Live data: the expected time of this event, when known.
+    public var expected: Instant?
+    public var status: LiveStatus = .scheduled
+    /// Expected minus scheduled, when known.
+    public var delaySeconds: Int?
+    /// Set when realtime data moved this call to another platform.
+    public var platformChanged = false
+    /// A trip that realtime data added to the timetable.
+    public var isAddedTrip = false
 
     public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, routeColor: String?,
                 headsign: String, stopID: String, stopName: String, platform: String?, serviceDate: ServiceDate,
@@ -62,6 +71,12 @@ public struct CallingPoint: Sendable, Hashable {
     /// False where the time was interpolated between timepoints.
     public var isTimepoint: Bool
     public var stopHeadsign: String?
+    /// Live data for this call.
+    public var expectedArrival: Instant?
+    public var expectedDeparture: Instant?
+    public var status: LiveStatus = .scheduled
+    public var delaySeconds: Int?
+    public var platformChanged = false
 
     public init(stopID: String, stopName: String, platform: String?, stopSequence: Int, scheduledArrival: Instant,
                 scheduledDeparture: Instant, timeZone: String, pickup: BoardingRule, dropOff: BoardingRule,
@@ -82,6 +97,9 @@ public struct ServiceDetails: Sendable, Hashable {
     public var serviceDate: ServiceDate
     public var calls: [CallingPoint]
     public var headwaySeconds: Int?
+    /// Live data: whether the whole service is cancelled, and where its vehicle is.
+    public var isCancelled = false
+    public var vehicle: VehicleInfo?
 
     public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, headsign: String,
                 serviceDate: ServiceDate, calls: [CallingPoint], headwaySeconds: Int? = nil) {

@@ -1,9 +1,15 @@
 import OnwardCore
 
 /// A strong index of a stop in one `Timetable`.
-public struct StopIndex: Hashable, Sendable { public let raw: UInt32 }
+public struct StopIndex: Hashable, Sendable {
+    public let raw: UInt32
+    public init(raw: UInt32) { self.raw = raw }
+}
 /// A strong index of a trip in one `Timetable`.
-public struct TripIndex: Hashable, Sendable { public let raw: UInt32 }
+public struct TripIndex: Hashable, Sendable {
+    public let raw: UInt32
+    public init(raw: UInt32) { self.raw = raw }
+}
 
 extension Timetable {
     public func stop(id: String) -> StopIndex? {

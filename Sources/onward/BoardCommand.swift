@@ -5,7 +5,7 @@ import Foundation
 import OnwardCore
 import Timetable
 
-struct BoardCommand: ParsableCommand {
+struct BoardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "board",
         abstract: "Departures (or arrivals) at a stop or station.",
@@ -40,6 +40,8 @@ struct BoardCommand: ParsableCommand {
 
     @OptionGroup var feeds: FeedOptions
 
+    @OptionGroup var live: RealtimeOptions
+
     func validate() throws {
         if window != nil && limit != nil { throw ValidationError("Give --window or --limit, not both.") }
         if let window, !(1...2880).contains(window) { throw ValidationError("--window must be between 1 and 2880 minutes.") }
@@ -48,8 +50,8 @@ struct BoardCommand: ParsableCommand {
         if from != nil && !arrivals { throw ValidationError("--from goes with --arrivals; for departures use --to STOP.") }
     }
 
-    func run() throws {
-        try runReporting {
+    func run() async throws {
+        try await runReporting {
             let loaded = try feeds.load()
             let tt = loaded.timetable
             let stopIndex = try resolve(stop, in: tt)
@@ -59,12 +61,16 @@ struct BoardCommand: ParsableCommand {
             let start = try when.instant(in: zone)
             let request = BoardRequest(kind: arrivals ? .arrivals : .departures, stop: stopIndex, from: start,
                                        window: window.map { $0 * 60 }, limit: window == nil ? (limit ?? 15) : nil, via: via)
-            let entries = tt.board(request)
+            // With a date or time given, the board is "as of" that moment: a service before it has departed.
+            let now = when.date == nil && when.time == nil ? Instant.now() : start
+            let liveData = await live.load(tt, now: now)
+            let entries = liveData.map { tt.liveBoard(request, overlay: $0.overlay, now: now) } ?? tt.board(request)
+            let summary = live.summary(liveData, now: now)
             if json {
-                try printJSON(BoardDTO(stop: tt.place(stopIndex), via: via.map { tt.place($0) }, entries: entries, arrivals: arrivals))
+                try printJSON(BoardDTO(stop: tt.place(stopIndex), via: via.map { tt.place($0) }, entries: entries, arrivals: arrivals, live: summary))
             } else {
                 print(BoardView(timetable: tt, stop: stopIndex, via: via, from: start, zone: zone, arrivals: arrivals,
-                                window: window, entries: entries, origin: loaded.origin).render(.stdout))
+                                window: window, entries: entries, origin: loaded.origin, live: summary, now: now).render(.stdout))
             }
         }
     }

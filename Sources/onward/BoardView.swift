@@ -1,3 +1,4 @@
+import API
 import Foundation
 import OnwardCore
 import Timetable
@@ -13,6 +14,8 @@ struct BoardView {
     let window: Int?
     let entries: [BoardEntry]
     let origin: String
+    let live: LiveDTO?
+    let now: Instant
 
     func render(_ t: Terminal) -> String {
         let place = timetable.place(stop)
@@ -28,6 +31,7 @@ struct BoardView {
             lines.append("  No \(arrivals ? "arrivals" : "departures") \(window == nil ? "in the next days" : "in this window").")
         } else {
             var headers = ["Time"]
+            if live != nil { headers.append("Live") }
             if via != nil { headers.append(arrivals ? "Left" : "Arrives") }
             headers += ["Line", arrivals ? "From" : "Destination", "Plat", "Service"]
             var table = TextTable(headers: headers)
@@ -36,19 +40,26 @@ struct BoardView {
                 var time = local.hhmm
                 if local.date != start.date { time += t.dim(" +\(local.date.dayNumber - start.date.dayNumber)d") }
                 if let h = e.headwaySeconds, !e.exactTimes { time = "~" + time + t.dim(" every \(max(h / 60, 1)) min") }
-                var row = [t.bold(time)]
+                var row = [e.status == .cancelled ? t.strike(time) : t.bold(time)]
+                if live != nil {
+                    row.append(LiveText.render(status: e.status, expected: e.expected.map { LocalTime($0, in: zone).hhmm }, delay: e.delaySeconds, t))
+                }
                 if via != nil { row.append(e.destinationArrival.map { LocalTime($0, in: zone).hhmm } ?? "") }
                 let line = e.routeShortName.isEmpty ? e.routeLongName : e.routeShortName
                 row.append(t.badge(line, background: e.routeColor, foreground: nil))
                 row.append(arrivals ? e.origin : e.headsign)
-                row.append(e.platform ?? "")
+                row.append((e.platform ?? "") + (e.platformChanged ? t.yellow(" changed") : ""))
                 row.append(t.dim(e.tripID + (e.startTime.map { " @\($0)" } ?? "")))
                 table.rows.append(row)
             }
             lines.append(table.render(t))
         }
         lines.append("")
-        lines.append(t.dim("Timetable: \(origin). Times are scheduled."))
+        if let live {
+            lines.append(LiveText.footer(live, t) + t.dim(" · Timetable: \(origin)."))
+        } else {
+            lines.append(t.dim("Timetable: \(origin). Times are scheduled."))
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -33,9 +33,9 @@ extension Onward {
 }
 
 /// Runs a command body, turning a `CLIError` into a message and exit code 1 (never a stack trace).
-func runReporting(_ body: () throws -> Void) throws {
+func runReporting(_ body: () async throws -> Void) async throws {
     do {
-        try body()
+        try await body()
     } catch let e as CLIError {
         throw Onward.fail(e.description)
     }

@@ -5,7 +5,7 @@ import GTFS
 import OnwardCore
 import Timetable
 
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Check GTFS feeds and compile them into a snapshot the other commands load instantly."
@@ -18,8 +18,8 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the snapshot.", valueName: "SNAPSHOT"))
     var output: String = "timetable.onward"
 
-    func run() throws {
-        try runReporting {
+    func run() async throws {
+        try await runReporting {
             let err = Terminal.stderr
             let bar = ProgressBar(enabled: err.isTTY)
             let started = Date()

@@ -5,7 +5,7 @@ import Foundation
 import OnwardCore
 import Timetable
 
-struct ServiceCommand: ParsableCommand {
+struct ServiceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "service",
         abstract: "Every calling point of one trip on one service date."
@@ -21,8 +21,10 @@ struct ServiceCommand: ParsableCommand {
 
     @OptionGroup var feeds: FeedOptions
 
-    func run() throws {
-        try runReporting {
+    @OptionGroup var live: RealtimeOptions
+
+    func run() async throws {
+        try await runReporting {
             let tt = try feeds.load().timetable
             guard let trip = tt.trip(id: tripID) else { throw CLIError("no trip '\(tripID)' in this timetable") }
             let startTime = try when.parsedTime().map(Int32.init)
@@ -32,9 +34,17 @@ struct ServiceCommand: ParsableCommand {
                 let today = LocalTime(.now(), in: TimeZone(identifier: tt.tripTimeZoneIdentifier(trip)) ?? .gmt).date
                 date = tt.runs(trip, on: today) ? today : tt.serviceDates(of: trip).first { $0 > today } ?? today
             }
+            let zone = TimeZone(identifier: tt.tripTimeZoneIdentifier(trip)) ?? .gmt
+            let now = when.date == nil && when.time == nil ? Instant.now()
+                : LocalTime.instant(date: date!, secondsOfDay: Int(startTime ?? 0), in: zone)
+            let liveData = await live.load(tt, now: now)
             let details: ServiceDetails
             do {
-                details = try tt.service(trip, on: date!, startTime: startTime)
+                if let data = liveData {
+                    details = try tt.liveService(trip, on: date!, startTime: startTime, overlay: data.overlay, now: now)
+                } else {
+                    details = try tt.service(trip, on: date!, startTime: startTime)
+                }
             } catch let error as ServiceLookupError {
                 switch error {
                 case .unknownTrip(let id): throw CLIError("no trip '\(id)'")
@@ -44,15 +54,18 @@ struct ServiceCommand: ParsableCommand {
                     throw CLIError("trip '\(id)' does not run on \(d.isoString)\(dates.isEmpty ? "" : "; it runs on \(dates)")")
                 }
             }
-            if json { try printJSON(ServiceDTO(details)) } else { print(render(details, .stdout)) }
+            let summary = live.summary(liveData, now: now)
+            if json { try printJSON(ServiceDTO(details, live: summary)) } else { print(render(details, live: summary, .stdout)) }
         }
     }
 
-    func render(_ s: ServiceDetails, _ t: Terminal) -> String {
+    func render(_ s: ServiceDetails, live: LiveDTO?, _ t: Terminal) -> String {
         var lines = [t.bold("\(s.routeShortName.isEmpty ? s.routeLongName : s.routeShortName) to \(s.headsign)") + t.dim(" · trip \(s.tripID) · \(s.serviceDate.isoString)")]
         if let h = s.headwaySeconds { lines.append(t.dim("Runs every \(max(h / 60, 1)) min; showing one run.")) }
+        if s.isCancelled { lines.append(t.red("This service is cancelled.")) }
+        if let v = s.vehicle { lines.append(VehicleLine.render(v, calls: s.calls, t)) }
         lines.append("")
-        var table = TextTable(headers: ["Arr", "Dep", "Stop", "Plat", "Notes"])
+        var table = TextTable(headers: live == nil ? ["Arr", "Dep", "Stop", "Plat", "Notes"] : ["Arr", "Dep", "Live", "Stop", "Plat", "Notes"])
         for (i, c) in s.calls.enumerated() {
             let zone = TimeZone(identifier: c.timeZone) ?? .gmt
             let arr = i == 0 ? "" : LocalTime(c.scheduledArrival, in: zone).hhmm
@@ -63,9 +76,21 @@ struct ServiceCommand: ParsableCommand {
             if c.pickup == .phoneAgency || c.dropOff == .phoneAgency { notes.append("phone to arrange") }
             if c.pickup == .coordinateWithDriver || c.dropOff == .coordinateWithDriver { notes.append("tell the driver") }
             if !c.isTimepoint { notes.append("approximate") }
-            table.rows.append([arr, t.bold(dep), c.stopName, c.platform ?? "", t.dim(notes.joined(separator: ", "))])
+            var row = [arr, t.bold(dep)]
+            if live != nil {
+                let expected = (i == s.calls.count - 1 ? c.expectedArrival : c.expectedDeparture ?? c.expectedArrival)
+                row.append(LiveText.render(status: c.status, expected: expected.map { LocalTime($0, in: zone).hhmm }, delay: c.delaySeconds, t))
+            }
+            var here = ""
+            if let v = s.vehicle, v.callIndex == i {
+                here = v.stopStatus == .stoppedAt ? " ◉ here" : " ← next"
+            }
+            row += [c.stopName + t.cyan(here), (c.platform ?? "") + (c.platformChanged ? t.yellow(" changed") : ""),
+                    t.dim(notes.joined(separator: ", "))]
+            table.rows.append(row)
         }
         lines.append(table.render(t))
+        if let live { lines.append(""); lines.append(LiveText.footer(live, t)) }
         return lines.joined(separator: "\n")
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import OnwardCore
 import Timetable
 
-struct StopsCommand: ParsableCommand {
+struct StopsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stops",
         abstract: "Find stops and stations by name or near a place."
@@ -34,8 +34,8 @@ struct StopsCommand: ParsableCommand {
         if !(1...500).contains(limit) { throw ValidationError("--limit must be between 1 and 500.") }
     }
 
-    func run() throws {
-        try runReporting {
+    func run() async throws {
+        try await runReporting {
             let tt = try feeds.load().timetable
             let places: [StopPlace]
             if let search {

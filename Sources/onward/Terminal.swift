@@ -23,6 +23,8 @@ struct Terminal {
     func yellow(_ s: String) -> String { wrap("33", s) }
     func green(_ s: String) -> String { wrap("32", s) }
     func cyan(_ s: String) -> String { wrap("36", s) }
+    /// Struck through where the terminal can; a cancelled time stays readable.
+    func strike(_ s: String) -> String { wrap("9", s) }
 
     /// A route's colour (hex RRGGBB) as a 24-bit background, with its text colour.
     func badge(_ s: String, background: String?, foreground: String?) -> String {

@@ -1,13 +1,13 @@
 import ArgumentParser
 
 /// `onward`: departure boards, services and stops from GTFS, in a terminal.
-struct Onward: ParsableCommand {
+@main
+struct Onward: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "onward",
         abstract: "A real-time travel companion: departure boards, services and stops.",
         discussion: "Without --feed, commands use the bundled MRT Jakarta North–South line.",
-        subcommands: [BoardCommand.self, ServiceCommand.self, StopsCommand.self, ImportCommand.self]
+        subcommands: [BoardCommand.self, ServiceCommand.self, StopsCommand.self, ImportCommand.self, AlertsCommand.self]
     )
 }
 
-Onward.main()

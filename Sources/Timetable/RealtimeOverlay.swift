@@ -1,0 +1,228 @@
+import OnwardCore
+
+/// One run of a trip: the trip, its service day, and for a frequency-based
+/// trip the shift of this run from the template's times.
+public struct TripInstance: Hashable, Sendable {
+    public let trip: UInt32
+    public let serviceDay: Int32
+    public let shift: Int32
+
+    public init(trip: UInt32, serviceDay: Int32, shift: Int32 = 0) {
+        self.trip = trip; self.serviceDay = serviceDay; self.shift = shift
+    }
+}
+
+/// Realtime data for one trip instance, one entry per call of its pattern.
+public struct TripLive: Sendable, Hashable {
+    public enum Status: UInt8, Sendable, Hashable { case running, cancelled }
+    public enum CallStatus: UInt8, Sendable, Hashable { case scheduled, skipped, noData }
+
+    /// Marks an unknown expected time.
+    public static let unknown = Int64.min
+
+    public var status: Status
+    /// Expected instants (epoch seconds) per call, or `unknown`.
+    public var arrival: [Int64]
+    public var departure: [Int64]
+    public var callStatus: [CallStatus]
+    /// The stop a call was moved to (assigned_stop_id), or `nil` where unchanged.
+    public var assignedStop: [UInt32?]
+    public var timestamp: Instant?
+    /// The first call the updates speak of. Producers drop calls already served,
+    /// so calls before it have been passed.
+    public var firstUpdatedCall = 0
+    public var vehicleID: String?
+    public var vehicleLabel: String?
+
+    public init(status: Status, calls: Int) {
+        self.status = status
+        arrival = Array(repeating: TripLive.unknown, count: calls)
+        departure = Array(repeating: TripLive.unknown, count: calls)
+        callStatus = Array(repeating: .scheduled, count: calls)
+        assignedStop = Array(repeating: nil, count: calls)
+    }
+}
+
+/// A trip that realtime data added (ADDED or NEW): it has no static pattern,
+/// so its calls are carried here.
+public struct AddedTrip: Sendable, Hashable {
+    public struct Call: Sendable, Hashable {
+        public var stop: UInt32
+        public var arrival: Int64
+        public var departure: Int64
+        public var skipped: Bool
+
+        public init(stop: UInt32, arrival: Int64, departure: Int64, skipped: Bool) {
+            self.stop = stop; self.arrival = arrival; self.departure = departure; self.skipped = skipped
+        }
+    }
+
+    public var id: String
+    public var route: UInt32?
+    public var headsign: String
+    public var serviceDay: Int32
+    public var calls: [Call]
+
+    public init(id: String, route: UInt32?, headsign: String, serviceDay: Int32, calls: [Call]) {
+        self.id = id; self.route = route; self.headsign = headsign; self.serviceDay = serviceDay; self.calls = calls
+    }
+}
+
+/// Realtime data laid over a `Timetable`: it points into the timetable by
+/// index and never changes it. Built whole from each fetch and swapped
+/// atomically, so a reader never sees half an update.
+public struct RealtimeOverlay: Sendable {
+    public var trips: [TripInstance: TripLive] = [:]
+    public var added: [AddedTrip] = []
+    /// Added trips calling at each stop: (index into `added`, call index).
+    public var addedByStop: [UInt32: [(trip: Int, call: Int)]] = [:]
+    public var vehicles: [TripInstance: VehicleInfo] = [:]
+    /// When the trip-updates feed says it was made.
+    public var tripUpdatesTimestamp: Instant?
+    public var vehiclesTimestamp: Instant?
+    /// The largest delay in the data, so a board can look back far enough to catch late services.
+    public var maxDelay: Int64 = 0
+    /// The largest lead (trains running early), so a board can look ahead far enough.
+    public var maxEarly: Int64 = 0
+    /// Set for the demonstration source, so every view can say so.
+    public var isSimulated = false
+
+    public init() {}
+
+    public static let empty = RealtimeOverlay()
+
+    /// Whether the trip-update data is older than `maxAge` at `now` (it is then shown as last known).
+    public func isStale(now: Instant, maxAge: Int64 = 120) -> Bool {
+        guard let t = tripUpdatesTimestamp else { return false }
+        return now.epochSeconds - t.epochSeconds > maxAge
+    }
+
+    /// Recomputes `addedByStop`, `maxDelay` and `maxEarly` after trips were changed.
+    public mutating func reindex(timetable: Timetable) {
+        addedByStop = [:]
+        for (i, trip) in added.enumerated() {
+            for (k, call) in trip.calls.enumerated() { addedByStop[call.stop, default: []].append((i, k)) }
+        }
+        var late: Int64 = 0, early: Int64 = 0
+        for (key, live) in trips {
+            for k in 0..<live.departure.count {
+                for (expected, scheduled) in [(live.departure[k], timetable.scheduledDeparture(key, k)), (live.arrival[k], timetable.scheduledArrival(key, k))]
+                where expected != TripLive.unknown {
+                    late = max(late, expected - scheduled)
+                    early = max(early, scheduled - expected)
+                }
+            }
+        }
+        maxDelay = late
+        maxEarly = early
+    }
+}
+
+extension Timetable {
+    /// The scheduled departure instant of call `k` of a trip instance.
+    public func scheduledDeparture(_ key: TripInstance, _ k: Int) -> Int64 {
+        base(zone: tripZone[Int(key.trip)], day: key.serviceDay) + Int64(departures[Int(tripTimes[Int(key.trip)]) + k] + key.shift)
+    }
+
+    public func scheduledArrival(_ key: TripInstance, _ k: Int) -> Int64 {
+        base(zone: tripZone[Int(key.trip)], day: key.serviceDay) + Int64(arrivals[Int(tripTimes[Int(key.trip)]) + k] + key.shift)
+    }
+
+    /// How many calls the trip has (0 for a trip skipped at import).
+    public func callCount(of trip: UInt32) -> Int {
+        let p = tripPattern[Int(trip)]
+        return p == Timetable.none ? 0 : patternRange(p).count
+    }
+
+    /// The position of a call by stop_sequence, searching from `from` first (so a loop's second visit is found).
+    public func callIndex(of trip: UInt32, sequence: UInt32, from: Int = 0) -> Int? {
+        let r = patternRange(tripPattern[Int(trip)])
+        for k in max(from, 0)..<r.count where patternSequence[r.lowerBound + k] == sequence { return k }
+        for k in 0..<min(max(from, 0), r.count) where patternSequence[r.lowerBound + k] == sequence { return k }
+        return nil
+    }
+
+    /// The position of a call by stop (or a stop of the same station), searching forward from `from`.
+    public func callIndex(of trip: UInt32, stop: UInt32, from: Int = 0) -> Int? {
+        let r = patternRange(tripPattern[Int(trip)])
+        for k in max(from, 0)..<r.count where patternStop[r.lowerBound + k] == stop { return k }
+        return nil
+    }
+
+    /// The service day on which a trip runs nearest to `reference`, among the days around it.
+    /// Used when a realtime feed gives no start_date.
+    public func nearestServiceDay(of trip: UInt32, shift: Int32 = 0, around reference: Instant) -> Int32? {
+        guard tripPattern[Int(trip)] != Timetable.none else { return nil }
+        let first = Int64(departures[Int(tripTimes[Int(trip)])] + shift)
+        let guessDay = Int32(reference.epochSeconds / 86_400)
+        var best: (Int64, Int32)?
+        for d in (guessDay - 2)...(guessDay + 1) where d >= firstDay && d < firstDay + dayCount && isActive(service: tripService[Int(trip)], day: d) {
+            let distance = abs(base(zone: tripZone[Int(trip)], day: d) + first - reference.epochSeconds)
+            if best == nil || distance < best!.0 { best = (distance, d) }
+        }
+        return best?.1
+    }
+
+    /// The frequency-based run shift for a GTFS start_time, or nil if the trip has no run starting then.
+    public func frequencyShift(of trip: UInt32, startTime: Int32) -> Int32? {
+        let blocks = tripFrequencies[Int(trip)]
+        guard !blocks.isEmpty else { return nil }
+        let templateStart = departures[Int(tripTimes[Int(trip)])]
+        for f in blocks where startTime >= frequencyStart[Int(f)] && startTime < frequencyEnd[Int(f)] {
+            return startTime - templateStart
+        }
+        return nil
+    }
+
+    public func isFrequencyBased(_ trip: UInt32) -> Bool { !tripFrequencies[Int(trip)].isEmpty }
+
+    public func stopIndex(id: String) -> UInt32? { stop(id: id)?.raw }
+    public func routeIndex(id: String) -> UInt32? { routeID.firstIndex(of: id).map(UInt32.init) }
+    public func tripIndex(id: String) -> UInt32? { trip(id: id)?.raw }
+    public func stopIDString(_ stop: UInt32) -> String { stopID[Int(stop)] }
+    public func stopNameString(_ stop: UInt32) -> String { stopName[Int(stop)] }
+    public func parentStation(of stop: UInt32) -> UInt32? {
+        let p = stopParent[Int(stop)]
+        return p == Timetable.none ? nil : p
+    }
+    public func patternStopAt(trip: UInt32, call k: Int) -> UInt32 { patternStop[patternRange(tripPattern[Int(trip)]).lowerBound + k] }
+}
+
+extension Timetable {
+    /// Trip instances whose scheduled run overlaps `[from, to]`, for simulations and vehicle views.
+    public func instances(between from: Instant, and to: Instant) -> [TripInstance] {
+        guard dayCount > 0 else { return [] }
+        var result: [TripInstance] = []
+        let firstCandidate = max(Int32((from.epochSeconds - Int64(maxTime)) / 86_400) - 1, firstDay)
+        let lastCandidate = min(Int32(to.epochSeconds / 86_400) + 1, firstDay + dayCount - 1)
+        guard firstCandidate <= lastCandidate else { return [] }
+        for t in 0..<tripID.count where tripPattern[t] != Timetable.none {
+            let n = callCount(of: UInt32(t))
+            for d in firstCandidate...lastCandidate where isActive(service: tripService[t], day: d) {
+                let runs: [Int32] = isFrequencyBased(UInt32(t))
+                    ? tripFrequencies[t].flatMap { f in
+                        stride(from: frequencyStart[Int(f)], to: frequencyEnd[Int(f)], by: Int(max(frequencyHeadway[Int(f)], 60))).map { $0 - departures[Int(tripTimes[t])] }
+                    }
+                    : [0]
+                for shift in runs {
+                    let key = TripInstance(trip: UInt32(t), serviceDay: d, shift: shift)
+                    if scheduledArrival(key, n - 1) >= from.epochSeconds && scheduledDeparture(key, 0) <= to.epochSeconds { result.append(key) }
+                }
+            }
+        }
+        return result
+    }
+
+    /// The stop of a call and its coordinates.
+    public func callPlace(_ key: TripInstance, _ k: Int) -> (stop: UInt32, latitude: Double, longitude: Double) {
+        let s = patternStopAt(trip: key.trip, call: k)
+        return (s, stopLat[Int(s)], stopLon[Int(s)])
+    }
+
+    public func stopSequence(trip: UInt32, call k: Int) -> UInt32 { patternSequence[patternRange(tripPattern[Int(trip)]).lowerBound + k] }
+}
+
+extension Timetable {
+    /// The template's first departure (seconds of the service day); a frequency run adds its shift.
+    public func firstDepartureTime(of trip: UInt32) -> Int32 { departures[Int(tripTimes[Int(trip)])] }
+}

@@ -1,0 +1,55 @@
+import API
+import Foundation
+import OnwardCore
+
+/// How live status reads in a terminal: one short phrase, coloured by meaning.
+enum LiveText {
+    static func render(status: LiveStatus, expected: String?, delay: Int?, _ t: Terminal) -> String {
+        let minutes = abs(delay ?? 0) / 60
+        switch status {
+        case .scheduled: return ""
+        case .noLiveData: return t.dim("no live data")
+        case .onTime: return t.green("on time")
+        case .late: return t.yellow("\(expected ?? "") late \(minutes) min")
+        case .early: return t.cyan("\(expected ?? "") early \(minutes) min")
+        case .cancelled: return t.red("cancelled")
+        case .skipped: return t.red("not stopping")
+        case .departed: return t.dim("departed \(expected ?? "")")
+        }
+    }
+
+    /// The line under a board or service that says where its live data stands.
+    static func footer(_ live: LiveDTO, _ t: Terminal) -> String {
+        var parts: [String] = []
+        if live.simulated { parts.append(t.yellow("SIMULATED live data (demonstration, not a real feed)")) }
+        else if let at = live.updatedAt { parts.append("Live data from \(at)") }
+        if live.stale { parts.append(t.yellow("stale: shown as last known")) }
+        if !live.unavailable.isEmpty { parts.append(t.red("unavailable: \(live.unavailable.count) source\(live.unavailable.count == 1 ? "" : "s")")) }
+        if parts.isEmpty { parts.append(t.dim("No live data")) }
+        return parts.joined(separator: t.dim(" · "))
+    }
+}
+
+/// Where the vehicle is, in one line.
+enum VehicleLine {
+    static func render(_ v: VehicleInfo, calls: [CallingPoint], _ t: Terminal) -> String {
+        let name = v.label ?? v.vehicleID ?? "The vehicle"
+        var where_ = ""
+        if let k = v.callIndex, k < calls.count {
+            let stop = calls[k].stopName
+            where_ = switch v.stopStatus {
+            case .stoppedAt: "is at \(stop)"
+            case .incomingAt: "is arriving at \(stop)"
+            default: "is on its way to \(stop)"
+            }
+        } else if let lat = v.latitude, let lon = v.longitude {
+            where_ = String(format: "is at %.5f, %.5f", lat, lon)
+        }
+        var line = "\(name) \(where_)"
+        if let at = v.reportedAt {
+            let zone = TimeZone(identifier: calls.first?.timeZone ?? "UTC") ?? .gmt
+            line += t.dim(" (reported \(LocalTime(at, in: zone).hhmmss))")
+        }
+        return t.cyan("● ") + line
+    }
+}

@@ -1,0 +1,45 @@
+import API
+import App
+import ArgumentParser
+import DataSources
+import Foundation
+import OnwardCore
+import Timetable
+
+/// `--realtime` and `--simulate`, shared by the commands that show live data.
+struct RealtimeOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("GTFS-Realtime trip updates, vehicle positions or alerts: a file or an http(s) URL. Repeatable.",
+                                            valueName: "URL_OR_FILE"))
+    var realtime: [String] = []
+
+    @Flag(help: "Show simulated live data for the bundled network (labelled as simulated).")
+    var simulate = false
+
+    @Option(help: ArgumentHelp("Live data older than this many seconds past its timestamp is shown as last known.", valueName: "SECONDS"))
+    var maxAge: Int = 120
+
+    var wanted: Bool { !realtime.isEmpty || simulate }
+
+    /// Live data for `timetable`, or nil when none was asked for. Sources that fail are reported on standard error.
+    func load(_ timetable: Timetable, now: Instant) async -> LiveData? {
+        guard wanted else { return nil }
+        let prefix = timetable.feeds.first?.idPrefix ?? ""
+        var live = await LiveData.load(realtime, timetable: timetable, idPrefix: prefix, fetcher: Fetchers.live(), now: now)
+        if simulate {
+            live.applySimulation(timetable: timetable, now: now)
+        }
+        for s in live.sources {
+            if let e = s.error {
+                FileHandle.standardError.write(Data((Terminal.stderr.yellow("live data unavailable: ") + "\(s.source): \(e.message)\n").utf8))
+            }
+        }
+        return live
+    }
+
+    func summary(_ live: LiveData?, now: Instant) -> LiveDTO? {
+        guard let live else { return nil }
+        return LiveDTO(simulated: live.overlay.isSimulated, updatedAt: live.overlay.tripUpdatesTimestamp,
+                       stale: live.overlay.isStale(now: now, maxAge: Int64(maxAge)),
+                       unavailable: live.sources.compactMap { s in s.error.map { "\(s.source): \($0.message)" } })
+    }
+}
