@@ -49,8 +49,11 @@ public struct BoardEntryDTO: Codable, Sendable, Equatable {
     public var delaySeconds: Int?
     public var platformChanged: Bool?
     public var addedTrip: Bool?
+    /// IDs of the alerts (in the board's `alerts`) about this service's route or trip.
+    public var alerts: [String]?
 
-    public init(_ e: BoardEntry, arrivals: Bool) {
+    public init(_ e: BoardEntry, arrivals: Bool, alerts: [String]? = nil) {
+        self.alerts = alerts
         tripId = e.tripID; routeId = e.routeID; routeShortName = e.routeShortName; routeLongName = e.routeLongName
         routeColor = e.routeColor; headsign = e.headsign; origin = e.origin; stopId = e.stopID; stopName = e.stopName
         platform = e.platform; serviceDate = e.serviceDate.isoString
@@ -80,12 +83,16 @@ public struct BoardDTO: Codable, Sendable, Equatable {
     public var arrivals: [BoardEntryDTO]?
     /// How fresh the live data is; absent when no realtime source is configured.
     public var live: LiveDTO?
+    /// Station and service alerts: high priority to show above the departures, the rest below.
+    public var alerts: BoardAlertsDTO?
 
-    public init(stop: StopPlace, via: StopPlace?, entries: [BoardEntry], arrivals: Bool, live: LiveDTO? = nil) {
+    public init(stop: StopPlace, via: StopPlace?, entries: [BoardEntry], arrivals: Bool, live: LiveDTO? = nil,
+                alerts: BoardAlertsDTO? = nil, entryAlerts: [[String]]? = nil) {
         self.stop = StopDTO(stop)
         self.live = live
+        self.alerts = alerts
         self.via = via.map(StopDTO.init)
-        let rows = entries.map { BoardEntryDTO($0, arrivals: arrivals) }
+        let rows = entries.enumerated().map { i, e in BoardEntryDTO(e, arrivals: arrivals, alerts: entryAlerts?[i]) }
         if arrivals { self.arrivals = rows } else { self.departures = rows }
     }
 }
@@ -107,6 +114,13 @@ public struct LiveDTO: Codable, Sendable, Equatable {
         self.stale = stale
         self.unavailable = unavailable
     }
+}
+
+public struct BoardAlertsDTO: Codable, Sendable, Equatable {
+    public var highPriority: [AlertDTO]
+    public var other: [AlertDTO]
+
+    public init(highPriority: [AlertDTO], other: [AlertDTO]) { self.highPriority = highPriority; self.other = other }
 }
 
 public struct CallDTO: Codable, Sendable, Equatable {
@@ -160,9 +174,12 @@ public struct ServiceDTO: Codable, Sendable, Equatable {
     public var cancelled: Bool?
     public var vehicle: VehicleDTO?
     public var live: LiveDTO?
+    /// Alerts about this service's route or trip, most severe first.
+    public var alerts: [AlertDTO]?
     public var calls: [CallDTO]
 
-    public init(_ s: ServiceDetails, live: LiveDTO? = nil) {
+    public init(_ s: ServiceDetails, live: LiveDTO? = nil, alerts: [AlertDTO]? = nil) {
+        self.alerts = alerts
         if s.isCancelled { cancelled = true }
         vehicle = s.vehicle.map(VehicleDTO.init)
         self.live = live

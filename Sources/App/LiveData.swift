@@ -67,6 +67,12 @@ public struct LiveData: Sendable {
 }
 
 extension LiveData {
+    /// The alerts of every message read, resolved against the timetable.
+    public func alertBook(_ timetable: Timetable) -> AlertBook {
+        let prefix = timetable.feeds.first?.idPrefix ?? ""
+        return AlertBook(alerts: messages.flatMap { AlertDecoding.alerts(from: $0, idPrefix: prefix) }, timetable: timetable)
+    }
+
     /// Adds the demonstration source's data, labelled as simulated.
     public mutating func applySimulation(timetable: Timetable, now: Instant) {
         let prefix = timetable.feeds.first?.idPrefix ?? ""

@@ -27,9 +27,6 @@ struct AlertsCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Alerts for this trip.", valueName: "TRIP"))
     var trip: String?
 
-    @Option(help: ArgumentHelp("Preferred languages, most preferred first, comma-separated (default: from LANG, else en).",
-                               valueName: "LANG"))
-    var lang: String?
 
     @Option(help: ArgumentHelp("The time to show alerts for: ISO 8601 (2025-11-06T17:04:00-04:00, or without offset in the network's time zone) or 'now'.",
                                valueName: "ISO_OR_NOW"))
@@ -63,7 +60,7 @@ struct AlertsCommand: AsyncParsableCommand {
             // LiveData reads every feed against the first static feed, so its alerts take the same prefix.
             let prefix = tt.feeds.first?.idPrefix ?? ""
             let book = AlertBook(alerts: data.messages.flatMap { AlertDecoding.alerts(from: $0, idPrefix: prefix) }, timetable: tt)
-            let languages = preferredLanguages()
+            let languages = live.languages
 
             func query(_ when: Instant?) -> [Alert] {
                 if let stopIndex { return book.stationAlerts(for: stopIndex, at: when) }
@@ -96,14 +93,6 @@ struct AlertsCommand: AsyncParsableCommand {
         return id.flatMap(TimeZone.init(identifier:)) ?? .gmt
     }
 
-    private func preferredLanguages() -> [String] {
-        if let lang { return lang.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
-        // LANGUAGE is a colon-separated list; LC_ALL and LANG are one locale like en_US.UTF-8.
-        let env = ProcessInfo.processInfo.environment
-        let raw = env["LANGUAGE"].map { $0.split(separator: ":").map(String.init) } ?? [env["LC_ALL"] ?? env["LANG"] ?? ""]
-        let tags = raw.map { String($0.split(separator: ".").first ?? "") }.filter { !$0.isEmpty && $0 != "C" && $0 != "POSIX" }
-        return tags.isEmpty ? ["en"] : tags
-    }
 }
 
 /// `now`, an ISO 8601 instant with an offset or Z, or a local date and time in `zone`.
@@ -189,7 +178,8 @@ struct AlertsView {
         return out.joined(separator: "\n")
     }
 
-    private func block(_ a: Alert, _ t: Terminal) -> [String] {
+    /// One alert as a block of lines: badge and header, description, period, what it concerns, URL.
+    func block(_ a: Alert, _ t: Terminal) -> [String] {
         let label = a.severity != .unknown ? a.severity.rawValue.uppercased()
             : [.other, .unknown].contains(a.effect) ? "NOTICE" : a.effect.words.uppercased()
         let badge = a.isHighPriority ? t.red(t.bold("[\(label)]")) : a.severity == .warning ? t.yellow("[\(label)]")

@@ -2,6 +2,7 @@ import API
 import App
 import ArgumentParser
 import Foundation
+import GTFSRealtime
 import OnwardCore
 import Timetable
 
@@ -66,11 +67,23 @@ struct BoardCommand: AsyncParsableCommand {
             let liveData = await live.load(tt, now: now)
             let entries = liveData.map { tt.liveBoard(request, overlay: $0.overlay, now: now) } ?? tt.board(request)
             let summary = live.summary(liveData, now: now)
+            let book = liveData?.alertBook(tt)
+            let boardAlerts = book?.boardAlerts(for: stopIndex, routes: entries.map(\.routeID), trips: entries.map(\.tripID), at: now)
+            let languages = live.languages
             if json {
-                try printJSON(BoardDTO(stop: tt.place(stopIndex), via: via.map { tt.place($0) }, entries: entries, arrivals: arrivals, live: summary))
+                let entryAlerts = book.map { b in entries.map { e in b.serviceAlerts(route: e.routeID, trip: e.tripID, at: now).map(\.id) } }
+                let alerts = boardAlerts.map {
+                    BoardAlertsDTO(highPriority: $0.highPriority.map { AlertDTO($0, languages: languages, timeZone: zone) },
+                                   other: $0.other.map { AlertDTO($0, languages: languages, timeZone: zone) })
+                }
+                try printJSON(BoardDTO(stop: tt.place(stopIndex), via: via.map { tt.place($0) }, entries: entries, arrivals: arrivals,
+                                       live: summary, alerts: alerts, entryAlerts: entryAlerts))
             } else {
+                let alertView = book.map { AlertsView(timetable: tt, book: $0, alerts: [], inactive: 0, at: now, zone: zone, languages: languages,
+                                                       simulated: summary?.simulated ?? false, subject: nil) }
                 print(BoardView(timetable: tt, stop: stopIndex, via: via, from: start, zone: zone, arrivals: arrivals,
-                                window: window, entries: entries, origin: loaded.origin, live: summary, now: now).render(.stdout))
+                                window: window, entries: entries, origin: loaded.origin, live: summary, now: now,
+                                alerts: boardAlerts, alertView: alertView).render(.stdout))
             }
         }
     }

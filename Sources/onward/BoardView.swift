@@ -1,5 +1,6 @@
 import API
 import Foundation
+import GTFSRealtime
 import OnwardCore
 import Timetable
 
@@ -16,6 +17,8 @@ struct BoardView {
     let origin: String
     let live: LiveDTO?
     let now: Instant
+    var alerts: BoardAlerts? = nil
+    var alertView: AlertsView? = nil
 
     func render(_ t: Terminal) -> String {
         let place = timetable.place(stop)
@@ -27,6 +30,10 @@ struct BoardView {
         if let window { subtitle += " for \(window) min" }
         subtitle += " · \(zone.identifier) (UTC\(offsetText(start.utcOffset)))"
         var lines = [title, t.dim(subtitle), ""]
+        // High-priority alerts above the departures, the rest below, as the bus tracker shows them.
+        if let alerts, let alertView, !alerts.highPriority.isEmpty {
+            for a in alerts.highPriority { lines += alertView.block(a, t) }
+        }
         if entries.isEmpty {
             lines.append("  No \(arrivals ? "arrivals" : "departures") \(window == nil ? "in the next days" : "in this window").")
         } else {
@@ -55,6 +62,9 @@ struct BoardView {
             lines.append(table.render(t))
         }
         lines.append("")
+        if let alerts, let alertView, !alerts.other.isEmpty {
+            for a in alerts.other { lines += alertView.block(a, t) }
+        }
         if let live {
             lines.append(LiveText.footer(live, t) + t.dim(" · Timetable: \(origin)."))
         } else {

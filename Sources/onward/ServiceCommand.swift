@@ -2,6 +2,7 @@ import API
 import App
 import ArgumentParser
 import Foundation
+import GTFSRealtime
 import OnwardCore
 import Timetable
 
@@ -55,7 +56,19 @@ struct ServiceCommand: AsyncParsableCommand {
                 }
             }
             let summary = live.summary(liveData, now: now)
-            if json { try printJSON(ServiceDTO(details, live: summary)) } else { print(render(details, live: summary, .stdout)) }
+            let book = liveData?.alertBook(tt)
+            let alerts = book?.serviceAlerts(route: details.routeID, trip: details.tripID, at: now) ?? []
+            if json {
+                try printJSON(ServiceDTO(details, live: summary, alerts: book == nil ? nil : alerts.map { AlertDTO($0, languages: live.languages, timeZone: zone) }))
+            } else {
+                var text = render(details, live: summary, .stdout)
+                if let book, !alerts.isEmpty {
+                    let view = AlertsView(timetable: tt, book: book, alerts: alerts, inactive: 0, at: now, zone: zone, languages: live.languages,
+                                          simulated: summary?.simulated ?? false, subject: nil)
+                    text += "\n\n" + alerts.flatMap { view.block($0, .stdout) }.joined(separator: "\n")
+                }
+                print(text)
+            }
         }
     }
 
