@@ -68,19 +68,62 @@ public struct AddedTrip: Sendable, Hashable {
     }
 }
 
+/// A call running late, indexed by stop so a board finds the services
+/// scheduled before it starts that are still to come.
+public struct LateCall: Sendable, Hashable {
+    public var scheduled: Int64
+    public var expected: Int64
+    public var instance: TripInstance
+    public var call: UInt16
+}
+
+/// Late calls grouped by stop in one flat array.
+public struct LateCalls: Sendable {
+    var start: [UInt32] = []
+    var calls: [LateCall] = []
+
+    /// The late calls at a stop, sorted by scheduled time.
+    public func at(_ stop: UInt32) -> ArraySlice<LateCall> {
+        guard Int(stop) + 1 < start.count else { return [] }
+        return calls[Int(start[Int(stop)])..<Int(start[Int(stop) + 1])]
+    }
+
+    public var isEmpty: Bool { calls.isEmpty }
+
+    init() {}
+
+    init(stopCount: Int, _ unsorted: [(stop: UInt32, call: LateCall)]) {
+        let sorted = unsorted.sorted { ($0.stop, $0.call.scheduled) < ($1.stop, $1.call.scheduled) }
+        var start = [UInt32](repeating: 0, count: stopCount + 1)
+        for item in sorted { start[Int(item.stop) + 1] += 1 }
+        for i in 0..<stopCount { start[i + 1] += start[i] }
+        self.start = start
+        calls = sorted.map(\.call)
+    }
+}
+
 /// Realtime data laid over a `Timetable`: it points into the timetable by
 /// index and never changes it. Built whole from each fetch and swapped
 /// atomically, so a reader never sees half an update.
 public struct RealtimeOverlay: Sendable {
     public var trips: [TripInstance: TripLive] = [:]
     public var added: [AddedTrip] = []
-    /// Added trips calling at each stop: (index into `added`, call index).
-    public var addedByStop: [UInt32: [(trip: Int, call: Int)]] = [:]
+    /// Stops that added trips call at, so a board skips the search everywhere else.
+    var addedStops: Set<UInt32> = []
     public var vehicles: [TripInstance: VehicleInfo] = [:]
     /// When the trip-updates feed says it was made.
     public var tripUpdatesTimestamp: Instant?
     public var vehiclesTimestamp: Instant?
-    /// The largest delay in the data, so a board can look back far enough to catch late services.
+    /// Late departures and arrivals, grouped by stop (`lateStart[stop]..<lateStart[stop+1]`), sorted by scheduled time.
+    public var lateDepartures = LateCalls()
+    public var lateArrivals = LateCalls()
+    /// Dense lookup built by `reindex`: the first live entry of each trip, chained through `liveNext`.
+    /// Boards read it for every row, so it is an array read rather than a hash.
+    var liveSlot: [Int32] = []
+    var liveKeys: [TripInstance] = []
+    var liveValues: [TripLive] = []
+    var liveNext: [Int32] = []
+    /// The largest delay in the data.
     public var maxDelay: Int64 = 0
     /// The largest lead (trains running early), so a board can look ahead far enough.
     public var maxEarly: Int64 = 0
@@ -97,24 +140,46 @@ public struct RealtimeOverlay: Sendable {
         return now.epochSeconds - t.epochSeconds > maxAge
     }
 
-    /// Recomputes `addedByStop`, `maxDelay` and `maxEarly` after trips were changed.
+    /// Rebuilds the indices (added-trip stops, late calls, dense trip lookup, largest delay and lead)
+    /// after `trips` or `added` changed. The appliers call it; queries read only what it builds.
     public mutating func reindex(timetable: Timetable) {
-        addedByStop = [:]
-        for (i, trip) in added.enumerated() {
-            for (k, call) in trip.calls.enumerated() { addedByStop[call.stop, default: []].append((i, k)) }
+        addedStops = Set(added.flatMap { $0.calls.map(\.stop) })
+        (lateDepartures, lateArrivals, maxDelay, maxEarly) = timetable.lateCalls(trips)
+        liveSlot = Array(repeating: -1, count: timetable.tripCount)
+        liveKeys = []; liveValues = []; liveNext = []
+        liveKeys.reserveCapacity(trips.count); liveValues.reserveCapacity(trips.count); liveNext.reserveCapacity(trips.count)
+        for (key, live) in trips where Int(key.trip) < liveSlot.count {
+            liveNext.append(liveSlot[Int(key.trip)])
+            liveSlot[Int(key.trip)] = Int32(liveKeys.count)
+            liveKeys.append(key)
+            liveValues.append(live)
         }
-        var late: Int64 = 0, early: Int64 = 0
-        for (key, live) in trips {
-            for k in 0..<live.departure.count {
-                for (expected, scheduled) in [(live.departure[k], timetable.scheduledDeparture(key, k)), (live.arrival[k], timetable.scheduledArrival(key, k))]
-                where expected != TripLive.unknown {
-                    late = max(late, expected - scheduled)
-                    early = max(early, scheduled - expected)
-                }
-            }
+    }
+
+    /// The live data of one trip instance (after `reindex`).
+    public func live(_ key: TripInstance) -> TripLive? {
+        let s = slot(of: key)
+        return s < 0 ? nil : liveValues[Int(s)]
+    }
+
+    /// Where a trip instance's live data sits, or -1: lets hot loops read fields in place without copying it.
+    @inline(__always)
+    func slot(of key: TripInstance) -> Int32 {
+        guard Int(key.trip) < liveSlot.count else { return -1 }
+        var slot = liveSlot[Int(key.trip)]
+        while slot >= 0 {
+            if liveKeys[Int(slot)] == key { return slot }
+            slot = liveNext[Int(slot)]
         }
-        maxDelay = late
-        maxEarly = early
+        return -1
+    }
+
+    /// The expected time of a call from the live data in `slot`, if it is running, served and known.
+    @inline(__always)
+    func expectedTime(slot: Int32, call k: Int, departure: Bool) -> Int64? {
+        guard slot >= 0, liveValues[Int(slot)].status == .running, liveValues[Int(slot)].callStatus[k] == .scheduled else { return nil }
+        let t = departure ? liveValues[Int(slot)].departure[k] : liveValues[Int(slot)].arrival[k]
+        return t == TripLive.unknown ? nil : t
     }
 }
 
@@ -225,4 +290,39 @@ extension Timetable {
 extension Timetable {
     /// The template's first departure (seconds of the service day); a frequency run adds its shift.
     public func firstDepartureTime(of trip: UInt32) -> Int32 { departures[Int(tripTimes[Int(trip)])] }
+}
+
+extension Timetable {
+    /// Indexes the calls running late by stop, with the same boarding rules as
+    /// the static event indices, and finds the largest delay and lead.
+    func lateCalls(_ trips: [TripInstance: TripLive]) -> (departures: LateCalls, arrivals: LateCalls, maxDelay: Int64, maxEarly: Int64) {
+        var lateDepartures: [(stop: UInt32, call: LateCall)] = [], lateArrivals: [(stop: UInt32, call: LateCall)] = []
+        var late: Int64 = 0, early: Int64 = 0
+        for (key, live) in trips where live.status == .running {
+            let p = patternRange(tripPattern[Int(key.trip)])
+            let dayBase = base(zone: tripZone[Int(key.trip)], day: key.serviceDay) + Int64(key.shift)
+            let first = Int(tripTimes[Int(key.trip)])
+            for k in 0..<p.count where live.callStatus[k] == .scheduled {
+                let flags = patternFlags[p.lowerBound + k]
+                let stop = live.assignedStop[k] ?? patternStop[p.lowerBound + k]
+                if live.departure[k] != TripLive.unknown {
+                    let scheduled = dayBase + Int64(departures[first + k])
+                    let delay = live.departure[k] - scheduled
+                    late = max(late, delay); early = max(early, -delay)
+                    if delay > 0 && k < p.count - 1 && flags & 3 != 1 {
+                        lateDepartures.append((stop, LateCall(scheduled: scheduled, expected: live.departure[k], instance: key, call: UInt16(k))))
+                    }
+                }
+                if live.arrival[k] != TripLive.unknown {
+                    let scheduled = dayBase + Int64(arrivals[first + k])
+                    let delay = live.arrival[k] - scheduled
+                    late = max(late, delay); early = max(early, -delay)
+                    if delay > 0 && k > 0 && (flags >> 2) & 3 != 1 {
+                        lateArrivals.append((stop, LateCall(scheduled: scheduled, expected: live.arrival[k], instance: key, call: UInt16(k))))
+                    }
+                }
+            }
+        }
+        return (LateCalls(stopCount: stopCount, lateDepartures), LateCalls(stopCount: stopCount, lateArrivals), late, early)
+    }
 }

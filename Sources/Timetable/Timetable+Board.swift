@@ -177,7 +177,7 @@ extension Timetable {
 
     /// The first later call (departures) or the nearest earlier call (arrivals) at one of `via`
     /// where passengers may alight (or board), or -1.
-    private func findVia(trip: UInt32, position: Int, arrivalsBoard: Bool, via: [UInt32]) -> Int32 {
+    func findVia(trip: UInt32, position: Int, arrivalsBoard: Bool, via: [UInt32]) -> Int32 {
         let p = patternRange(tripPattern[Int(trip)])
         if arrivalsBoard {
             var k = p.lowerBound + position - 1

@@ -10,42 +10,88 @@ extension Timetable {
     /// not hidden; rows are ordered by the time they will actually happen.
     public func liveBoard(_ request: BoardRequest, overlay: RealtimeOverlay, now: Instant) -> [BoardEntry] {
         let departuresBoard = request.kind == .departures
-        // Two queries: services scheduled before `from` that may still be to come
-        // (as late as the latest delay in the data), and the board itself, a little
-        // wider so that early or reordered services are not cut off.
-        let lookback = min(overlay.maxDelay, Timetable.maxLookback)
-        var late = request
-        late.from = request.from.adding(seconds: -lookback)
-        late.window = Int(lookback)
-        late.limit = nil
-        var ahead = request
-        if let w = request.window { ahead.window = w + Int(min(overlay.maxEarly, 1800)) }
-        if let l = request.limit { ahead.limit = l * 2 + 10 }
-        if request.window == nil && request.limit == nil { ahead.limit = 50 }
-        var rows = lookback > 0 ? boardRows(late) : []
-        var seen = Set(rows.map { TripInstance(trip: $0.trip, serviceDay: $0.serviceDay, shift: $0.shift) })
-        for row in boardRows(ahead) where seen.insert(TripInstance(trip: row.trip, serviceDay: row.serviceDay, shift: row.shift)).inserted {
-            rows.append(row)
+        // The same query as the static board, plus the calls scheduled before `from`
+        // that are running late enough to be still to come. A row leaves the board
+        // only by running early (expected before `from`); if that leaves it short,
+        // the query is repeated with room to spare, which is rare.
+        let windowEnd = request.window.map { request.from.epochSeconds + Int64($0) } ?? Int64.max
+        let stops = boardStops(request.stop)
+        let late = lateRows(request, stops: stops, overlay: overlay)
+        var spare = 0
+        var ranked: [(effective: Int64, row: BoardRow, slot: Int32)] = []
+        func rank(_ rows: [BoardRow]) {
+            for row in rows {
+                let slot = overlay.slot(of: TripInstance(trip: row.trip, serviceDay: row.serviceDay, shift: row.shift))
+                let effective = overlay.expectedTime(slot: slot, call: Int(row.position), departure: departuresBoard) ?? row.instant
+                if effective >= request.from.epochSeconds && effective <= windowEnd { ranked.append((effective, row, slot)) }
+            }
         }
-
+        while true {
+            var ahead = request
+            if let w = request.window { ahead.window = w + Int(min(overlay.maxEarly, 1800)) }
+            if let l = request.limit { ahead.limit = l + spare }
+            let rows = boardRows(ahead)
+            ranked.removeAll(keepingCapacity: true)
+            rank(rows)
+            rank(late)
+            guard let l = request.limit, rows.count == l + spare, ranked.count < l, spare < 200 else { break }
+            spare = max(spare * 2, 10)
+        }
+        ranked.sort { ($0.effective, $0.row.instant, $0.row.trip) < ($1.effective, $1.row.instant, $1.row.trip) }
+        let limit = request.limit ?? (request.window == nil ? 20 : Int.max)
         var entries: [BoardEntry] = []
-        for row in rows {
-            var e = entry(for: row, kind: request.kind)
-            let key = TripInstance(trip: row.trip, serviceDay: row.serviceDay, shift: row.shift)
-            applyLive(overlay.trips[key], to: &e, call: Int(row.position), key: key, departures: departuresBoard, now: now)
+        for r in ranked.prefix(limit) {
+            var e = entry(for: r.row, kind: request.kind)
+            applyLive(r.slot < 0 ? nil : overlay.liveValues[Int(r.slot)], to: &e, call: Int(r.row.position), key: TripInstance(trip: r.row.trip, serviceDay: r.row.serviceDay, shift: r.row.shift),
+                      departures: departuresBoard, now: now)
             entries.append(e)
         }
-        entries += addedEntries(request, overlay: overlay, now: now)
-
-        let windowEnd = request.window.map { request.from.epochSeconds + Int64($0) } ?? Int64.max
-        entries = entries.filter {
-            let t = ($0.expected ?? $0.scheduled).epochSeconds
-            return t >= request.from.epochSeconds && t <= windowEnd
+        // Added trips after the last row of a full board cannot make it.
+        let lastTime = entries.count == limit ? (entries.last.map { ($0.expected ?? $0.scheduled).epochSeconds } ?? windowEnd) : windowEnd
+        let added = addedEntries(request, stops: stops, overlay: overlay, now: now, from: request.from.epochSeconds, to: min(windowEnd, lastTime))
+        if !added.isEmpty {
+            entries += added
+            entries.sort { (($0.expected ?? $0.scheduled), $0.scheduled, $0.tripID) < (($1.expected ?? $1.scheduled), $1.scheduled, $1.tripID) }
+            if entries.count > limit { entries.removeSubrange(limit...) }
         }
-        entries.sort { (($0.expected ?? $0.scheduled), $0.scheduled, $0.tripID) < (($1.expected ?? $1.scheduled), $1.scheduled, $1.tripID) }
-        let limit = request.limit ?? (request.window == nil ? 20 : Int.max)
-        if entries.count > limit { entries.removeSubrange(limit...) }
         return entries
+    }
+
+    /// Rows for calls scheduled before the board starts whose expected time is at or after it.
+    func lateRows(_ request: BoardRequest, stops: [UInt32], overlay: RealtimeOverlay) -> [BoardRow] {
+        let departuresBoard = request.kind == .departures
+        let index = departuresBoard ? overlay.lateDepartures : overlay.lateArrivals
+        guard !index.isEmpty else { return [] }
+        let from = request.from.epochSeconds
+        let via = request.via.map(boardStops) ?? []
+        var rows: [BoardRow] = []
+        for s in stops {
+            let calls = index.at(s)
+            guard !calls.isEmpty else { continue }
+            // Sorted by scheduled time: only those scheduled in [from - maxDelay, from) can qualify.
+            func firstScheduled(atOrAfter t: Int64) -> Int {
+                var lo = calls.startIndex, hi = calls.endIndex
+                while lo < hi { let mid = (lo + hi) / 2; if calls[mid].scheduled < t { lo = mid + 1 } else { hi = mid } }
+                return lo
+            }
+            for c in calls[firstScheduled(atOrAfter: from - overlay.maxDelay)..<firstScheduled(atOrAfter: from)] where c.expected >= from {
+                var viaPosition: Int32 = -1
+                if !via.isEmpty {
+                    viaPosition = findVia(trip: c.instance.trip, position: Int(c.call), arrivalsBoard: !departuresBoard, via: via)
+                    if viaPosition < 0 { continue }
+                }
+                rows.append(BoardRow(instant: c.scheduled, trip: c.instance.trip, position: c.call, serviceDay: c.instance.serviceDay,
+                                     shift: c.instance.shift, frequency: frequencyBlock(of: c.instance), viaPosition: viaPosition))
+            }
+        }
+        return rows
+    }
+
+    /// The frequency block a run belongs to, or -1 for a scheduled trip.
+    func frequencyBlock(of key: TripInstance) -> Int32 {
+        let start = departures[Int(tripTimes[Int(key.trip)])] + key.shift
+        for f in tripFrequencies[Int(key.trip)] where start >= frequencyStart[Int(f)] && start < frequencyEnd[Int(f)] { return Int32(f) }
+        return -1
     }
 
     /// Sets expected time, delay and status on a board entry from a trip's live data.
@@ -78,17 +124,18 @@ extension Timetable {
     }
 
     /// Rows for trips the realtime feed added, at the board's stops.
-    func addedEntries(_ request: BoardRequest, overlay: RealtimeOverlay, now: Instant) -> [BoardEntry] {
-        guard !overlay.added.isEmpty else { return [] }
+    func addedEntries(_ request: BoardRequest, stops: [UInt32], overlay: RealtimeOverlay, now: Instant, from: Int64, to: Int64) -> [BoardEntry] {
+        guard !overlay.addedStops.isEmpty, stops.contains(where: overlay.addedStops.contains) else { return [] }
         var result: [BoardEntry] = []
-        for s in boardStops(request.stop) {
-            for (t, k) in overlay.addedByStop[s] ?? [] {
-                let trip = overlay.added[t]
+        for s in stops where overlay.addedStops.contains(s) {
+            for trip in overlay.added {
+                for k in trip.calls.indices where trip.calls[k].stop == s {
                 let departures = request.kind == .departures
                 // Same rules as the timetable: no departure from the last call, no arrival at the first.
                 if departures ? k == trip.calls.count - 1 : k == 0 { continue }
                 let call = trip.calls[k]
                 let time = departures ? call.departure : call.arrival
+                guard time >= from && time <= to else { continue }
                 let route = trip.route.map(Int.init)
                 var e = BoardEntry(tripID: trip.id, routeID: route.map { routeID[$0] } ?? "",
                                    routeShortName: route.map { routeShortName[$0] } ?? "", routeLongName: route.map { routeLongName[$0] } ?? "",
@@ -108,6 +155,7 @@ extension Timetable {
                     e.destinationStopID = stopID[Int(v.stop)]
                 }
                 result.append(e)
+                }
             }
         }
         return result
@@ -123,7 +171,7 @@ extension Timetable {
         let shift = Int32(details.calls.first.map { $0.scheduledDeparture.epochSeconds - base(zone: tripZone[t], day: date.dayNumber) } ?? 0) - departures[first]
         let key = TripInstance(trip: trip.raw, serviceDay: date.dayNumber, shift: shift)
         details.vehicle = overlay.vehicles[key]
-        let live = overlay.trips[key]
+        let live = overlay.live(key)
         details.isCancelled = live?.status == .cancelled
         for k in details.calls.indices {
             var call = details.calls[k]

@@ -1,4 +1,5 @@
 import Foundation
+import GTFSRealtime
 import GTFS
 import OnwardCore
 import Timetable
@@ -187,5 +188,23 @@ struct Suite {
         print(Machine.summary)
         print("")
         print(report.render())
+    }
+}
+
+extension Suite {
+    /// Halifax trip-updates capture: decode and apply, and board latency with the overlay against static-only.
+    func realtime(halifaxTimetable tt: Timetable) throws {
+        let capture = options.gtfsFolder.deletingLastPathComponent().appendingPathComponent("gtfs-rt/halifax/TripUpdates-2025-11-06T2104Z.pb")
+        let f = try RealtimeBenchmark.run(tt, capture: capture, boardStop: "10001", date: Suite.halifaxDate, zone: Suite.halifaxZone,
+                                          runs: max(options.runs * 12, 1), queries: max(options.queries / 2, 100))
+        let label = "Halifax trip updates (\(f.entities) entities, \(Format.count(f.stopTimeUpdates)) stop time updates)"
+        report.add("\(label): decode (median of \(f.decode.count))", Format.micros(f.decode.median) + String(format: " = %.0f k entities/s", Double(f.entities) / f.decode.median * 1e6))
+        report.add("\(label): decode + apply (median of \(f.decodeAndApply.count))", Format.micros(f.decodeAndApply.median),
+                   target: "≤ 5 ms", pass: f.decodeAndApply.median <= 5e6)
+        let ratio = f.liveBoard.median / f.staticBoard.median
+        report.add("board p50 / p99, Bridge Terminal [10001], ±2 h of the capture: static / with overlay",
+                   "\(Format.micros(f.staticBoard.median)) / \(Format.micros(f.staticBoard.percentile(99))) → \(Format.micros(f.liveBoard.median)) / \(Format.micros(f.liveBoard.percentile(99))) (×\(String(format: "%.2f", ratio)))",
+                   target: "≤ ×1.10", pass: ratio <= 1.10)
+        report.note("\(label): matched trips \(f.report.matchedTrips), unknown trips \(f.report.unknownTrips), unmatched instances \(f.report.unmatchedInstances), matched stop time updates \(f.report.matchedStopTimeUpdates), unknown stops \(f.report.unknownStops); largest delay \(f.maxDelay) s, largest lead \(f.maxEarly) s")
     }
 }

@@ -1,0 +1,67 @@
+import Foundation
+import GTFSRealtime
+import OnwardCore
+import Timetable
+
+/// Decode-and-apply time of a GTFS-Realtime trip-updates capture, and board
+/// latency with the overlay in place against the static-only board.
+enum RealtimeBenchmark {
+    struct Figures {
+        var entities: Int
+        var stopTimeUpdates: Int
+        var decode: Samples
+        var decodeAndApply: Samples
+        var staticBoard: Samples
+        var liveBoard: Samples
+        var report: RealtimeMatchReport
+        var maxDelay: Int64
+        var maxEarly: Int64
+    }
+
+    static func run(_ tt: Timetable, capture: URL, boardStop: String, date: ServiceDate, zone: TimeZone,
+                    runs: Int = 60, queries: Int = 5_000) throws -> Figures {
+        let bytes = try Data(contentsOf: capture)
+        let applier = TripUpdateApplier(timetable: tt)
+        var decodeTimes: [Double] = [], applyTimes: [Double] = []
+        var overlay = RealtimeOverlay.empty
+        var report = RealtimeMatchReport()
+        var entities = 0, updates = 0
+        for i in 0..<(runs + 5) {
+            let t0 = Stopwatch.nanos()
+            let message = try RealtimeFeed.decode(bytes)
+            let t1 = Stopwatch.nanos()
+            (overlay, report) = applier.apply(message, to: .empty, now: Instant(epochSeconds: Int64(message.header.timestamp)))
+            let t2 = Stopwatch.nanos()
+            entities = message.entity.count
+            updates = message.entity.reduce(0) { $0 + $1.tripUpdate.stopTimeUpdate.count }
+            if i >= 5 {  // the first runs warm caches and the allocator
+                decodeTimes.append(Double(t1 - t0))
+                applyTimes.append(Double(t2 - t0))
+            }
+        }
+        guard let stop = tt.stop(id: boardStop) else { throw BenchError("no stop '\(boardStop)'") }
+        let captureTime = overlay.tripUpdatesTimestamp ?? .now()
+        var rng = SplitMix64(seed: 7)
+        // Boards from two hours before to two hours after the capture: where the overlay has data.
+        let requests = (0..<queries).map { _ in
+            BoardRequest(kind: .departures, stop: stop, from: captureTime.adding(seconds: Int64(Int.random(in: -7200..<7200, using: &rng))), limit: 10)
+        }
+        var sink = 0
+        for r in requests.prefix(1000) { sink &+= tt.board(r).count &+ tt.liveBoard(r, overlay: overlay, now: r.from).count }
+        var staticTimes: [Double] = [], liveTimes: [Double] = []
+        for r in requests {
+            let t0 = Stopwatch.nanos()
+            sink &+= tt.board(r).count
+            let t1 = Stopwatch.nanos()
+            sink &+= tt.liveBoard(r, overlay: overlay, now: r.from).count
+            let t2 = Stopwatch.nanos()
+            staticTimes.append(Double(t1 - t0))
+            liveTimes.append(Double(t2 - t1))
+        }
+        if sink == 42 { print("") }
+        _ = date; _ = zone
+        return Figures(entities: entities, stopTimeUpdates: updates, decode: Samples(decodeTimes), decodeAndApply: Samples(applyTimes),
+                       staticBoard: Samples(staticTimes), liveBoard: Samples(liveTimes), report: report,
+                       maxDelay: overlay.maxDelay, maxEarly: overlay.maxEarly)
+    }
+}
