@@ -60,7 +60,8 @@ let package = Package(
         .executableTarget(
             name: "onward",
             dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             swiftSettings: strict
         ),
         // Test support: inline GTFS feeds and fixture paths.
@@ -68,7 +69,8 @@ let package = Package(
         // Release-built benchmarks: `swift run -c release onward-bench`.
         .executableTarget(
             name: "onward-bench",
-            dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "App"],
+            dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "App",
+                           .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             swiftSettings: strict
         ),
         .testTarget(name: "OnwardCoreTests", dependencies: ["OnwardCore"], swiftSettings: strict),

@@ -16,6 +16,7 @@ public struct LiveData: Sendable {
     }
 
     public var overlay = RealtimeOverlay.empty
+    /// The vehicle positions, alerts and other non-trip-update entities of each message read.
     public var messages: [TransitRealtime_FeedMessage] = []
     public var sources: [SourceReport] = []
 
@@ -42,27 +43,34 @@ public struct LiveData: Sendable {
     }
 
     /// Applies one decoded message to the overlay.
-    public mutating func apply(_ message: TransitRealtime_FeedMessage, source: String, timetable: Timetable, idPrefix: String,
+    public mutating func apply(_ message: RealtimeMessage, source: String, timetable: Timetable, idPrefix: String,
                                now: Instant) {
         var kinds: [String] = []
         var report = RealtimeMatchReport()
-        if message.entity.contains(where: \.hasTripUpdate) {
+        if !message.tripUpdates.isEmpty {
             kinds.append("trip updates")
             (overlay, report) = TripUpdateApplier(timetable: timetable, idPrefix: idPrefix).apply(message, to: overlay, now: now)
         }
-        if message.entity.contains(where: \.hasVehicle) {
+        if message.hasVehicles {
             kinds.append("vehicle positions")
             let r: RealtimeMatchReport
-            (overlay, r) = VehiclePositionApplier(timetable: timetable, idPrefix: idPrefix).apply(message, to: overlay, now: now)
+            (overlay, r) = VehiclePositionApplier(timetable: timetable, idPrefix: idPrefix).apply(message.others, to: overlay, now: now)
+            report.entities = message.entityCount
             report.vehiclePositions = r.vehiclePositions
             report.matchedVehicles = r.matchedVehicles
             report.unknownVehicleTrips = r.unknownVehicleTrips
             report.unmatchedInstances += r.unmatchedInstances
         }
-        if message.entity.contains(where: \.hasAlert) { kinds.append("alerts") }
+        if message.hasAlerts { kinds.append("alerts") }
         if kinds.isEmpty { kinds.append("no entities") }
-        messages.append(message)
+        messages.append(message.others)
         sources.append(SourceReport(source: source, kinds: kinds, report: report, error: nil))
+    }
+
+    /// The same, for a message built in code.
+    public mutating func apply(_ message: TransitRealtime_FeedMessage, source: String, timetable: Timetable, idPrefix: String,
+                               now: Instant) {
+        apply(RealtimeMessage(message), source: source, timetable: timetable, idPrefix: idPrefix, now: now)
     }
 }
 

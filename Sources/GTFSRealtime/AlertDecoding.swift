@@ -17,7 +17,7 @@ public enum AlertDecoding {
 
     /// Decodes bytes and returns their alerts; throws `.undecodable` for anything that is not a feed.
     public static func alerts(from bytes: Data, source: String = "feed", idPrefix: String = "") throws(SourceError) -> [Alert] {
-        alerts(from: try RealtimeFeed.decode(bytes, source: source), idPrefix: idPrefix)
+        alerts(from: try RealtimeFeed.decode(bytes, source: source).others, idPrefix: idPrefix)
     }
 
     static func alert(_ a: TransitRealtime_Alert, id: String, idPrefix: String) -> Alert {

@@ -15,6 +15,8 @@ public struct RealtimeMatchReport: Sendable, Hashable, Codable {
     public var skippedStops = 0
     public var noDataStops = 0
     public var platformChanges = 0
+    /// Updates whose stop_sequence named a call at another stop than their stop_id; matched by stop_id.
+    public var sequenceStopMismatches = 0
     public var vehiclePositions = 0
     public var matchedVehicles = 0
     public var unknownVehicleTrips = 0

@@ -18,46 +18,52 @@ public struct TripUpdateApplier {
     /// replaces all trip data of `previous` (a trip missing from it loses its
     /// realtime data); a DIFFERENTIAL one updates the trips it names. A message
     /// older than `previous` is ignored and `previous` is returned unchanged.
-    public func apply(_ message: TransitRealtime_FeedMessage, to previous: RealtimeOverlay = .empty,
+    public func apply(_ message: RealtimeMessage, to previous: RealtimeOverlay = .empty,
                       now: Instant = .now()) -> (overlay: RealtimeOverlay, report: RealtimeMatchReport) {
         var report = RealtimeMatchReport()
-        report.entities = message.entity.count
-        let timestamp = message.header.hasTimestamp ? Instant(epochSeconds: Int64(clamping: message.header.timestamp)) : nil
+        report.entities = message.entityCount
+        let timestamp = message.timestamp.map { Instant(epochSeconds: Int64(clamping: $0)) }
         if let t = timestamp, let p = previous.tripUpdatesTimestamp, t < p {
             report.ignoredBecause = "its timestamp \(t) is older than the data already applied (\(p))"
             return (previous, report)
         }
         var overlay = previous
-        if message.header.incrementality == .fullDataset {
+        if message.isFullDataset {
             overlay.trips = [:]
             overlay.added = []
         }
+        overlay.trips.reserveCapacity(message.tripUpdates.count)
         overlay.tripUpdatesTimestamp = timestamp ?? now
         let reference = timestamp ?? now
-        for entity in message.entity where entity.hasTripUpdate {
+        for update in message.tripUpdates {
             report.tripUpdates += 1
-            if entity.isDeleted { continue }
-            apply(entity.tripUpdate, reference: reference, into: &overlay, report: &report)
+            if update.isDeleted { continue }
+            apply(update, reference: reference, into: &overlay, report: &report)
         }
         overlay.reindex(timetable: timetable)
         return (overlay, report)
     }
 
-    private func apply(_ update: TransitRealtime_TripUpdate, reference: Instant, into overlay: inout RealtimeOverlay,
+    /// The same, for a message built or decoded by SwiftProtobuf.
+    public func apply(_ message: TransitRealtime_FeedMessage, to previous: RealtimeOverlay = .empty,
+                      now: Instant = .now()) -> (overlay: RealtimeOverlay, report: RealtimeMatchReport) {
+        apply(RealtimeMessage(message), to: previous, now: now)
+    }
+
+    private func apply(_ update: TripUpdateRecord, reference: Instant, into overlay: inout RealtimeOverlay,
                        report: inout RealtimeMatchReport) {
-        let descriptor = update.trip
-        report.stopTimeUpdates += update.stopTimeUpdate.count
-        let relationship = descriptor.scheduleRelationship
-        let tripID = idPrefix + descriptor.tripID
-        guard descriptor.hasTripID, let trip = timetable.tripIndex(id: tripID), timetable.callCount(of: trip) > 0 else {
+        report.stopTimeUpdates += update.stopTimeUpdates.count
+        let relationship = update.relationship
+        guard let feedTripID = update.tripID, let trip = timetable.tripIndex(id: idPrefix + feedTripID), timetable.callCount(of: trip) > 0 else {
             if relationship == .added || relationship == .new {
                 addTrip(update, reference: reference, into: &overlay, report: &report)
             } else {
-                report.noteUnknownTrip(descriptor.hasTripID ? tripID : "(no trip_id; route \(descriptor.routeID))")
+                report.noteUnknownTrip(update.tripID.map { idPrefix + $0 } ?? "(no trip_id; route \(update.routeID ?? "none"))")
             }
             return
         }
-        guard let key = instance(of: trip, descriptor, reference: reference, firstTime: firstTime(update)) else {
+        guard let key = instance(of: trip, startTime: update.startTime, startDate: update.startDate, reference: reference,
+                                 firstTime: firstTime(update)) else {
             report.unmatchedInstances += 1
             return
         }
@@ -69,26 +75,30 @@ public struct TripUpdateApplier {
             return
         }
         var live = TripLive(status: .running, calls: calls)
-        if update.hasTimestamp { live.timestamp = Instant(epochSeconds: Int64(clamping: update.timestamp)) }
-        if update.hasVehicle {
-            live.vehicleID = update.vehicle.hasID ? update.vehicle.id : nil
-            live.vehicleLabel = update.vehicle.hasLabel ? update.vehicle.label : nil
-        }
+        live.timestamp = update.timestamp.map { Instant(epochSeconds: Int64(clamping: $0)) }
+        live.vehicleID = update.vehicleID
+        live.vehicleLabel = update.vehicleLabel
         // Delay carried forward from the last update, until the next one; nil after NO_DATA.
-        var carried: Int64? = update.hasDelay && update.stopTimeUpdate.isEmpty ? Int64(update.delay) : nil
+        // The trip-level delay applies from the start until a stop time update says otherwise.
+        var carried: Int64? = update.delay.map(Int64.init)
         var next = 0
         var matchedAny = false
-        for stu in update.stopTimeUpdate {
-            guard let k = position(of: stu, in: trip, from: next) else {
-                report.noteUnknownStop(stu.hasStopID ? idPrefix + stu.stopID : "stop_sequence \(stu.stopSequence)")
+        for stu in update.stopTimeUpdates {
+            guard let k = position(of: stu, in: trip, from: next, report: &report) else {
+                report.noteUnknownStop(stu.stopID.map { idPrefix + $0 } ?? "stop_sequence \(stu.stopSequence.map(String.init) ?? "none")")
                 continue
             }
             report.matchedStopTimeUpdates += 1
-            if !matchedAny { live.firstUpdatedCall = k; matchedAny = true }
+            if !matchedAny {
+                live.firstUpdatedCall = k
+                matchedAny = true
+                // Calls before the first update have been served: a trip-level delay does not reach back to them.
+                if update.delay != nil { next = k }
+            }
             // Calls between the previous update and this one run with the carried delay.
             // Updates should come in stop_sequence order; one that points back is applied alone, filling nothing.
             if let d = carried, k > next { for j in next..<k { fill(&live, key: key, call: j, arrivalDelay: d, departureDelay: d) } }
-            switch stu.scheduleRelationship {
+            switch stu.relationship {
             case .noData:
                 report.noDataStops += 1
                 live.callStatus[k] = .noData
@@ -100,18 +110,20 @@ public struct TripUpdateApplier {
                 if let d = carried { fill(&live, key: key, call: k, arrivalDelay: d, departureDelay: d) }
             default:
                 let scheduledArrival = timetable.scheduledArrival(key, k), scheduledDeparture = timetable.scheduledDeparture(key, k)
-                let arrivalDelay = delay(stu.hasArrival ? stu.arrival : nil, scheduled: scheduledArrival) ?? carried
-                let departureDelay = delay(stu.hasDeparture ? stu.departure : nil, scheduled: scheduledDeparture) ?? arrivalDelay
+                let arrivalDelay = delay(stu.arrival, scheduled: scheduledArrival) ?? carried
+                let departureDelay = delay(stu.departure, scheduled: scheduledDeparture) ?? arrivalDelay
                 if let a = arrivalDelay ?? departureDelay, let d = departureDelay {
                     fill(&live, key: key, call: k, arrivalDelay: a, departureDelay: d)
                     carried = d
                 }
             }
-            if stu.hasStopTimeProperties, stu.stopTimeProperties.hasAssignedStopID {
-                let assigned = idPrefix + stu.stopTimeProperties.assignedStopID
+            if let assignedID = stu.assignedStopID {
+                let assigned = idPrefix + assignedID
                 if let s = timetable.stopIndex(id: assigned) {
-                    live.assignedStop[k] = s
-                    report.platformChanges += 1
+                    if s != timetable.patternStopAt(trip: trip, call: k) {
+                        live.assignedStop[k] = s
+                        report.platformChanges += 1
+                    }
                 } else {
                     report.noteUnknownStop(assigned)
                 }
@@ -123,11 +135,10 @@ public struct TripUpdateApplier {
     }
 
     /// Expected minus scheduled: from the absolute time when given (it takes precedence), else the delay.
-    private func delay(_ event: TransitRealtime_TripUpdate.StopTimeEvent?, scheduled: Int64) -> Int64? {
+    private func delay(_ event: StopTimeEventRecord?, scheduled: Int64) -> Int64? {
         guard let event else { return nil }
-        if event.hasTime, event.time > 0 { return event.time - scheduled }
-        if event.hasDelay { return Int64(event.delay) }
-        return nil
+        if let t = event.absoluteTime { return t - scheduled }
+        return event.delay.map(Int64.init)
     }
 
     private func fill(_ live: inout TripLive, key: TripInstance, call k: Int, arrivalDelay: Int64, departureDelay: Int64) {
@@ -139,33 +150,47 @@ public struct TripUpdateApplier {
     }
 
     /// Matches by stop_sequence, falling back to stop_id searched forward from
-    /// the last match, so a trip that visits a stop twice is still right.
-    private func position(of stu: TransitRealtime_TripUpdate.StopTimeUpdate, in trip: UInt32, from: Int) -> Int? {
-        if stu.hasStopSequence, let k = timetable.callIndex(of: trip, sequence: stu.stopSequence, from: from) { return k }
-        guard stu.hasStopID, let stop = timetable.stopIndex(id: idPrefix + stu.stopID) else { return nil }
+    /// the last match, so a trip that visits a stop twice is still right. When
+    /// the call at that stop_sequence is not at the update's stop_id (nor at
+    /// another stop of its station), the producer's sequence numbers disagree
+    /// with the static feed (a detour stop inserted, say), so stop_id decides.
+    private func position(of stu: StopTimeUpdateRecord, in trip: UInt32, from: Int, report: inout RealtimeMatchReport) -> Int? {
+        if let sequence = stu.stopSequence, let k = timetable.callIndex(of: trip, sequence: sequence, from: from) {
+            guard let id = stu.stopID else { return k }
+            let callStop = timetable.patternStopAt(trip: trip, call: k)
+            // Comparing the IDs is much cheaper than looking the stop up, and almost always enough.
+            if timetable.stopID(of: callStop, is: id, prefix: idPrefix) { return k }
+            guard let stop = timetable.stopIndex(id: idPrefix + id) else { return k }
+            if sameStation(stop, callStop) { return k }
+            report.sequenceStopMismatches += 1
+        }
+        guard let stop = stu.stopID.flatMap({ timetable.stopIndex(id: idPrefix + $0) }) else { return nil }
         return timetable.callIndex(of: trip, stop: stop, from: from) ?? timetable.callIndex(of: trip, stop: stop, from: 0)
     }
 
+    private func sameStation(_ a: UInt32, _ b: UInt32) -> Bool {
+        a == b || (timetable.parentStation(of: a).map { $0 == timetable.parentStation(of: b) } ?? false)
+    }
+
     /// The first absolute time in an update, to find the service day when the feed gives no start_date.
-    private func firstTime(_ update: TransitRealtime_TripUpdate) -> Instant? {
-        for stu in update.stopTimeUpdate {
-            if stu.hasArrival, stu.arrival.hasTime, stu.arrival.time > 0 { return Instant(epochSeconds: stu.arrival.time) }
-            if stu.hasDeparture, stu.departure.hasTime, stu.departure.time > 0 { return Instant(epochSeconds: stu.departure.time) }
+    private func firstTime(_ update: TripUpdateRecord) -> Instant? {
+        for stu in update.stopTimeUpdates {
+            if let t = stu.arrival?.absoluteTime ?? stu.departure?.absoluteTime { return Instant(epochSeconds: t) }
         }
         return nil
     }
 
     /// The trip instance a descriptor names: start_date (else the nearest day
     /// the trip runs), and for a frequency-based trip its start_time.
-    func instance(of trip: UInt32, _ descriptor: TransitRealtime_TripDescriptor, reference: Instant, firstTime: Instant?) -> TripInstance? {
+    func instance(of trip: UInt32, startTime: String?, startDate: String?, reference: Instant, firstTime: Instant?) -> TripInstance? {
         var shift: Int32 = 0
         if timetable.isFrequencyBased(trip) {
-            guard descriptor.hasStartTime, let start = GTFSTime.parse(descriptor.startTime),
+            guard let startTime, let start = GTFSTime.parse(startTime),
                   let s = timetable.frequencyShift(of: trip, startTime: start) else { return nil }
             shift = s
         }
-        if descriptor.hasStartDate, !descriptor.startDate.isEmpty {
-            guard let date = ServiceDate(gtfs: descriptor.startDate) else { return nil }
+        if let startDate, !startDate.isEmpty {
+            guard let date = ServiceDate(gtfs: startDate) else { return nil }
             guard timetable.runs(TripIndex(raw: trip), on: date) else { return nil }
             return TripInstance(trip: trip, serviceDay: date.dayNumber, shift: shift)
         }
@@ -174,30 +199,30 @@ public struct TripUpdateApplier {
     }
 
     /// An ADDED or NEW trip: its calls come from the updates' stop_ids and absolute times.
-    private func addTrip(_ update: TransitRealtime_TripUpdate, reference: Instant, into overlay: inout RealtimeOverlay,
+    private func addTrip(_ update: TripUpdateRecord, reference: Instant, into overlay: inout RealtimeOverlay,
                          report: inout RealtimeMatchReport) {
         var calls: [AddedTrip.Call] = []
-        for stu in update.stopTimeUpdate {
-            guard stu.hasStopID, let stop = timetable.stopIndex(id: idPrefix + stu.stopID) else {
-                report.noteUnknownStop(stu.hasStopID ? idPrefix + stu.stopID : "stop_sequence \(stu.stopSequence)")
+        for stu in update.stopTimeUpdates {
+            guard let id = stu.stopID, let stop = timetable.stopIndex(id: idPrefix + id) else {
+                report.noteUnknownStop(stu.stopID.map { idPrefix + $0 } ?? "stop_sequence \(stu.stopSequence.map(String.init) ?? "none")")
                 continue
             }
-            let a = stu.hasArrival && stu.arrival.hasTime ? stu.arrival.time : nil
-            let d = stu.hasDeparture && stu.departure.hasTime ? stu.departure.time : nil
+            let a = stu.arrival?.absoluteTime, d = stu.departure?.absoluteTime
             guard let arrival = a ?? d, let departure = d ?? a else { continue }
             report.matchedStopTimeUpdates += 1
-            calls.append(AddedTrip.Call(stop: stop, arrival: arrival, departure: departure, skipped: stu.scheduleRelationship == .skipped))
+            calls.append(AddedTrip.Call(stop: stop, arrival: arrival, departure: departure, skipped: stu.relationship == .skipped))
         }
+        let id = idPrefix + (update.tripID ?? update.entityID)
         guard calls.count >= 2 else {
-            report.noteUnknownTrip(idPrefix + update.trip.tripID)
+            report.noteUnknownTrip(id)
             return
         }
         report.addedTrips += 1
-        let route = update.trip.hasRouteID ? timetable.routeIndex(id: idPrefix + update.trip.routeID) : nil
-        var headsign = update.hasTripProperties && update.tripProperties.hasTripHeadsign ? update.tripProperties.tripHeadsign : ""
+        let route = update.routeID.flatMap { timetable.routeIndex(id: idPrefix + $0) }
+        var headsign = update.tripHeadsign ?? ""
         if headsign.isEmpty { headsign = timetable.stopNameString(calls[calls.count - 1].stop) }
-        let day = update.trip.hasStartDate ? ServiceDate(gtfs: update.trip.startDate)?.dayNumber : nil
-        overlay.added.append(AddedTrip(id: idPrefix + update.trip.tripID, route: route, headsign: headsign,
+        let day = update.startDate.flatMap { ServiceDate(gtfs: $0)?.dayNumber }
+        overlay.added.append(AddedTrip(id: id, route: route, headsign: headsign,
                                        serviceDay: day ?? Int32(calls[0].departure / 86_400), calls: calls))
     }
 }

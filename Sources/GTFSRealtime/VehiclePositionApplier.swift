@@ -34,7 +34,8 @@ public struct VehiclePositionApplier {
                 continue
             }
             let reported = v.hasTimestamp ? Instant(epochSeconds: Int64(clamping: v.timestamp)) : timestamp ?? now
-            guard let key = trips.instance(of: trip, v.trip, reference: reported, firstTime: nil) else {
+            guard let key = trips.instance(of: trip, startTime: v.trip.hasStartTime ? v.trip.startTime : nil,
+                                           startDate: v.trip.hasStartDate ? v.trip.startDate : nil, reference: reported, firstTime: nil) else {
                 report.unmatchedInstances += 1
                 continue
             }

@@ -92,13 +92,26 @@ public struct LateCalls: Sendable {
 
     init() {}
 
+    /// Groups by stop with a counting sort, then sorts each stop's few calls by
+    /// time: a general sort of all of them took most of the time of `reindex`.
     init(stopCount: Int, _ unsorted: [(stop: UInt32, call: LateCall)]) {
-        let sorted = unsorted.sorted { ($0.stop, $0.call.scheduled) < ($1.stop, $1.call.scheduled) }
+        guard !unsorted.isEmpty else { return }
         var start = [UInt32](repeating: 0, count: stopCount + 1)
-        for item in sorted { start[Int(item.stop) + 1] += 1 }
+        for item in unsorted { start[Int(item.stop) + 1] += 1 }
         for i in 0..<stopCount { start[i + 1] += start[i] }
+        var next = start
+        var calls = [LateCall](unsafeUninitializedCapacity: unsorted.count) { buffer, count in
+            for item in unsorted {
+                (buffer.baseAddress! + Int(next[Int(item.stop)])).initialize(to: item.call)
+                next[Int(item.stop)] += 1
+            }
+            count = unsorted.count
+        }
+        for i in 0..<stopCount where start[i + 1] - start[i] > 1 {
+            calls[Int(start[i])..<Int(start[i + 1])].sort { $0.scheduled < $1.scheduled }
+        }
         self.start = start
-        calls = sorted.map(\.call)
+        self.calls = calls
     }
 }
 
@@ -117,6 +130,10 @@ public struct RealtimeOverlay: Sendable {
     /// Late departures and arrivals, grouped by stop (`lateStart[stop]..<lateStart[stop+1]`), sorted by scheduled time.
     public var lateDepartures = LateCalls()
     public var lateArrivals = LateCalls()
+    /// Calls moved to another platform (assigned_stop_id), grouped by the stop they now use,
+    /// so the new platform's board lists them.
+    public var movedDepartures = LateCalls()
+    public var movedArrivals = LateCalls()
     /// Dense lookup built by `reindex`: the first live entry of each trip, chained through `liveNext`.
     /// Boards read it for every row, so it is an array read rather than a hash.
     var liveSlot: [Int32] = []
@@ -144,7 +161,9 @@ public struct RealtimeOverlay: Sendable {
     /// after `trips` or `added` changed. The appliers call it; queries read only what it builds.
     public mutating func reindex(timetable: Timetable) {
         addedStops = Set(added.flatMap { $0.calls.map(\.stop) })
-        (lateDepartures, lateArrivals, maxDelay, maxEarly) = timetable.lateCalls(trips)
+        let indices = timetable.lateCalls(trips)
+        (lateDepartures, lateArrivals, maxDelay, maxEarly) = (indices.departures, indices.arrivals, indices.maxDelay, indices.maxEarly)
+        (movedDepartures, movedArrivals) = (indices.movedDepartures, indices.movedArrivals)
         liveSlot = Array(repeating: -1, count: timetable.tripCount)
         liveKeys = []; liveValues = []; liveNext = []
         liveKeys.reserveCapacity(trips.count); liveValues.reserveCapacity(trips.count); liveNext.reserveCapacity(trips.count)
@@ -225,7 +244,10 @@ extension Timetable {
             let distance = abs(base(zone: tripZone[Int(trip)], day: d) + first - reference.epochSeconds)
             if best == nil || distance < best!.0 { best = (distance, d) }
         }
-        return best?.1
+        // A run more than 12 hours away is not the one the feed means (a holiday's
+        // trips are not running, so yesterday's or tomorrow's must not be taken instead).
+        guard let best, best.0 <= 12 * 3600 else { return nil }
+        return best.1
     }
 
     /// The frequency-based run shift for a GTFS start_time, or nil if the trip has no run starting then.
@@ -245,6 +267,12 @@ extension Timetable {
     public func routeIndex(id: String) -> UInt32? { routeID.firstIndex(of: id).map(UInt32.init) }
     public func tripIndex(id: String) -> UInt32? { trip(id: id)?.raw }
     public func stopIDString(_ stop: UInt32) -> String { stopID[Int(stop)] }
+    /// Whether a stop's ID is `prefix` followed by `id`, without building the joined string.
+    public func stopID(of stop: UInt32, is id: String, prefix: String) -> Bool {
+        let own = stopID[Int(stop)]
+        if prefix.isEmpty { return own == id }
+        return own.utf8.count == prefix.utf8.count + id.utf8.count && own.hasPrefix(prefix) && own.utf8.dropFirst(prefix.utf8.count).elementsEqual(id.utf8)
+    }
     public func stopNameString(_ stop: UInt32) -> String { stopName[Int(stop)] }
     public func parentStation(of stop: UInt32) -> UInt32? {
         let p = stopParent[Int(stop)]
@@ -293,10 +321,13 @@ extension Timetable {
 }
 
 extension Timetable {
-    /// Indexes the calls running late by stop, with the same boarding rules as
-    /// the static event indices, and finds the largest delay and lead.
-    func lateCalls(_ trips: [TripInstance: TripLive]) -> (departures: LateCalls, arrivals: LateCalls, maxDelay: Int64, maxEarly: Int64) {
+    /// Indexes the calls running late, and those moved to another platform, by
+    /// stop (with the same boarding rules as the static event indices), and
+    /// finds the largest delay and lead.
+    func lateCalls(_ trips: [TripInstance: TripLive]) -> (departures: LateCalls, arrivals: LateCalls, maxDelay: Int64, maxEarly: Int64,
+                                                          movedDepartures: LateCalls, movedArrivals: LateCalls) {
         var lateDepartures: [(stop: UInt32, call: LateCall)] = [], lateArrivals: [(stop: UInt32, call: LateCall)] = []
+        var movedDepartures: [(stop: UInt32, call: LateCall)] = [], movedArrivals: [(stop: UInt32, call: LateCall)] = []
         var late: Int64 = 0, early: Int64 = 0
         for (key, live) in trips where live.status == .running {
             let p = patternRange(tripPattern[Int(key.trip)])
@@ -304,25 +335,33 @@ extension Timetable {
             let first = Int(tripTimes[Int(key.trip)])
             for k in 0..<p.count where live.callStatus[k] == .scheduled {
                 let flags = patternFlags[p.lowerBound + k]
-                let stop = live.assignedStop[k] ?? patternStop[p.lowerBound + k]
+                let moved = live.assignedStop[k]
+                let stop = moved ?? patternStop[p.lowerBound + k]
+                let departs = k < p.count - 1 && flags & 3 != 1, arrives = k > 0 && (flags >> 2) & 3 != 1
+                let scheduledDeparture = dayBase + Int64(departures[first + k]), scheduledArrival = dayBase + Int64(arrivals[first + k])
                 if live.departure[k] != TripLive.unknown {
-                    let scheduled = dayBase + Int64(departures[first + k])
-                    let delay = live.departure[k] - scheduled
+                    let delay = live.departure[k] - scheduledDeparture
                     late = max(late, delay); early = max(early, -delay)
-                    if delay > 0 && k < p.count - 1 && flags & 3 != 1 {
-                        lateDepartures.append((stop, LateCall(scheduled: scheduled, expected: live.departure[k], instance: key, call: UInt16(k))))
+                    if delay > 0 && departs {
+                        lateDepartures.append((stop, LateCall(scheduled: scheduledDeparture, expected: live.departure[k], instance: key, call: UInt16(k))))
                     }
                 }
                 if live.arrival[k] != TripLive.unknown {
-                    let scheduled = dayBase + Int64(arrivals[first + k])
-                    let delay = live.arrival[k] - scheduled
+                    let delay = live.arrival[k] - scheduledArrival
                     late = max(late, delay); early = max(early, -delay)
-                    if delay > 0 && k > 0 && (flags >> 2) & 3 != 1 {
-                        lateArrivals.append((stop, LateCall(scheduled: scheduled, expected: live.arrival[k], instance: key, call: UInt16(k))))
+                    if delay > 0 && arrives {
+                        lateArrivals.append((stop, LateCall(scheduled: scheduledArrival, expected: live.arrival[k], instance: key, call: UInt16(k))))
                     }
+                }
+                if let moved {
+                    let expectedDeparture = live.departure[k] == TripLive.unknown ? scheduledDeparture : live.departure[k]
+                    let expectedArrival = live.arrival[k] == TripLive.unknown ? scheduledArrival : live.arrival[k]
+                    if departs { movedDepartures.append((moved, LateCall(scheduled: scheduledDeparture, expected: expectedDeparture, instance: key, call: UInt16(k)))) }
+                    if arrives { movedArrivals.append((moved, LateCall(scheduled: scheduledArrival, expected: expectedArrival, instance: key, call: UInt16(k)))) }
                 }
             }
         }
-        return (LateCalls(stopCount: stopCount, lateDepartures), LateCalls(stopCount: stopCount, lateArrivals), late, early)
+        return (LateCalls(stopCount: stopCount, lateDepartures), LateCalls(stopCount: stopCount, lateArrivals), late, early,
+                LateCalls(stopCount: stopCount, movedDepartures), LateCalls(stopCount: stopCount, movedArrivals))
     }
 }

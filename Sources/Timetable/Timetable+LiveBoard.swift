@@ -16,12 +16,15 @@ extension Timetable {
         // the query is repeated with room to spare, which is rare.
         let windowEnd = request.window.map { request.from.epochSeconds + Int64($0) } ?? Int64.max
         let stops = boardStops(request.stop)
-        let late = lateRows(request, stops: stops, overlay: overlay)
+        let late = lateRows(request, stops: stops, overlay: overlay) + movedRows(request, stops: stops, overlay: overlay)
+        let checkMoves = !overlay.movedDepartures.isEmpty || !overlay.movedArrivals.isEmpty
         var spare = 0
         var ranked: [(effective: Int64, row: BoardRow, slot: Int32)] = []
         func rank(_ rows: [BoardRow]) {
             for row in rows {
                 let slot = overlay.slot(of: TripInstance(trip: row.trip, serviceDay: row.serviceDay, shift: row.shift))
+                // A call moved to a platform this board does not cover is on that platform's board instead.
+                if checkMoves, slot >= 0, let moved = overlay.liveValues[Int(slot)].assignedStop[Int(row.position)], !stops.contains(moved) { continue }
                 let effective = overlay.expectedTime(slot: slot, call: Int(row.position), departure: departuresBoard) ?? row.instant
                 if effective >= request.from.epochSeconds && effective <= windowEnd { ranked.append((effective, row, slot)) }
             }
@@ -75,16 +78,37 @@ extension Timetable {
                 return lo
             }
             for c in calls[firstScheduled(atOrAfter: from - overlay.maxDelay)..<firstScheduled(atOrAfter: from)] where c.expected >= from {
-                var viaPosition: Int32 = -1
-                if !via.isEmpty {
-                    viaPosition = findVia(trip: c.instance.trip, position: Int(c.call), arrivalsBoard: !departuresBoard, via: via)
-                    if viaPosition < 0 { continue }
-                }
-                rows.append(BoardRow(instant: c.scheduled, trip: c.instance.trip, position: c.call, serviceDay: c.instance.serviceDay,
-                                     shift: c.instance.shift, frequency: frequencyBlock(of: c.instance), viaPosition: viaPosition))
+                if let row = row(for: c, via: via, arrivalsBoard: !departuresBoard) { rows.append(row) }
             }
         }
         return rows
+    }
+
+    /// Rows for calls moved onto this board's stops from a stop it does not cover
+    /// (a platform change), scheduled from `from` on; earlier ones are late rows.
+    func movedRows(_ request: BoardRequest, stops: [UInt32], overlay: RealtimeOverlay) -> [BoardRow] {
+        let departuresBoard = request.kind == .departures
+        let index = departuresBoard ? overlay.movedDepartures : overlay.movedArrivals
+        guard !index.isEmpty else { return [] }
+        let via = request.via.map(boardStops) ?? []
+        var rows: [BoardRow] = []
+        for s in stops {
+            for c in index.at(s) where c.scheduled >= request.from.epochSeconds && !stops.contains(patternStopAt(trip: c.instance.trip, call: Int(c.call))) {
+                if let row = row(for: c, via: via, arrivalsBoard: !departuresBoard) { rows.append(row) }
+            }
+        }
+        return rows
+    }
+
+    /// A board row for a call from the late or moved index, or nil when it does not reach `via`.
+    private func row(for c: LateCall, via: [UInt32], arrivalsBoard: Bool) -> BoardRow? {
+        var viaPosition: Int32 = -1
+        if !via.isEmpty {
+            viaPosition = findVia(trip: c.instance.trip, position: Int(c.call), arrivalsBoard: arrivalsBoard, via: via)
+            if viaPosition < 0 { return nil }
+        }
+        return BoardRow(instant: c.scheduled, trip: c.instance.trip, position: c.call, serviceDay: c.instance.serviceDay,
+                        shift: c.instance.shift, frequency: frequencyBlock(of: c.instance), viaPosition: viaPosition)
     }
 
     /// The frequency block a run belongs to, or -1 for a scheduled trip.

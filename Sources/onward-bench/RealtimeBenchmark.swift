@@ -1,6 +1,7 @@
 import Foundation
 import GTFSRealtime
 import OnwardCore
+import SwiftProtobuf
 import Timetable
 
 /// Decode-and-apply time of a GTFS-Realtime trip-updates capture, and board
@@ -10,6 +11,8 @@ enum RealtimeBenchmark {
         var entities: Int
         var stopTimeUpdates: Int
         var decode: Samples
+        /// The same bytes through SwiftProtobuf's generic decoder, for comparison.
+        var swiftProtobufDecode: Samples
         var decodeAndApply: Samples
         var staticBoard: Samples
         var liveBoard: Samples
@@ -30,14 +33,22 @@ enum RealtimeBenchmark {
             let t0 = Stopwatch.nanos()
             let message = try RealtimeFeed.decode(bytes)
             let t1 = Stopwatch.nanos()
-            (overlay, report) = applier.apply(message, to: .empty, now: Instant(epochSeconds: Int64(message.header.timestamp)))
+            (overlay, report) = applier.apply(message, to: .empty, now: Instant(epochSeconds: Int64(message.timestamp ?? 0)))
             let t2 = Stopwatch.nanos()
-            entities = message.entity.count
-            updates = message.entity.reduce(0) { $0 + $1.tripUpdate.stopTimeUpdate.count }
+            entities = message.entityCount
+            updates = message.tripUpdates.reduce(0) { $0 + $1.stopTimeUpdates.count }
             if i >= 5 {  // the first runs warm caches and the allocator
                 decodeTimes.append(Double(t1 - t0))
                 applyTimes.append(Double(t2 - t0))
             }
+        }
+        var protobufTimes: [Double] = []
+        for i in 0..<(max(runs / 4, 3) + 2) {
+            let t0 = Stopwatch.nanos()
+            let m = try TransitRealtime_FeedMessage(serializedBytes: bytes)
+            let t1 = Stopwatch.nanos()
+            if m.entity.count != entities { throw BenchError("SwiftProtobuf read \(m.entity.count) entities, the wire decoder \(entities)") }
+            if i >= 2 { protobufTimes.append(Double(t1 - t0)) }
         }
         guard let stop = tt.stop(id: boardStop) else { throw BenchError("no stop '\(boardStop)'") }
         let captureTime = overlay.tripUpdatesTimestamp ?? .now()
@@ -60,7 +71,7 @@ enum RealtimeBenchmark {
         }
         if sink == 42 { print("") }
         _ = date; _ = zone
-        return Figures(entities: entities, stopTimeUpdates: updates, decode: Samples(decodeTimes), decodeAndApply: Samples(applyTimes),
+        return Figures(entities: entities, stopTimeUpdates: updates, decode: Samples(decodeTimes), swiftProtobufDecode: Samples(protobufTimes), decodeAndApply: Samples(applyTimes),
                        staticBoard: Samples(staticTimes), liveBoard: Samples(liveTimes), report: report,
                        maxDelay: overlay.maxDelay, maxEarly: overlay.maxEarly)
     }

@@ -199,12 +199,14 @@ extension Suite {
                                           runs: max(options.runs * 12, 1), queries: max(options.queries / 2, 100))
         let label = "Halifax trip updates (\(f.entities) entities, \(Format.count(f.stopTimeUpdates)) stop time updates)"
         report.add("\(label): decode (median of \(f.decode.count))", Format.micros(f.decode.median) + String(format: " = %.0f k entities/s", Double(f.entities) / f.decode.median * 1e6))
+        report.add("\(label): SwiftProtobuf decode alone, for comparison (median of \(f.swiftProtobufDecode.count))",
+                   Format.micros(f.swiftProtobufDecode.median) + String(format: " = %.0f k entities/s", Double(f.entities) / f.swiftProtobufDecode.median * 1e6))
         report.add("\(label): decode + apply (median of \(f.decodeAndApply.count))", Format.micros(f.decodeAndApply.median),
                    target: "≤ 5 ms", pass: f.decodeAndApply.median <= 5e6)
         let ratio = f.liveBoard.median / f.staticBoard.median
         report.add("board p50 / p99, Bridge Terminal [10001], ±2 h of the capture: static / with overlay",
                    "\(Format.micros(f.staticBoard.median)) / \(Format.micros(f.staticBoard.percentile(99))) → \(Format.micros(f.liveBoard.median)) / \(Format.micros(f.liveBoard.percentile(99))) (×\(String(format: "%.2f", ratio)))",
                    target: "≤ ×1.10", pass: ratio <= 1.10)
-        report.note("\(label): matched trips \(f.report.matchedTrips), unknown trips \(f.report.unknownTrips), unmatched instances \(f.report.unmatchedInstances), matched stop time updates \(f.report.matchedStopTimeUpdates), unknown stops \(f.report.unknownStops); largest delay \(f.maxDelay) s, largest lead \(f.maxEarly) s")
+        report.note("\(label): matched trips \(f.report.matchedTrips), unknown trips \(f.report.unknownTrips), unmatched instances \(f.report.unmatchedInstances), matched stop time updates \(f.report.matchedStopTimeUpdates), unknown stops \(f.report.unknownStops), stop_sequence/stop_id disagreements \(f.report.sequenceStopMismatches); largest delay \(f.maxDelay) s, largest lead \(f.maxEarly) s")
     }
 }

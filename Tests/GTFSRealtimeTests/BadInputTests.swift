@@ -88,8 +88,8 @@ struct BadInputTests {
     @Test("the good message decodes (so the failures below are about the bytes)")
     func goodDecodes() throws {
         let m = try RealtimeFeed.decode(try goodBytes(), source: "good.pb")
-        #expect(m.entity.count == 3)
-        #expect(m.header.gtfsRealtimeVersion == "2.0")
+        #expect(m.entityCount == 3)
+        #expect(m.version == "2.0")
     }
 
     @Test("empty input: undecodable, saying it is empty")
