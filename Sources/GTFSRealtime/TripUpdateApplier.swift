@@ -35,10 +35,10 @@ public struct TripUpdateApplier {
         overlay.trips.reserveCapacity(message.tripUpdates.count)
         overlay.tripUpdatesTimestamp = timestamp ?? now
         let reference = timestamp ?? now
-        for update in message.tripUpdates {
+        for i in message.tripUpdates.indices {
             report.tripUpdates += 1
-            if update.isDeleted { continue }
-            apply(update, reference: reference, into: &overlay, report: &report)
+            if message.tripUpdates[i].isDeleted { continue }
+            apply(message.tripUpdates[i], reference: reference, into: &overlay, report: &report)
         }
         overlay.reindex(timetable: timetable)
         return (overlay, report)
@@ -157,15 +157,18 @@ public struct TripUpdateApplier {
     private func position(of stu: StopTimeUpdateRecord, in trip: UInt32, from: Int, report: inout RealtimeMatchReport) -> Int? {
         if let sequence = stu.stopSequence, let k = timetable.callIndex(of: trip, sequence: sequence, from: from) {
             guard let id = stu.stopID else { return k }
-            let callStop = timetable.patternStopAt(trip: trip, call: k)
-            // Comparing the IDs is much cheaper than looking the stop up, and almost always enough.
-            if timetable.stopID(of: callStop, is: id, prefix: idPrefix) { return k }
+            // Comparing IDs along the trip is much cheaper than looking the stop up, and almost always enough.
+            if timetable.stopID(of: timetable.patternStopAt(trip: trip, call: k), is: id, prefix: idPrefix) { return k }
+            if let j = timetable.callIndex(of: trip, stopID: id, prefix: idPrefix, from: from) {
+                report.sequenceStopMismatches += 1
+                return j
+            }
+            // Not a stop of this trip: another platform of the same station keeps the sequence's call.
             guard let stop = timetable.stopIndex(id: idPrefix + id) else { return k }
-            if sameStation(stop, callStop) { return k }
-            report.sequenceStopMismatches += 1
+            return sameStation(stop, timetable.patternStopAt(trip: trip, call: k)) ? k : nil
         }
-        guard let stop = stu.stopID.flatMap({ timetable.stopIndex(id: idPrefix + $0) }) else { return nil }
-        return timetable.callIndex(of: trip, stop: stop, from: from) ?? timetable.callIndex(of: trip, stop: stop, from: 0)
+        guard let id = stu.stopID else { return nil }
+        return timetable.callIndex(of: trip, stopID: id, prefix: idPrefix, from: from)
     }
 
     private func sameStation(_ a: UInt32, _ b: UInt32) -> Bool {

@@ -233,6 +233,14 @@ extension Timetable {
         return nil
     }
 
+    /// The position of a call by its stop's ID (`prefix` + `id`), searching forward from `from`, then from the start.
+    public func callIndex(of trip: UInt32, stopID id: String, prefix: String, from: Int = 0) -> Int? {
+        let r = patternRange(tripPattern[Int(trip)])
+        for k in max(from, 0)..<r.count where stopID(of: patternStop[r.lowerBound + k], is: id, prefix: prefix) { return k }
+        for k in 0..<min(max(from, 0), r.count) where stopID(of: patternStop[r.lowerBound + k], is: id, prefix: prefix) { return k }
+        return nil
+    }
+
     /// The service day on which a trip runs nearest to `reference`, among the days around it.
     /// Used when a realtime feed gives no start_date.
     public func nearestServiceDay(of trip: UInt32, shift: Int32 = 0, around reference: Instant) -> Int32? {

@@ -45,9 +45,13 @@ extension Timetable {
 
     /// The board's rows in time order: the fast path the benchmark measures.
     public func boardRows(_ request: BoardRequest) -> [BoardRow] {
+        boardRows(request, stops: boardStops(request.stop))
+    }
+
+    /// The rows of a board at `stops` (the request's stop and, for a station, its platforms).
+    func boardRows(_ request: BoardRequest, stops: [UInt32]) -> [BoardRow] {
         guard dayCount > 0 else { return [] }
         let arrivalsBoard = request.kind == .arrivals
-        let stops = boardStops(request.stop)
         let via = request.via.map(boardStops) ?? []
         let limit = request.limit ?? (request.window == nil ? 20 : Int.max)
         let tLow = request.from.epochSeconds

@@ -16,7 +16,8 @@ extension Timetable {
         // the query is repeated with room to spare, which is rare.
         let windowEnd = request.window.map { request.from.epochSeconds + Int64($0) } ?? Int64.max
         let stops = boardStops(request.stop)
-        let late = lateRows(request, stops: stops, overlay: overlay) + movedRows(request, stops: stops, overlay: overlay)
+        let late = lateRows(request, stops: stops, overlay: overlay)
+        let moved = movedRows(request, stops: stops, overlay: overlay)
         let checkMoves = !overlay.movedDepartures.isEmpty || !overlay.movedArrivals.isEmpty
         var spare = 0
         var ranked: [(effective: Int64, row: BoardRow, slot: Int32)] = []
@@ -33,10 +34,11 @@ extension Timetable {
             var ahead = request
             if let w = request.window { ahead.window = w + Int(min(overlay.maxEarly, 1800)) }
             if let l = request.limit { ahead.limit = l + spare }
-            let rows = boardRows(ahead)
+            let rows = boardRows(ahead, stops: stops)
             ranked.removeAll(keepingCapacity: true)
             rank(rows)
-            rank(late)
+            if !late.isEmpty { rank(late) }
+            if !moved.isEmpty { rank(moved) }
             guard let l = request.limit, rows.count == l + spare, ranked.count < l, spare < 200 else { break }
             spare = max(spare * 2, 10)
         }
@@ -45,8 +47,11 @@ extension Timetable {
         var entries: [BoardEntry] = []
         for r in ranked.prefix(limit) {
             var e = entry(for: r.row, kind: request.kind)
-            applyLive(r.slot < 0 ? nil : overlay.liveValues[Int(r.slot)], to: &e, call: Int(r.row.position), key: TripInstance(trip: r.row.trip, serviceDay: r.row.serviceDay, shift: r.row.shift),
-                      departures: departuresBoard, now: now)
+            if r.slot < 0 {
+                e.status = .noLiveData
+            } else {
+                applyLive(overlay, slot: Int(r.slot), to: &e, call: Int(r.row.position), trip: r.row.trip, departures: departuresBoard, now: now)
+            }
             entries.append(e)
         }
         // Added trips after the last row of a full board cannot make it.
@@ -119,8 +124,13 @@ extension Timetable {
     }
 
     /// Sets expected time, delay and status on a board entry from a trip's live data.
-    func applyLive(_ live: TripLive?, to e: inout BoardEntry, call k: Int, key: TripInstance, departures: Bool, now: Instant) {
-        guard let live else { e.status = .noLiveData; return }
+    /// Reads the overlay's entry in place (`slot`): copying a `TripLive` per row cost more than the rest of the live work.
+    func applyLive(_ overlay: RealtimeOverlay, slot: Int, to e: inout BoardEntry, call k: Int, trip: UInt32, departures: Bool, now: Instant) {
+        applyLive(overlay.liveValues[slot], to: &e, call: k, trip: trip, departures: departures, now: now)
+    }
+
+    @inline(__always)
+    private func applyLive(_ live: borrowing TripLive, to e: inout BoardEntry, call k: Int, trip: UInt32, departures: Bool, now: Instant) {
         if live.status == .cancelled { e.status = .cancelled; return }
         if let moved = live.assignedStop[k] {
             e.stopID = stopID[Int(moved)]
@@ -140,7 +150,7 @@ extension Timetable {
         e.status = expected < now.epochSeconds ? .departed : LiveStatus.forDelay(delay)
         if let arrival = e.destinationArrival, let via = e.destinationStopID, let s = stop(id: via) {
             // Move the arrival at the destination by that call's own live time.
-            if let j = callIndex(of: key.trip, stop: s.raw, from: k + 1) ?? callIndex(of: key.trip, stop: s.raw) {
+            if let j = callIndex(of: trip, stop: s.raw, from: k + 1) ?? callIndex(of: trip, stop: s.raw) {
                 let t = departures ? live.arrival[j] : live.departure[j]
                 if t != TripLive.unknown { e.destinationArrival = Instant(epochSeconds: t) } else { e.destinationArrival = arrival }
             }
