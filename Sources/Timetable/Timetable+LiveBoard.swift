@@ -45,14 +45,16 @@ extension Timetable {
         ranked.sort { ($0.effective, $0.row.instant, $0.row.trip) < ($1.effective, $1.row.instant, $1.row.trip) }
         let limit = request.limit ?? (request.window == nil ? 20 : Int.max)
         var entries: [BoardEntry] = []
+        entries.reserveCapacity(min(limit, ranked.count))
         for r in ranked.prefix(limit) {
-            var e = entry(for: r.row, kind: request.kind)
+            // Built in place: appending a finished entry copied all its strings.
+            entries.append(entry(for: r.row, kind: request.kind))
             if r.slot < 0 {
-                e.status = .noLiveData
+                entries[entries.count - 1].status = .noLiveData
             } else {
-                applyLive(overlay, slot: Int(r.slot), to: &e, call: Int(r.row.position), trip: r.row.trip, departures: departuresBoard, now: now)
+                applyLive(overlay, slot: Int(r.slot), to: &entries[entries.count - 1], call: Int(r.row.position), trip: r.row.trip,
+                          departures: departuresBoard, now: now)
             }
-            entries.append(e)
         }
         // Added trips after the last row of a full board cannot make it.
         let lastTime = entries.count == limit ? (entries.last.map { ($0.expected ?? $0.scheduled).epochSeconds } ?? windowEnd) : windowEnd
