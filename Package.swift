@@ -25,6 +25,13 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         // traits: [] keeps `swift build` and `swift test` from rebuilding it when they alternate (TOOLCHAIN.md).
         .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // Domain values, dates and clocks. Foundation only.
@@ -50,10 +57,32 @@ let package = Package(
         ),
         // Codable wire types shared by the CLI's --json and (later) the HTTP API.
         .target(name: "API", dependencies: ["OnwardCore"], swiftSettings: strict),
-        // Composition root: turns configuration into a loaded network. Ships the default network.
+        // Server-rendered HTML pages, their CSS and JavaScript, and the string tables (no HTTP framework inside).
+        .target(name: "WebPages", dependencies: ["API", "OnwardCore"], swiftSettings: strict),
+        // The network as the server sees it: an immutable state (timetable, realtime overlay, alerts,
+        // source health) swapped atomically, its subscribers, and the queries that answer in API types.
+        .target(name: "Transit", dependencies: ["OnwardCore", "Timetable", "GTFSRealtime", "DataSources", "API"], swiftSettings: strict),
+        // The HTTP edge: Hummingbird routes, middleware, the JSON API, pages and live updates.
+        .target(
+            name: "Server",
+            dependencies: ["OnwardCore", "Timetable", "GTFSRealtime", "API", "WebPages", "Transit", "DataSources",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Prometheus", package: "swift-prometheus")],
+            swiftSettings: strict
+        ),
+        // Composition root: turns configuration into a loaded network and a running server. Ships the default network.
         .target(
             name: "App",
-            dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API"],
+            dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Transit", "Server",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Prometheus", package: "swift-prometheus")],
             resources: [.copy("Resources/DefaultNetwork")],
             swiftSettings: strict
         ),
@@ -61,6 +90,8 @@ let package = Package(
             name: "onward",
             dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "Logging", package: "swift-log"),
                            .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             swiftSettings: strict
         ),
@@ -78,6 +109,18 @@ let package = Package(
         .testTarget(name: "TimetableTests", dependencies: ["GTFS", "Timetable", "OnwardCore", "OnwardTesting", "App"], swiftSettings: strict),
         .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "GTFS", "Timetable", "OnwardCore", "OnwardTesting", "DataSources", "App"], swiftSettings: strict),
         .testTarget(name: "DataSourcesTests", dependencies: ["DataSources", "OnwardCore", "OnwardTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: ["Server", "App", "Transit", "API", "OnwardCore", "Timetable", "OnwardTesting", "GTFSRealtime", "DataSources",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                           .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "WebPagesTests", dependencies: ["WebPages", "API", "OnwardCore"], swiftSettings: strict),
         .testTarget(name: "OnwardCLITests", dependencies: ["OnwardTesting", "API"], swiftSettings: strict),
     ]
 )

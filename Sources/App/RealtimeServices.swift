@@ -1,0 +1,69 @@
+import DataSources
+import Foundation
+import GTFSRealtime
+import Logging
+import OnwardCore
+import ServiceLifecycle
+import Transit
+
+/// Polls one realtime source for as long as the server runs: each new body is
+/// decoded and applied; a failure keeps the last good data and is recorded in
+/// the source's health (and so in /health/ready and /metrics).
+struct RealtimePollingService: Service {
+    let poller: Poller
+    let writer: RealtimeWriter
+    let logger: Logger
+
+    init(location: FeedLocation, interval: Duration, fetcher: any HTTPFetching, writer: RealtimeWriter, logger: Logger) {
+        let name = location.description
+        self.writer = writer
+        self.logger = logger
+        poller = Poller(location: location, fetcher: fetcher, configuration: .init(interval: interval)) { bytes in
+            let message = try RealtimeFeed.decode(bytes, source: name)
+            await writer.apply(message, source: name, now: .now())
+        }
+    }
+
+    func run() async throws {
+        let name = poller.location.description
+        // Ends when the server shuts down: the sleep is cancelled.
+        while !Task.isCancelled {
+            let event = await poller.pollOnce()
+            let status = await poller.status
+            await writer.record(status, source: name)
+            if case .failed(let error, _) = event {
+                logger.warning("realtime source failed; keeping the last good data",
+                               metadata: ["source": .string(name), "error": .string(error.message),
+                                          "failures": .stringConvertible(status.consecutiveFailures)])
+            }
+            try await Task.sleep(for: status.nextDelay)
+        }
+    }
+}
+
+/// The demonstration source: regenerates simulated live data for the bundled
+/// network every few seconds, labelled as simulated everywhere.
+struct SimulationService: Service {
+    let writer: RealtimeWriter
+    let interval: Duration
+
+    static let sources = ["simulation (trip updates)", "simulation (vehicles)", "simulation (alerts)"]
+
+    func run() async throws {
+        while !Task.isCancelled {
+            await tick(now: .now())
+            try await Task.sleep(for: interval)
+        }
+    }
+
+    func tick(now: Instant) async {
+        let state = writer.store.current
+        let messages = SimulatedFeed(timetable: state.timetable, idPrefix: state.idPrefix).messages(at: now)
+        for (message, name) in zip([messages.tripUpdates, messages.vehiclePositions, messages.alerts], Self.sources) {
+            await writer.apply(RealtimeMessage(message), source: name, now: now)
+            var status = PollState(interval: interval)
+            status.record(.succeeded(at: now))
+            await writer.record(status, source: name)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import DataSources
+import Foundation
+import GTFSRealtime
+import OnwardCore
+import Timetable
+import Transit
+
+/// The one writer of realtime data: sources hand it decoded messages, it
+/// applies them to a copy of the realtime state off the lock, then swaps the
+/// result into the store. One actor, so two sources never lose each other's update.
+actor RealtimeWriter {
+    let store: LiveStore
+    private var realtime: RealtimeState
+
+    init(store: LiveStore) {
+        self.store = store
+        realtime = store.current.realtime
+    }
+
+    func apply(_ message: RealtimeMessage, source: String, now: Instant) {
+        let state = store.current
+        realtime.apply(message, source: source, timetable: state.timetable, idPrefix: state.idPrefix, now: now)
+        let applied = realtime
+        let feedTime = message.timestamp.map { Instant(epochSeconds: Int64(clamping: $0)) }
+        store.update { s in
+            s.realtime = applied
+            s.sources[source, default: SourceHealth(name: source)].feedTimestamp = feedTime ?? now
+        }
+    }
+
+    /// Records how a source's last poll went.
+    func record(_ status: PollState, source: String) {
+        store.update { s in
+            var h = s.sources[source, default: SourceHealth(name: source)]
+            h.lastSuccess = status.lastSuccess
+            h.lastAttempt = status.lastAttempt
+            h.lastError = status.lastError
+            h.consecutiveFailures = status.consecutiveFailures
+            h.successes = status.successes
+            h.failures = status.failures
+            s.sources[source] = h
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// Settings of `onward serve`. Each comes from, in order of precedence: a
+/// command-line flag, an environment variable (`ONWARD_` + the key in capitals,
+/// e.g. `ONWARD_PORT`), the JSON config file (`--config`, or `onward.json` in
+/// the data folder), then the default.
+public struct ServeConfiguration: Sendable, Hashable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// GTFS zips or folders, or one snapshot; none: the bundled network.
+    public var feeds: [String] = []
+    /// GTFS-Realtime URLs or files, polled.
+    public var realtime: [String] = []
+    public var simulate = false
+    public var dataDir = "onward-data"
+    /// Seconds between polls of each realtime source.
+    public var pollInterval = 30
+    /// Live data older than this many seconds past its timestamp is shown as last known.
+    public var maxAge = 120
+    /// Sustained API requests per second per client, and the burst allowed.
+    public var rateLimit = 50.0
+    public var rateBurst = 100.0
+    public var logLevel = "info"
+
+    public init() {}
+
+    /// The keys, as written in the config file and (in capitals, after `ONWARD_`) in the environment.
+    public enum Key: String, CaseIterable, Sendable {
+        case host, port, feeds, realtime, simulate, dataDir = "data_dir", pollInterval = "poll_interval", maxAge = "max_age"
+        case rateLimit = "rate_limit", rateBurst = "rate_burst", logLevel = "log_level"
+
+        var environmentName: String { "ONWARD_" + rawValue.uppercased() }
+    }
+
+    public struct Problem: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// Resolves every setting from flags (already parsed: only those given), the environment and the file.
+    public static func resolve(flags: [Key: String], environment: [String: String], configFile: URL?) throws(Problem) -> ServeConfiguration {
+        var file: [String: Any] = [:]
+        var fileName = ""
+        let dataDir = flags[.dataDir] ?? environment[Key.dataDir.environmentName]
+        let candidate = configFile ?? URL(fileURLWithPath: dataDir ?? ServeConfiguration().dataDir).appendingPathComponent("onward.json")
+        if FileManager.default.fileExists(atPath: candidate.path) {
+            fileName = candidate.path
+            do {
+                guard let object = try JSONSerialization.jsonObject(with: Data(contentsOf: candidate)) as? [String: Any] else {
+                    throw Problem(description: "\(candidate.path): the config file must hold one JSON object")
+                }
+                file = object
+                if let unknown = object.keys.first(where: { Key(rawValue: $0) == nil }) {
+                    throw Problem(description: "\(candidate.path): unknown setting '\(unknown)'; known: \(Key.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+            } catch let p as Problem {
+                throw p
+            } catch {
+                throw Problem(description: "\(candidate.path): not valid JSON (\(error.localizedDescription))")
+            }
+        } else if configFile != nil {
+            throw Problem(description: "\(candidate.path): no such config file")
+        }
+        /// The value of a key and where it came from, for error messages.
+        func raw(_ key: Key) -> (value: Any, source: String)? {
+            if let v = flags[key] { return (v, "--\(key.rawValue.replacingOccurrences(of: "_", with: "-"))") }
+            if let v = environment[key.environmentName] { return (v, key.environmentName) }
+            if let v = file[key.rawValue] { return (v, "\(fileName): \(key.rawValue)") }
+            return nil
+        }
+        func string(_ key: Key) throws(Problem) -> String? {
+            guard let (v, source) = raw(key) else { return nil }
+            guard let s = v as? String else { throw Problem(description: "\(source) must be a string") }
+            return s
+        }
+        func number(_ key: Key, _ range: ClosedRange<Double>) throws(Problem) -> Double? {
+            guard let (v, source) = raw(key) else { return nil }
+            let n = (v as? NSNumber)?.doubleValue ?? (v as? String).flatMap(Double.init)
+            guard let n, range.contains(n) else {
+                throw Problem(description: "\(source) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(v)'")
+            }
+            return n
+        }
+        func list(_ key: Key) throws(Problem) -> [String]? {
+            guard let (v, source) = raw(key) else { return nil }
+            if let s = v as? String { return s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+            guard let a = v as? [String] else { throw Problem(description: "\(source) must be a list of strings") }
+            return a
+        }
+        func bool(_ key: Key) throws(Problem) -> Bool? {
+            guard let (v, source) = raw(key) else { return nil }
+            if let b = v as? Bool { return b }
+            switch (v as? String)?.lowercased() {
+            case "1", "true", "yes", "on": return true
+            case "0", "false", "no", "off": return false
+            default: throw Problem(description: "\(source) must be true or false, not '\(v)'")
+            }
+        }
+        var c = ServeConfiguration()
+        if let v = try string(.host) { c.host = v }
+        if let v = try number(.port, 0...65_535) { c.port = Int(v) }
+        if let v = try list(.feeds) { c.feeds = v }
+        if let v = try list(.realtime) { c.realtime = v }
+        if let v = try bool(.simulate) { c.simulate = v }
+        if let v = try string(.dataDir) { c.dataDir = v }
+        if let v = try number(.pollInterval, 1...3600) { c.pollInterval = Int(v) }
+        if let v = try number(.maxAge, 1...86_400) { c.maxAge = Int(v) }
+        if let v = try number(.rateLimit, 0.1...100_000) { c.rateLimit = v }
+        if let v = try number(.rateBurst, 1...1_000_000) { c.rateBurst = v }
+        if let v = try string(.logLevel) {
+            guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) else {
+                throw Problem(description: "log_level must be one of trace, debug, info, notice, warning, error, critical")
+            }
+            c.logLevel = v
+        }
+        return c
+    }
+}

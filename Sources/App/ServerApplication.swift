@@ -1,0 +1,65 @@
+import DataSources
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import OnwardCore
+import Server
+import ServiceLifecycle
+import Timetable
+import Transit
+
+/// The composition root of `onward serve`: configuration in, a ready
+/// application out, with realtime sources as services that start and stop
+/// with the server (SIGTERM and SIGINT shut everything down cleanly).
+public enum ServerApplication {
+    public struct Built: Sendable {
+        public var application: Application<RouterResponder<OnwardRequestContext>>
+        public var store: LiveStore
+        public var origin: String
+        /// What is being served, for the start-up log line.
+        public var summary: String {
+            let tt = store.current.timetable
+            return "\(origin): \(tt.stopCount) stops, \(tt.tripCount) trips"
+        }
+    }
+
+    /// Loads the network (the timetable is loaded before the server listens, so
+    /// /health/ready is true as soon as it answers), then builds the server.
+    public static func build(_ config: ServeConfiguration, logger: Logger, fetcher: any HTTPFetching = Fetchers.live(),
+                             now: @escaping @Sendable () -> Instant = { .now() }) throws -> Built {
+        try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
+        let loaded = try Network.load(config.feeds)
+        var state = NetworkState(timetable: loaded.timetable, maxAge: Int64(config.maxAge))
+        state.simulated = config.simulate
+        // Sources are known from the start, so a board says "no live data yet" rather than showing a plain timetable.
+        for input in config.realtime { state.sources[FeedLocation(input)?.description ?? input] = SourceHealth(name: FeedLocation(input)?.description ?? input) }
+        if config.simulate { for name in SimulationService.sources { state.sources[name] = SourceHealth(name: name) } }
+        let store = LiveStore(state)
+        let writer = RealtimeWriter(store: store)
+        var services: [any Service] = config.realtime.compactMap(FeedLocation.init).map {
+            RealtimePollingService(location: $0, interval: .seconds(config.pollInterval), fetcher: fetcher, writer: writer, logger: logger)
+        }
+        if config.simulate { services.append(SimulationService(writer: writer, interval: .seconds(15))) }
+        let deps = ServerDependencies(store: store, now: now, attribution: attribution(loaded),
+                                      rateLimit: .init(ratePerSecond: config.rateLimit, burst: config.rateBurst))
+        let router = buildRouter(deps)
+        let app = Application(
+            router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Onward"),
+            services: services,
+            logger: logger
+        )
+        return Built(application: app, store: store, origin: loaded.origin)
+    }
+
+    /// Who made the data, for every page's footer.
+    static func attribution(_ loaded: Network.Loaded) -> String {
+        let agencies = loaded.timetable.agencies.map(\.name).joined(separator: ", ")
+        if loaded.origin == Network.defaultName {
+            return "Timetable: MRT Jakarta North–South line, © PT MRT Jakarta; map data © OpenStreetMap contributors (ODbL)."
+        }
+        return "Timetable: \(agencies.isEmpty ? loaded.origin : agencies)."
+    }
+}

@@ -1,0 +1,84 @@
+import API
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OnwardCore
+import Timetable
+import Transit
+
+/// The JSON API, version 1. Every answer is computed from one state taken at
+/// the start of the request, so it is consistent even while updates land.
+struct APIRoutes {
+    let deps: ServerDependencies
+
+    func add<R: RouterMethods>(to router: R) where R.Context == OnwardRequestContext {
+        let v1 = router.group("api/v1")
+        v1.get("stops") { request, _ in
+            let q = try Params(request)
+            return try json(try deps.queries().searchStops(q.required("q", maxLength: 100), limit: q.int("limit", in: 1...Queries.maxLimit) ?? 10))
+        }
+        v1.get("stops/nearby") { request, _ in
+            let q = try Params(request)
+            return try json(try deps.queries().nearbyStops(latitude: q.requiredDouble("lat"), longitude: q.requiredDouble("lon"),
+                                                           radius: q.double("radius") ?? 800, limit: q.int("limit", in: 1...Queries.maxLimit) ?? 10))
+        }
+        v1.get("stops/{stopId}") { _, context in
+            let queries = deps.queries()
+            let stop = try queries.stop(try context.parameters.require("stopId"))
+            return try json(StopDTO(queries.state.timetable.place(stop)))
+        }
+        v1.get("stops/{stopId}/departures") { request, context in
+            try json(try deps.queries().board(try boardQuery(request, context, arrivals: false)))
+        }
+        v1.get("stops/{stopId}/arrivals") { request, context in
+            try json(try deps.queries().board(try boardQuery(request, context, arrivals: true)))
+        }
+        v1.get("services/{tripId}") { request, context in
+            let q = try Params(request)
+            let date = try q.string("date").map { text throws(QueryError) in
+                guard let d = ServiceDate(iso: text) else {
+                    throw QueryError(.invalidParameter, "date '\(text)' is not a date; use YYYY-MM-DD", parameter: "date")
+                }
+                return d
+            }
+            return try json(try deps.queries().service(tripID: try context.parameters.require("tripId"), date: date, languages: q.languages))
+        }
+        v1.get("alerts") { request, _ in
+            let q = try Params(request)
+            return try json(try deps.queries().alerts(stopID: q.string("stop"), routeID: q.string("route"), languages: q.languages))
+        }
+        v1.get("vehicles") { _, _ in try json(deps.queries().vehicles()) }
+        v1.get("openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
+                     body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        }
+    }
+
+    /// A board request from the path and query: `to` (or `from` for arrivals), `date` and `time`
+    /// in the stop's local time (or `at`, ISO 8601), `window` minutes or `limit` rows, `lang`.
+    func boardQuery(_ request: Request, _ context: OnwardRequestContext, arrivals: Bool) throws -> Queries.BoardQuery {
+        let q = try Params(request)
+        let stopID = try context.parameters.require("stopId")
+        let queries = deps.queries()
+        let zone = TimeZone(identifier: queries.state.timetable.timeZoneIdentifier(of: try queries.stop(stopID))) ?? .gmt
+        return Queries.BoardQuery(stopID: stopID, arrivals: arrivals, via: q.string(arrivals ? "from" : "to"),
+                                  at: try q.moment(in: zone, now: queries.now),
+                                  windowMinutes: try q.int("window", in: 1...Queries.maxWindowMinutes),
+                                  limit: try q.int("limit", in: 1...Queries.maxLimit), languages: q.languages)
+    }
+}
+
+/// A JSON answer. Live data changes every few seconds: nothing is cached.
+func json(_ value: some Encodable) throws -> Response {
+    let data = try JSONEncoder.api.encode(value)
+    return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: data)))
+}
+
+extension JSONEncoder {
+    static let api: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }()
+}

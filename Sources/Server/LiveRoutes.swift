@@ -1,0 +1,119 @@
+import API
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import OnwardCore
+import Transit
+
+/// What a live client watches: a board or a service.
+public enum LiveSubject: Sendable, Hashable {
+    case board(Queries.BoardQuery)
+    case service(tripID: String, date: ServiceDate?, languages: [String])
+}
+
+/// One live message: the current state of the subject, as JSON and, for the
+/// web app, as the page fragment to swap in.
+struct LiveMessage: Encodable {
+    var type: String
+    var version: Int
+    var board: BoardDTO?
+    var service: ServiceDTO?
+    var html: String?
+    var updatedAt: String?
+    var stale: Bool
+    var error: Problem?
+}
+
+/// `GET /live` upgraded to a WebSocket: the first message is the current state,
+/// then one after each realtime update that changes it. A client that falls
+/// behind skips to the newest state (never a backlog). Only pages from this
+/// server (or configured origins) may connect.
+struct LiveRoutes {
+    let deps: ServerDependencies
+    /// Renders a subject's page fragment for the web app (`format=html`).
+    let fragment: @Sendable (LiveSubject, Queries, _ board: BoardDTO?, _ service: ServiceDTO?) -> String?
+
+    func add(to router: Router<OnwardRequestContext>) {
+        router.ws("live") { request, _ in
+            guard originAllowed(request) else {
+                throw Problem(status: .forbidden, code: "origin-not-allowed", title: "Origin not allowed",
+                              detail: "Live updates are only for pages served by this server.")
+            }
+            _ = try subject(request)
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            let subject = try subject(context.request)
+            let wantsHTML = context.request.uri.queryParameters.get("format") == "html"
+            let updates = deps.store.subscribe()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    // Reading until the client closes; what it sends is not used.
+                    for try await _ in inbound {}
+                }
+                group.addTask {
+                    var last: String?
+                    if let text = message(subject, html: wantsHTML) {
+                        try await outbound.write(.text(text))
+                        last = text
+                    }
+                    for await _ in updates {
+                        guard let text = message(subject, html: wantsHTML), text != last else { continue }
+                        try await outbound.write(.text(text))
+                        last = text
+                    }
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// The subject's state now, as one JSON text (version left out, so an unchanged state is not sent again).
+    func message(_ subject: LiveSubject, html: Bool) -> String? {
+        let queries = deps.queries()
+        var m = LiveMessage(type: "board", version: 0, stale: queries.live?.stale ?? false)
+        m.updatedAt = queries.live?.updatedAt
+        do {
+            switch subject {
+            case .board(let q):
+                m.board = try queries.board(q)
+            case .service(let tripID, let date, let languages):
+                m.type = "service"
+                m.service = try queries.service(tripID: tripID, date: date, languages: languages)
+            }
+            if html { m.html = fragment(subject, queries, m.board, m.service) }
+        } catch {
+            m.type = "error"
+            m.error = Problem.from(error)
+        }
+        return (try? JSONEncoder.api.encode(m)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `board=STOP&kind=departures|arrivals&to=STOP` or `service=TRIP&date=YYYY-MM-DD`, with `lang`.
+    func subject(_ request: Request) throws -> LiveSubject {
+        let q = try Params(request)
+        if let stop = q.string("board") {
+            let arrivals = q.string("kind") == "arrivals"
+            return .board(Queries.BoardQuery(stopID: stop, arrivals: arrivals, via: q.string(arrivals ? "from" : "to"),
+                                             windowMinutes: try q.int("window", in: 1...Queries.maxWindowMinutes),
+                                             limit: try q.int("limit", in: 1...Queries.maxLimit), languages: q.languages))
+        }
+        if let trip = q.string("service") {
+            let date = q.string("date").flatMap { ServiceDate(iso: $0) }
+            return .service(tripID: trip, date: date, languages: q.languages)
+        }
+        throw QueryError(.invalidParameter, "give board=STOP_ID or service=TRIP_ID", parameter: "board")
+    }
+
+    /// A browser always sends its page's Origin (http or https) on a WebSocket: a
+    /// page from another site may not subscribe. Clients that are not browsers
+    /// cannot be told apart by Origin anyway, so theirs is not checked.
+    func originAllowed(_ request: Request) -> Bool {
+        guard let origin = request.headers[.origin], origin.hasPrefix("http://") || origin.hasPrefix("https://") else { return true }
+        if deps.allowedOrigins.contains(origin) { return true }
+        guard let host = request.head.authority else { return false }
+        return origin == "http://\(host)" || origin == "https://\(host)"
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Hummingbird
+import OnwardCore
+import Transit
+
+/// A request's query parameters, read with limits and errors that name the
+/// parameter at fault.
+struct Params {
+    private let values: [String: String]
+    let acceptLanguage: String?
+    static let maxValueLength = 200
+
+    init(_ request: Request) throws(QueryError) {
+        var values: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters {
+            guard value.count <= Params.maxValueLength else {
+                throw QueryError(.invalidParameter, "\(key) is longer than \(Params.maxValueLength) characters", parameter: String(key))
+            }
+            values[String(key)] = String(value)
+        }
+        self.values = values
+        acceptLanguage = request.headers[.acceptLanguage]
+    }
+
+    func string(_ name: String) -> String? {
+        values[name].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+    }
+
+    func required(_ name: String, maxLength: Int) throws(QueryError) -> String {
+        guard let v = string(name) else { throw QueryError(.invalidParameter, "\(name) is required", parameter: name) }
+        guard v.count <= maxLength else { throw QueryError(.invalidParameter, "\(name) must be at most \(maxLength) characters", parameter: name) }
+        return v
+    }
+
+    func int(_ name: String, in range: ClosedRange<Int>) throws(QueryError) -> Int? {
+        guard let text = string(name) else { return nil }
+        guard let v = Int(text), range.contains(v) else {
+            throw QueryError(.invalidParameter, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)", parameter: name)
+        }
+        return v
+    }
+
+    func double(_ name: String) throws(QueryError) -> Double? {
+        guard let text = string(name) else { return nil }
+        guard let v = Double(text), v.isFinite else { throw QueryError(.invalidParameter, "\(name) must be a number", parameter: name) }
+        return v
+    }
+
+    func requiredDouble(_ name: String) throws(QueryError) -> Double {
+        guard let v = try double(name) else { throw QueryError(.invalidParameter, "\(name) is required", parameter: name) }
+        return v
+    }
+
+    /// The moment `date` (YYYY-MM-DD) and `time` (HH:MM[:SS]) name in `zone`, or `at` (ISO 8601); nil for now.
+    func moment(in zone: TimeZone, now: Instant) throws(QueryError) -> Instant? {
+        if let at = string("at") {
+            guard let date = ISO8601DateFormatter().date(from: at) else {
+                throw QueryError(.invalidParameter, "at '\(at)' is not an ISO 8601 date and time with offset", parameter: "at")
+            }
+            return Instant(epochSeconds: Int64(date.timeIntervalSince1970))
+        }
+        let dateText = string("date"), timeText = string("time")
+        guard dateText != nil || timeText != nil else { return nil }
+        let current = LocalTime(now, in: zone)
+        var date = current.date
+        if let dateText {
+            guard let d = ServiceDate(iso: dateText) else {
+                throw QueryError(.invalidParameter, "date '\(dateText)' is not a date; use YYYY-MM-DD", parameter: "date")
+            }
+            date = d
+        }
+        var seconds = dateText == nil ? current.secondsOfDay : 0
+        if let timeText {
+            let parts = timeText.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+            guard (2...3).contains(parts.count), let h = parts[0], let m = parts[1], (0...23).contains(h), (0...59).contains(m),
+                  parts.count == 2 || (parts[2].map { (0...59).contains($0) } ?? false) else {
+                throw QueryError(.invalidParameter, "time '\(timeText)' is not a time; use HH:MM or HH:MM:SS", parameter: "time")
+            }
+            seconds = h * 3600 + m * 60 + (parts.count == 3 ? parts[2]! : 0)
+        }
+        return LocalTime.instant(date: date, secondsOfDay: seconds, in: zone)
+    }
+
+    /// Preferred languages: `lang`, then Accept-Language, then English.
+    var languages: [String] {
+        if let lang = string("lang") { return [lang, "en"] }
+        let tags = (acceptLanguage ?? "").split(separator: ",").compactMap { part -> (String, Double)? in
+            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let tag = pieces.first, !tag.isEmpty, tag != "*" else { return nil }
+            let q = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return (tag, q)
+        }
+        let sorted = tags.sorted { $0.1 > $1.1 }.map(\.0)
+        return sorted.isEmpty ? ["en"] : sorted + ["en"]
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Transit
+
+/// An error answer as RFC 9457 `application/problem+json`: a stable `code`
+/// clients can switch on, a title and a detail written for people. Never an
+/// internal error's text or a stack.
+public struct Problem: Codable, Sendable, Equatable {
+    public var type: String
+    public var title: String
+    public var status: Int
+    public var detail: String
+    public var code: String
+    public var instance: String?
+    /// The query parameter at fault, if one is.
+    public var parameter: String?
+    public var requestId: String?
+
+    public init(status: HTTPResponse.Status, code: String, title: String, detail: String, parameter: String? = nil) {
+        self.type = "https://onward.example/problems/\(code)"
+        self.title = title; self.status = status.code; self.detail = detail; self.code = code; self.parameter = parameter
+    }
+
+    /// The problem for an error thrown while answering: ours are explained, anything else is a plain 500.
+    static func from(_ error: any Error) -> Problem {
+        switch error {
+        case let e as QueryError:
+            switch e.code {
+            case .stopNotFound: return Problem(status: .notFound, code: e.code.rawValue, title: "Stop not found", detail: e.message)
+            case .tripNotFound: return Problem(status: .notFound, code: e.code.rawValue, title: "Trip not found", detail: e.message)
+            case .notRunning: return Problem(status: .notFound, code: e.code.rawValue, title: "Trip not running that day", detail: e.message)
+            case .invalidParameter:
+                return Problem(status: .badRequest, code: e.code.rawValue, title: "Invalid parameter", detail: e.message, parameter: e.parameter)
+            }
+        case let e as Problem:
+            return e
+        case let e as any HTTPResponseError:
+            let status = e.status
+            let code = switch status.code {
+            case 404: "not-found"
+            case 405: "method-not-allowed"
+            case 413: "body-too-large"
+            case 429: "rate-limited"
+            case 400..<500: "bad-request"
+            default: "internal"
+            }
+            return Problem(status: status, code: code, title: status.reasonPhrase,
+                           detail: status.code == 404 ? "There is nothing at this address. The API is described at /api/v1/openapi.json."
+                               : status.code >= 500 ? "Something went wrong on our side." : "The request could not be understood.")
+        default:
+            return Problem(status: .internalServerError, code: "internal", title: "Internal error", detail: "Something went wrong on our side.")
+        }
+    }
+}
+
+extension Problem: Error {}
+
+extension Problem: ResponseGenerator {
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var body = self
+        body.instance = request.uri.path
+        let data = try JSONEncoder.problem.encode(body)
+        var headers: HTTPFields = [.contentType: "application/problem+json"]
+        headers[.cacheControl] = "no-store"
+        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension JSONEncoder {
+    static let problem: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }()
+}

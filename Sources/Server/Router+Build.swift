@@ -1,0 +1,22 @@
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import Transit
+
+/// The whole HTTP surface: middleware (outermost first), the JSON API, health
+/// and metrics, live updates, and the web app's pages and assets.
+public func buildRouter(_ deps: ServerDependencies) -> Router<OnwardRequestContext> {
+    let router = Router(context: OnwardRequestContext.self)
+    let pages = PageRoutes(deps: deps)
+    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: ErrorMiddleware(page: pages.errorPage))
+    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: RequestMetricsMiddleware(metrics: deps.metrics))
+    router.add(middleware: LogRequestsMiddleware(.debug))
+    HealthRoutes(deps: deps).add(to: router)
+    let api = router.group("").add(middleware: RateLimitMiddleware(limiter: RateLimiter(deps.rateLimit)))
+    APIRoutes(deps: deps).add(to: api)
+    LiveRoutes(deps: deps, fragment: pages.liveFragment).add(to: router)
+    pages.add(to: router)
+    return router
+}

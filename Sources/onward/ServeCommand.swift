@@ -1,0 +1,64 @@
+import App
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+
+/// `onward serve`: the web app and the JSON/WebSocket API.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the server: the web app, the JSON API and live updates.",
+        discussion: """
+            Without --feed it serves the bundled network. Every option can also be set by an
+            environment variable (ONWARD_PORT, ONWARD_REALTIME, …) or in a JSON config file
+            (--config, or onward.json in the data folder); flags win over the environment,
+            which wins over the file.
+            """
+    )
+
+    @Option(help: "Address to listen on (default 127.0.0.1).") var host: String?
+    @Option(help: "Port to listen on (default 8080).") var port: Int?
+    @Option(help: ArgumentHelp("GTFS zip or folder, or a snapshot. Repeatable.", valueName: "FEED")) var feed: [String] = []
+    @Option(help: ArgumentHelp("GTFS-Realtime URL or file, polled. Repeatable.", valueName: "URL_OR_FILE")) var realtime: [String] = []
+    @Flag(help: "Simulated live data for the bundled network (labelled as simulated).") var simulate = false
+    @Option(help: ArgumentHelp("Folder for the server's data (default ./onward-data).", valueName: "DIR")) var dataDir: String?
+    @Option(help: ArgumentHelp("Seconds between polls of each realtime source (default 30).", valueName: "SECONDS")) var pollInterval: Int?
+    @Option(help: ArgumentHelp("Live data older than this is shown as last known (default 120).", valueName: "SECONDS")) var maxAge: Int?
+    @Option(help: ArgumentHelp("A JSON config file.", valueName: "FILE")) var config: String?
+    @Option(help: ArgumentHelp("trace, debug, info (default), notice, warning, error.", valueName: "LEVEL")) var logLevel: String?
+
+    func run() async throws {
+        var flags: [ServeConfiguration.Key: String] = [:]
+        flags[.host] = host
+        flags[.port] = port.map(String.init)
+        if !feed.isEmpty { flags[.feeds] = feed.joined(separator: ",") }
+        if !realtime.isEmpty { flags[.realtime] = realtime.joined(separator: ",") }
+        if simulate { flags[.simulate] = "true" }
+        flags[.dataDir] = dataDir
+        flags[.pollInterval] = pollInterval.map(String.init)
+        flags[.maxAge] = maxAge.map(String.init)
+        flags[.logLevel] = logLevel
+        try await runReporting {
+            let settings: ServeConfiguration
+            do {
+                settings = try ServeConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment,
+                                                          configFile: config.map { URL(fileURLWithPath: $0) })
+            } catch let error as ServeConfiguration.Problem {
+                throw CLIError(error.description)
+            }
+            var logger = Logger(label: "onward")
+            logger.logLevel = Logger.Level(rawValue: settings.logLevel) ?? .info
+            let built: ServerApplication.Built
+            do {
+                built = try ServerApplication.build(settings, logger: logger)
+            } catch let error as Network.LoadError {
+                throw CLIError(error.description)
+            }
+            logger.info("serving \(built.summary)",
+                        metadata: ["url": "http://\(settings.host):\(settings.port)/", "simulate": "\(settings.simulate)",
+                                   "realtime": "\(settings.realtime.count) source(s)"])
+            try await built.application.runService()
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import HummingbirdTesting
+import Testing
+
+/// The served OpenAPI document stays true: real answers of every operation,
+/// good and bad, match the schemas it gives for their status.
+@Suite("OpenAPI conformance")
+struct OpenAPIConformanceTests {
+    /// One request per documented operation and error, as (document path, request).
+    static let requests: [(path: String, uri: String)] = [
+        ("/api/v1/stops", "/api/v1/stops?q=blok&limit=5"),
+        ("/api/v1/stops", "/api/v1/stops?q="),
+        ("/api/v1/stops/nearby", "/api/v1/stops/nearby?lat=-6.2445&lon=106.7981&radius=1500"),
+        ("/api/v1/stops/nearby", "/api/v1/stops/nearby?lat=x&lon=1"),
+        ("/api/v1/stops/{stopId}", "/api/v1/stops/SLBB"),
+        ("/api/v1/stops/{stopId}", "/api/v1/stops/NOPE"),
+        ("/api/v1/stops/{stopId}/departures", "/api/v1/stops/SLBB/departures?limit=20"),
+        ("/api/v1/stops/{stopId}/departures", "/api/v1/stops/SLBB/departures?to=SBHI&window=60"),
+        ("/api/v1/stops/{stopId}/departures", "/api/v1/stops/NOPE/departures"),
+        ("/api/v1/stops/{stopId}/departures", "/api/v1/stops/SLBB/departures?window=9999"),
+        ("/api/v1/stops/{stopId}/arrivals", "/api/v1/stops/SBHI/arrivals?from=SLBB&limit=10"),
+        ("/api/v1/services/{tripId}", "/api/v1/services/NOPE"),
+        ("/api/v1/alerts", "/api/v1/alerts"),
+        ("/api/v1/alerts", "/api/v1/alerts?stop=SLBB&lang=id"),
+        ("/api/v1/alerts", "/api/v1/alerts?stop=NOPE"),
+        ("/api/v1/vehicles", "/api/v1/vehicles"),
+    ]
+
+    @Test("every documented operation answers as documented")
+    func conformance() async throws {
+        let app = TestServer.app(TestServer.deps(try TestServer.store()))
+        try await app.test(.router) { client in
+            let document = try await client.execute(uri: "/api/v1/openapi.json", method: .get) { r in
+                #expect(r.status == .ok)
+                return try #require(try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView)) as? [String: Any])
+            }
+            #expect(document["openapi"] as? String == "3.1.0")
+            let validator = SchemaValidator(document: document)
+            // A service found on a real board, so the service operation is checked on a real answer too.
+            let tripID = try await client.execute(uri: "/api/v1/stops/SLBB/departures?limit=1", method: .get) { r -> String in
+                let body = try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView)) as? [String: Any]
+                return try #require(((body?["departures"] as? [[String: Any]])?.first?["tripId"]) as? String)
+            }
+            var covered = Set<String>()
+            for (path, uri) in Self.requests + [("/api/v1/services/{tripId}", "/api/v1/services/\(tripID)?date=2026-11-23")] {
+                try await client.execute(uri: uri, method: .get) { r in
+                    let schema = try #require(validator.responseSchema(path: path, status: Int(r.status.code)),
+                                              "\(uri): status \(r.status.code) is not documented for \(path)")
+                    let body = try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView))
+                    let problems = validator.validate(body, against: schema)
+                    #expect(problems.isEmpty, "\(uri): \(problems.prefix(5).joined(separator: "; "))")
+                }
+                covered.insert(path)
+            }
+            let documented = Set((document["paths"] as? [String: Any] ?? [:]).keys)
+            #expect(documented == covered, "operations not exercised: \(documented.subtracting(covered))")
+        }
+    }
+
+    @Test("the validator itself catches a wrong type, a missing field and an undocumented one")
+    func validatorCatches() throws {
+        let document: [String: Any] = ["components": ["schemas": ["S": [
+            "type": "object", "required": ["a"], "additionalProperties": false,
+            "properties": ["a": ["type": "integer"], "b": ["type": "boolean"]],
+        ]]]]
+        let v = SchemaValidator(document: document)
+        let schema: [String: Any] = ["$ref": "#/components/schemas/S"]
+        func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+        #expect(v.validate(try json(#"{"a":1,"b":true}"#), against: schema).isEmpty)
+        #expect(v.validate(try json(#"{"a":"1"}"#), against: schema).count == 1)
+        #expect(v.validate(try json(#"{"b":1}"#), against: schema).count == 2)
+        #expect(v.validate(try json(#"{"a":1,"c":2}"#), against: schema).count == 1)
+    }
+}

@@ -1,0 +1,49 @@
+import App
+import Foundation
+import GTFSRealtime
+import Hummingbird
+import HummingbirdWebSocket
+import OnwardCore
+import Server
+import Timetable
+import Transit
+
+/// A server on the bundled network with simulated live data applied at a fixed
+/// moment, so answers are the same on every run.
+enum TestServer {
+    /// Monday 2026-11-23 08:00 in Jakarta (UTC+7).
+    static let now = Instant(epochSeconds: Int64(ServiceDate(iso: "2026-11-23")!.dayNumber) * 86_400 + 1 * 3600)
+
+    static let timetable = Result { try Network.load([]).timetable }
+
+    /// A store whose realtime data is the simulation at `at`.
+    static func store(simulatedAt at: Instant = now) throws -> LiveStore {
+        var state = NetworkState(timetable: try timetable.get())
+        apply(simulationAt: at, to: &state)
+        return LiveStore(state)
+    }
+
+    static func apply(simulationAt at: Instant, to state: inout NetworkState) {
+        let messages = SimulatedFeed(timetable: state.timetable, idPrefix: state.idPrefix).messages(at: at)
+        for (message, name) in [(messages.tripUpdates, "simulation (trip updates)"), (messages.vehiclePositions, "simulation (vehicles)"),
+                                (messages.alerts, "simulation (alerts)")] {
+            state.realtime.apply(RealtimeMessage(message), source: name, timetable: state.timetable, idPrefix: state.idPrefix, now: at)
+            var health = SourceHealth(name: name)
+            health.lastSuccess = at
+            health.successes = 1
+            health.feedTimestamp = at
+            state.sources[name] = health
+        }
+        state.simulated = true
+    }
+
+    static func app(_ deps: ServerDependencies) -> some ApplicationProtocol {
+        let router = buildRouter(deps)
+        return Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+                           configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    static func deps(_ store: LiveStore, rateLimit: RateLimiter.Configuration = .init(ratePerSecond: 1000, burst: 1000)) -> ServerDependencies {
+        ServerDependencies(store: store, now: { now }, attribution: "Test data", rateLimit: rateLimit)
+    }
+}
