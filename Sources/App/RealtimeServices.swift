@@ -25,8 +25,12 @@ struct RealtimePollingService: Service {
     }
 
     func run() async throws {
+        // On shutdown the loop is cancelled, wherever it is (a fetch or the sleep between two).
+        try await cancelWhenGracefulShutdown { try await self.poll() }
+    }
+
+    private func poll() async throws {
         let name = poller.location.description
-        // Ends when the server shuts down: the sleep is cancelled.
         while !Task.isCancelled {
             let event = await poller.pollOnce()
             let status = await poller.status
@@ -36,7 +40,7 @@ struct RealtimePollingService: Service {
                                metadata: ["source": .string(name), "error": .string(error.message),
                                           "failures": .stringConvertible(status.consecutiveFailures)])
             }
-            try await Task.sleep(for: status.nextDelay)
+            do { try await Task.sleep(for: status.nextDelay) } catch { return }  // cancelled: shutting down
         }
     }
 }
@@ -50,9 +54,13 @@ struct SimulationService: Service {
     static let sources = ["simulation (trip updates)", "simulation (vehicles)", "simulation (alerts)"]
 
     func run() async throws {
+        try await cancelWhenGracefulShutdown { try await self.loop() }
+    }
+
+    private func loop() async throws {
         while !Task.isCancelled {
             await tick(now: .now())
-            try await Task.sleep(for: interval)
+            do { try await Task.sleep(for: interval) } catch { return }  // cancelled: shutting down
         }
     }
 

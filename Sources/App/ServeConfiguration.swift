@@ -12,6 +12,8 @@ public struct ServeConfiguration: Sendable, Hashable {
     /// GTFS-Realtime URLs or files, polled.
     public var realtime: [String] = []
     public var simulate = false
+    /// Seconds between simulated updates (the browser tests make it short).
+    public var simulateInterval = 15
     public var dataDir = "onward-data"
     /// Seconds between polls of each realtime source.
     public var pollInterval = 30
@@ -26,7 +28,7 @@ public struct ServeConfiguration: Sendable, Hashable {
 
     /// The keys, as written in the config file and (in capitals, after `ONWARD_`) in the environment.
     public enum Key: String, CaseIterable, Sendable {
-        case host, port, feeds, realtime, simulate, dataDir = "data_dir", pollInterval = "poll_interval", maxAge = "max_age"
+        case host, port, feeds, realtime, simulate, simulateInterval = "simulate_interval", dataDir = "data_dir", pollInterval = "poll_interval", maxAge = "max_age"
         case rateLimit = "rate_limit", rateBurst = "rate_burst", logLevel = "log_level"
 
         var environmentName: String { "ONWARD_" + rawValue.uppercased() }
@@ -101,6 +103,7 @@ public struct ServeConfiguration: Sendable, Hashable {
         if let v = try list(.feeds) { c.feeds = v }
         if let v = try list(.realtime) { c.realtime = v }
         if let v = try bool(.simulate) { c.simulate = v }
+        if let v = try number(.simulateInterval, 1...3600) { c.simulateInterval = Int(v) }
         if let v = try string(.dataDir) { c.dataDir = v }
         if let v = try number(.pollInterval, 1...3600) { c.pollInterval = Int(v) }
         if let v = try number(.maxAge, 1...86_400) { c.maxAge = Int(v) }

@@ -40,7 +40,7 @@ public enum ServerApplication {
         var services: [any Service] = config.realtime.compactMap(FeedLocation.init).map {
             RealtimePollingService(location: $0, interval: .seconds(config.pollInterval), fetcher: fetcher, writer: writer, logger: logger)
         }
-        if config.simulate { services.append(SimulationService(writer: writer, interval: .seconds(15))) }
+        if config.simulate { services.append(SimulationService(writer: writer, interval: .seconds(config.simulateInterval))) }
         let deps = ServerDependencies(store: store, now: now, attribution: attribution(loaded),
                                       rateLimit: .init(ratePerSecond: config.rateLimit, burst: config.rateBurst))
         let router = buildRouter(deps)

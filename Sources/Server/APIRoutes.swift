@@ -10,6 +10,7 @@ import Transit
 /// the start of the request, so it is consistent even while updates land.
 struct APIRoutes {
     let deps: ServerDependencies
+    let cache = ResponseCache()
 
     func add<R: RouterMethods>(to router: R) where R.Context == OnwardRequestContext {
         let v1 = router.group("api/v1")
@@ -27,12 +28,8 @@ struct APIRoutes {
             let stop = try queries.stop(try context.parameters.require("stopId"))
             return try json(StopDTO(queries.state.timetable.place(stop)))
         }
-        v1.get("stops/{stopId}/departures") { request, context in
-            try json(try deps.queries().board(try boardQuery(request, context, arrivals: false)))
-        }
-        v1.get("stops/{stopId}/arrivals") { request, context in
-            try json(try deps.queries().board(try boardQuery(request, context, arrivals: true)))
-        }
+        v1.get("stops/{stopId}/departures") { request, context in try board(request, context, arrivals: false) }
+        v1.get("stops/{stopId}/arrivals") { request, context in try board(request, context, arrivals: true) }
         v1.get("services/{tripId}") { request, context in
             let q = try Params(request)
             let date = try q.string("date").map { text throws(QueryError) in
@@ -54,12 +51,22 @@ struct APIRoutes {
         }
     }
 
+    /// A board, from the cache when the same request was answered this second from the same state.
+    func board(_ request: Request, _ context: OnwardRequestContext, arrivals: Bool) throws -> Response {
+        let queries = deps.queries()
+        let key = request.uri.description + "|" + (request.headers[.acceptLanguage] ?? "")
+        let body = try cache.answer(for: key, version: queries.state.version, second: queries.now.epochSeconds) {
+            ByteBuffer(bytes: try JSONEncoder.api.encode(try queries.board(try boardQuery(request, context, arrivals: arrivals, queries: queries))))
+        }
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: body))
+    }
+
     /// A board request from the path and query: `to` (or `from` for arrivals), `date` and `time`
     /// in the stop's local time (or `at`, ISO 8601), `window` minutes or `limit` rows, `lang`.
-    func boardQuery(_ request: Request, _ context: OnwardRequestContext, arrivals: Bool) throws -> Queries.BoardQuery {
+    func boardQuery(_ request: Request, _ context: OnwardRequestContext, arrivals: Bool, queries: Queries) throws -> Queries.BoardQuery {
         let q = try Params(request)
         let stopID = try context.parameters.require("stopId")
-        let queries = deps.queries()
         let zone = TimeZone(identifier: queries.state.timetable.timeZoneIdentifier(of: try queries.stop(stopID))) ?? .gmt
         return Queries.BoardQuery(stopID: stopID, arrivals: arrivals, via: q.string(arrivals ? "from" : "to"),
                                   at: try q.moment(in: zone, now: queries.now),

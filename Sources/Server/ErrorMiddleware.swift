@@ -20,7 +20,9 @@ struct ErrorMiddleware: RouterMiddleware {
             if problem.status >= 500 {
                 context.logger.error("request failed", metadata: ["request.id": .string(id), "error": .string(String(reflecting: underlying))])
             }
-            var response = request.uri.path.hasPrefix("/api/") ? nil : page(problem, request)
+            // The API and live updates answer machines; everything else is a page for a person.
+            let forMachines = request.uri.path.hasPrefix("/api/") || request.uri.path == "/live"
+            var response = forMachines ? nil : page(problem, request)
             if response == nil { response = try problem.response(from: request, context: context) }
             response!.headers[.requestID] = id
             return response!

@@ -1,14 +1,174 @@
 import API
+import Foundation
+import HTTPTypes
 import Hummingbird
+import OnwardCore
+import Timetable
 import Transit
+import WebPages
 
-/// The web app: server-rendered pages, their assets, and the page fragments live updates carry.
+/// The web app: server-rendered pages (HTML from `WebPages`), their assets,
+/// error pages, and the page fragments live updates carry.
 struct PageRoutes: Sendable {
     let deps: ServerDependencies
 
-    func add(to router: Router<OnwardRequestContext>) {}
+    func add(to router: Router<OnwardRequestContext>) {
+        router.get("/") { request, _ in
+            let queries = deps.queries()
+            let tt = queries.state.timetable
+            // A small network's stations are listed for browsing; a big one's would be a wall of names.
+            return page(HomePage.render(context: context(request, queries), stations: tt.stationPlaces().map(StopDTO.init)), request)
+        }
+        router.get("search") { request, _ in
+            let queries = deps.queries()
+            let q = try Params(request)
+            let text = q.string("q") ?? ""
+            let results = text.isEmpty ? StopsDTO([]) : try queries.searchStops(String(text.prefix(100)), limit: 30)
+            return page(SearchPage.render(query: text, results: results, context: context(request, queries)), request)
+        }
+        router.get("stops/{stopId}") { request, context in
+            let queries = deps.queries()
+            let q = try Params(request)
+            let arrivals = q.string("arrivals") == "1"
+            let stopID = try context.parameters.require("stopId")
+            // Without JavaScript the "calling at" box sends a name: take the stop it names.
+            let via = q.string(arrivals ? "from" : "to").map { text in
+                queries.state.timetable.stop(id: text) == nil ? (try? queries.searchStops(text, limit: 1))?.stops.first?.id ?? text : text
+            }
+            let zone = TimeZone(identifier: queries.state.timetable.timeZoneIdentifier(of: try queries.stop(stopID))) ?? .gmt
+            let window = try q.int("window", in: 1...Queries.maxWindowMinutes)
+            let board = try queries.board(Queries.BoardQuery(
+                stopID: stopID, arrivals: arrivals, via: via, at: try q.moment(in: zone, now: queries.now), windowMinutes: window,
+                limit: window == nil ? 20 : nil, languages: pageContext(request, queries).language.alertLanguages))
+            let page = BoardPage.render(board, context: pageContext(request, queries),
+                                        options: .init(windowMinutes: window, names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], queries)))
+            return self.page(page, request)
+        }
+        router.get("services/{tripId}") { request, context in
+            let queries = deps.queries()
+            let q = try Params(request)
+            let date = q.string("date").flatMap { ServiceDate(iso: $0) }
+            let ctx = pageContext(request, queries)
+            let service = try queries.service(tripID: try context.parameters.require("tripId"), date: date, languages: ctx.language.alertLanguages)
+            return page(ServicePage.render(service, context: ctx, names: names(service.alerts ?? [], queries),
+                                           routeColor: routeColor(service.routeId, queries)), request)
+        }
+        router.get("alerts") { request, _ in
+            let queries = deps.queries()
+            let q = try Params(request)
+            let ctx = pageContext(request, queries)
+            let alerts = try queries.alerts(stopID: q.string("stop"), routeID: q.string("route"), languages: ctx.language.alertLanguages)
+            return page(AlertsPage.render(alerts, context: ctx, names: names(alerts.alerts, queries)), request)
+        }
+        for (path, type, body) in [(Assets.cssPath, Assets.cssContentType, Assets.css), (Assets.jsPath, Assets.jsContentType, Assets.javascript),
+                                   (Assets.iconPath, Assets.iconContentType, Assets.icon)] {
+            // Pages link assets with ?v=<content hash>, so browsers may keep them for a year.
+            router.get(RouterPath(path)) { _, _ in
+                Response(status: .ok, headers: [.contentType: type, .cacheControl: "public, max-age=31536000, immutable"],
+                         body: .init(byteBuffer: ByteBuffer(string: body)))
+            }
+        }
+    }
 
-    @Sendable func errorPage(_ problem: Problem, _ request: Request) -> Response? { nil }
+    /// An error page for a browser: the traveller-facing text comes from the string tables, never the error.
+    @Sendable func errorPage(_ problem: Problem, _ request: Request) -> Response? {
+        let queries = deps.queries()
+        let ctx = pageContext(request, queries)
+        let segments = request.uri.path.split(separator: "/").map(String.init)
+        let html: String
+        switch (problem.code, segments.first) {
+        case ("stop-not-found", "stops"): html = ErrorPage.stopNotFound(segments.count > 1 ? segments[1].removingPercentEncoding ?? segments[1] : "", context: ctx)
+        case ("trip-not-found", _): html = ErrorPage.serviceNotFound(segments.count > 1 ? segments[1].removingPercentEncoding ?? segments[1] : "", context: ctx)
+        case ("not-running", _):
+            html = ErrorPage.serviceNotRunning(segments.count > 1 ? segments[1].removingPercentEncoding ?? segments[1] : "",
+                                               date: request.uri.queryParameters.get("date") ?? "", context: ctx)
+        default: html = ErrorPage.render(status: problem.status, context: ctx)
+        }
+        var response = page(html, request)
+        response.status = .init(code: problem.status)
+        return response
+    }
 
-    @Sendable func liveFragment(_ subject: LiveSubject, _ queries: Queries, _ board: BoardDTO?, _ service: ServiceDTO?) -> String? { nil }
+    /// The fragment a live update carries, rendered exactly as the page renders it.
+    @Sendable func liveFragment(_ subject: LiveSubject, _ queries: Queries, _ board: BoardDTO?, _ service: ServiceDTO?) -> String? {
+        switch subject {
+        case .board(let q):
+            guard let board else { return nil }
+            let ctx = PageContext(language: Language(tag: q.languages.first ?? "en") ?? .en, attribution: [deps.attribution], now: queries.now)
+            return BoardPage.fragment(board, context: ctx, options: .init(windowMinutes: q.windowMinutes,
+                                                                           names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], queries)))
+        case .service(_, _, let languages):
+            guard let service else { return nil }
+            let ctx = PageContext(language: Language(tag: languages.first ?? "en") ?? .en, attribution: [deps.attribution], now: queries.now)
+            return ServicePage.fragment(service, context: ctx, names: names(service.alerts ?? [], queries),
+                                        routeColor: routeColor(service.routeId, queries))
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func context(_ request: Request, _ queries: Queries) -> PageContext { pageContext(request, queries) }
+
+    /// Language from ?lang=, then the cookie, then Accept-Language; theme from its cookie.
+    private func pageContext(_ request: Request, _ queries: Queries) -> PageContext {
+        let cookies = Self.cookies(request)
+        let language = Language.resolve(query: request.uri.queryParameters.get("lang"), cookie: cookies["lang"],
+                                        acceptLanguage: request.headers[.acceptLanguage])
+        let theme: String? = request.uri.queryParameters.get("theme").map { String($0) } ?? cookies["theme"]
+        return PageContext(language: language, theme: Theme(value: theme), attribution: [deps.attribution], now: queries.now)
+    }
+
+    /// An HTML answer; a ?lang= or ?theme= choice (the switches' links, without JavaScript) is remembered in a cookie.
+    private func page(_ html: String, _ request: Request) -> Response {
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
+        if let lang = request.uri.queryParameters.get("lang"), let language = Language(tag: String(lang)) {
+            headers.append(HTTPField(name: .setCookie, value: "lang=\(language.tag); Path=/; Max-Age=31536000; SameSite=Lax"))
+        }
+        if let theme = request.uri.queryParameters.get("theme") {
+            headers.append(HTTPField(name: .setCookie, value: "theme=\(Theme(value: String(theme)).rawValue); Path=/; Max-Age=31536000; SameSite=Lax"))
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    static func cookies(_ request: Request) -> [String: String] {
+        var result: [String: String] = [:]
+        for header in request.headers[values: .cookie] {
+            for part in header.split(separator: ";") {
+                let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if pair.count == 2 { result[pair[0]] = pair[1] }
+            }
+        }
+        return result
+    }
+
+    /// Names for the routes and stops alerts mention, so a card says "NS" and "Blok M", not IDs.
+    private func names(_ alerts: [AlertDTO], _ queries: Queries) -> AlertNames {
+        let tt = queries.state.timetable
+        var names = AlertNames()
+        for entity in alerts.flatMap(\.informedEntities) {
+            if let r = entity.routeId, let index = tt.route(id: r) { names.routes[r] = tt.routeInfo(index).displayName }
+            if let s = entity.stopId, let index = tt.stop(id: s) { names.stops[s] = tt.place(index).name }
+        }
+        return names
+    }
+
+    private func routeColor(_ routeID: String, _ queries: Queries) -> String? {
+        let tt = queries.state.timetable
+        return tt.route(id: routeID).flatMap { tt.routeInfo($0).color }
+    }
+}
+
+extension Timetable {
+    /// The places a traveller picks from: stations, and stops outside any station, by name.
+    /// Empty when there are more than `limit` (a big network is searched, not browsed).
+    func stationPlaces(limit: Int = 60) -> [StopPlace] {
+        var places: [StopPlace] = []
+        for i in 0..<stopCount {
+            let p = place(StopIndex(raw: UInt32(i)))
+            guard p.kind == .station || (p.kind == .stop && p.parentID == nil) else { continue }
+            places.append(p)
+            if places.count > limit { return [] }
+        }
+        return places.sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
+    }
 }

@@ -1,0 +1,34 @@
+import Hummingbird
+import Synchronization
+
+/// Answers computed this second from this version of the state, by request.
+/// Many phones watch the same busy board: they get the same bytes without the
+/// board being computed and encoded again. An answer depends only on the
+/// request, the state version and the current second, so a hit is exactly what
+/// a fresh computation would give; the table empties when either moves on.
+final class ResponseCache: Sendable {
+    private struct Table {
+        var version = -1
+        var second: Int64 = -1
+        var answers: [String: ByteBuffer] = [:]
+    }
+
+    private let table = Mutex(Table())
+    /// Distinct requests kept per second, so odd queries cannot grow it without bound.
+    let capacity: Int
+
+    init(capacity: Int = 1_000) { self.capacity = capacity }
+
+    func answer(for key: String, version: Int, second: Int64, compute: () throws -> ByteBuffer) rethrows -> ByteBuffer {
+        if let hit = table.withLock({ t -> ByteBuffer? in
+            guard t.version == version, t.second == second else { return nil }
+            return t.answers[key]
+        }) { return hit }
+        let fresh = try compute()
+        table.withLock { t in
+            if t.version != version || t.second != second { t = Table(version: version, second: second) }
+            if t.answers.count < capacity { t.answers[key] = fresh }
+        }
+        return fresh
+    }
+}

@@ -1,0 +1,96 @@
+"""Browser tests: a real headless Chromium (Selenium with Debian's chromedriver)
+against `onward serve --simulate` on the bundled network.
+
+Without Chromium or Selenium the tests are skipped with a message, unless
+ONWARD_REQUIRE_BROWSER=1 (as in CI), when that is a failure.
+"""
+import json
+import os
+import pathlib
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+
+
+def _missing(reason):
+    if os.environ.get("ONWARD_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"browser tests cannot run: {reason}", pytrace=False)
+    pytest.skip(f"browser tests skipped: {reason}")
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server():
+    """The debug-built server with a fast simulation, so a live update comes within seconds."""
+    binary = ROOT / ".build" / "debug" / "onward"
+    if not binary.exists():
+        pytest.fail(f"{binary} is missing: run `swift build --build-tests` first", pytrace=False)
+    port = _free_port()
+    data = tempfile.mkdtemp(prefix="onward-browser-")
+    env = dict(os.environ, ONWARD_SIMULATE_INTERVAL="3")
+    proc = subprocess.Popen([str(binary), "serve", "--simulate", "--port", str(port), "--data-dir", data],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/health/ready", timeout=2) as r:
+                if json.load(r).get("timetable") == "loaded":
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.time() > deadline:
+            proc.kill()
+            raise RuntimeError("the server did not start:\n" + proc.stdout.read().decode(errors="replace"))
+        time.sleep(0.2)
+    yield base
+    proc.terminate()
+    proc.wait(timeout=15)
+    shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        _missing("Selenium is not installed (pip install selenium)")
+    chromium = shutil.which("chromium")
+    driver_path = shutil.which("chromedriver")
+    if not chromium or not driver_path:
+        _missing("Chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900", "--lang=en-US"):
+        options.add_argument(arg)
+    # Geolocation without a prompt, at Lebak Bulus.
+    options.add_experimental_option("prefs", {"profile.default_content_setting_values.geolocation": 1})
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": -6.2892744, "longitude": 106.7749355, "accuracy": 50})
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def shot(browser):
+    """Saves a screenshot under artifacts/screenshots/NAME.png."""
+    def save(name):
+        path = SCREENSHOTS / f"{name}.png"
+        browser.save_screenshot(str(path))
+        return path
+    return save

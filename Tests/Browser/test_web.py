@@ -1,0 +1,99 @@
+"""The web app in a real headless Chromium, as a traveller uses it."""
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def wait(browser, seconds=10):
+    return WebDriverWait(browser, seconds)
+
+
+def test_search_a_station_and_open_its_board(server, browser, shot):
+    browser.set_window_size(1280, 900)
+    browser.get(server + "/")
+    box = wait(browser).until(EC.element_to_be_clickable((By.ID, "q")))
+    box.send_keys("blok m")
+    suggestion = wait(browser).until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#q-results [role=option], #q-results a")))
+    assert "Blok M" in suggestion.text
+    shot("home-search")
+    box.send_keys(Keys.ARROW_DOWN, Keys.ENTER)
+    wait(browser).until(EC.url_contains("/stops/"))
+    rows = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board-rows tr"))
+    assert len(rows) >= 3
+    assert "Blok M" in browser.find_element(By.TAG_NAME, "h1").text
+
+
+def test_board_receives_a_live_update_from_the_simulation(server, browser, shot):
+    browser.set_window_size(1280, 900)
+    browser.get(server + "/stops/SLBB")
+    # Connected: the first message (the current state) has arrived.
+    wait(browser, 15).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-connection]").get_attribute("data-state") == "live")
+    assert "Simulated" in browser.find_element(By.ID, "main").text
+    # Mark the rows as they are now; the next message replaces them with new ones.
+    browser.execute_script("document.getElementById('board-rows').setAttribute('data-probe', 'before')")
+    wait(browser, 20).until(lambda d: d.execute_script(
+        "var r = document.getElementById('board-rows'); return r !== null && r.getAttribute('data-probe') === null"))
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board-rows tr")) >= 3
+    shot("board")
+
+
+def test_open_a_service_from_the_board(server, browser, shot):
+    browser.set_window_size(1280, 900)
+    browser.get(server + "/stops/SLBB")
+    link = wait(browser).until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#board-rows a[href^='/services/']")))
+    link.click()
+    wait(browser).until(EC.url_contains("/services/"))
+    calls = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "ol li"))
+    assert len(calls) >= 10
+    assert "Lebak Bulus" in browser.find_element(By.ID, "main").text
+    shot("service")
+
+
+def test_dark_theme_and_indonesian(server, browser, shot):
+    browser.set_window_size(1280, 900)
+    browser.get(server + "/stops/SLBB")
+    wait(browser).until(EC.element_to_be_clickable((By.CSS_SELECTOR, "[data-theme-choice=dark]"))).click()
+    wait(browser).until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-theme") == "dark")
+    background = browser.execute_script("return getComputedStyle(document.body).backgroundColor")
+    assert background not in ("rgb(255, 255, 255)", "rgba(0, 0, 0, 0)"), background
+    wait(browser).until(EC.element_to_be_clickable((By.CSS_SELECTOR, "a[hreflang=id]"))).click()
+    wait(browser).until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "id")
+    assert "Keberangkatan" in browser.find_element(By.TAG_NAME, "body").text
+    # Both choices stick: the next page is dark and Indonesian too.
+    browser.get(server + "/")
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "id"
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("data-theme") == "dark"
+    browser.get(server + "/stops/SLBB")
+    wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board-rows tr"))
+    shot("board-dark-id")
+    # Back to the defaults for the other tests.
+    browser.get(server + "/?lang=en&theme=system")
+
+
+def test_phone_width_layout(server, browser, shot):
+    browser.set_window_size(360, 780)
+    try:
+        browser.get(server + "/stops/SLBB")
+        wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board-rows tr"))
+        overflow = browser.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the page is {overflow}px wider than a 360px screen"
+        shot("board-phone")
+        link = browser.find_element(By.CSS_SELECTOR, "#board-rows a[href^='/services/']")
+        browser.get(link.get_attribute("href"))
+        overflow = browser.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0
+        shot("service-phone")
+    finally:
+        browser.set_window_size(1280, 900)
+
+
+def test_nearby_stations_from_the_browser_location(server, browser):
+    browser.get(server + "/")
+    button = browser.find_elements(By.CSS_SELECTOR, "#nearby button, [data-nearby] button, button[data-locate]")
+    if not button:
+        # The button is revealed by the script when geolocation is available.
+        button = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "button[data-nearby-button], #nearby-button"))
+    button[0].click()
+    results = wait(browser, 15).until(lambda d: [e for e in d.find_elements(By.CSS_SELECTOR, "#nearby a[href^='/stops/']") if e.is_displayed()])
+    assert any("Lebak Bulus" in e.text for e in results)

@@ -1,0 +1,74 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `onward serve` as a user runs it: it starts on the bundled network, answers,
+/// and shuts down cleanly on SIGTERM.
+@Suite("onward serve")
+struct ServeCLITests {
+    /// A free port: bind to port 0, read what the system chose, let it go.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+
+    /// GETs a URL; nil while the server is not up yet.
+    static func get(_ url: String) async -> (status: Int, body: String)? {
+        guard let (data, response) = try? await URLSession.shared.data(from: URL(string: url)!) else { return nil }
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("starts on the bundled network with the simulation, is ready, and stops cleanly on SIGTERM")
+    func startAndStop() async throws {
+        let port = try Self.freePort()
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-serve-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dataDir) }
+        let process = Process()
+        process.executableURL = OnwardExecutable.url
+        process.arguments = ["serve", "--simulate", "--port", String(port), "--data-dir", dataDir.path]
+        let log = Pipe()
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // Wait until it answers (it loads the timetable first), up to 60 s on a busy machine.
+        var ready: (status: Int, body: String)?
+        for _ in 0..<600 where ready == nil {
+            ready = await Self.get("http://127.0.0.1:\(port)/health/ready")
+            if ready == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let answer = try #require(ready, "the server never answered")
+        #expect(answer.status == 200)
+        #expect(answer.body.contains(#""timetable":"loaded""#))
+        #expect(answer.body.contains(#""simulated":true"#))
+        let board = await Self.get("http://127.0.0.1:\(port)/api/v1/stops/SLBB/departures?limit=3")
+        #expect(board?.status == 200)
+        #expect(FileManager.default.fileExists(atPath: dataDir.path))
+
+        kill(process.processIdentifier, SIGTERM)
+        let stopped = Date().addingTimeInterval(15)
+        while process.isRunning && Date() < stopped { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning, "still running 15 s after SIGTERM")
+        #expect(process.terminationStatus == 0)
+        let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(output.contains("serving MRT Jakarta"))
+    }
+
+    @Test("a bad setting is refused before starting, naming it")
+    func badSetting() throws {
+        let out = try OnwardExecutable.run(["serve", "--port", "99999"])
+        #expect(out.status != 0)
+        #expect(out.stderr.contains("--port"))
+    }
+}
