@@ -41,7 +41,8 @@ struct PageRoutes: Sendable {
                 stopID: stopID, arrivals: arrivals, via: via, at: try q.moment(in: zone, now: queries.now), windowMinutes: window,
                 limit: window == nil ? 20 : nil, languages: pageContext(request, queries).language.alertLanguages))
             let page = BoardPage.render(board, context: pageContext(request, queries),
-                                        options: .init(windowMinutes: window, names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], queries)))
+                                        options: .init(windowMinutes: window, limit: window == nil ? 20 : nil,
+                                                       names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], queries)))
             return self.page(page, request)
         }
         router.get("services/{tripId}") { request, context in
@@ -95,7 +96,7 @@ struct PageRoutes: Sendable {
         case .board(let q):
             guard let board else { return nil }
             let ctx = PageContext(language: Language(tag: q.languages.first ?? "en") ?? .en, attribution: [deps.attribution], now: queries.now)
-            return BoardPage.fragment(board, context: ctx, options: .init(windowMinutes: q.windowMinutes,
+            return BoardPage.fragment(board, context: ctx, options: .init(windowMinutes: q.windowMinutes, limit: q.limit,
                                                                            names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], queries)))
         case .service(_, _, let languages):
             guard let service else { return nil }

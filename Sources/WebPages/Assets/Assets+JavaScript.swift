@@ -1,0 +1,462 @@
+extension Assets {
+    /// The script: plain ES2017, no build step, no third-party code. Every
+    /// page works without it; it adds the theme switch without a reload,
+    /// route colours, search as you type, nearby and recent stations, and
+    /// live updates over a WebSocket. Texts come from the page (`data-t-*`
+    /// on `<body>`) in the page's language. Text from the network is only
+    /// ever set with `textContent`; the one `innerHTML` is the server's own
+    /// page fragment.
+    public static let javascript = #"""
+/* Onward: the web app's one script. Progressive enhancement only. */
+(function () {
+  'use strict';
+
+  var doc = document;
+  var root = doc.documentElement;
+  var body = doc.body;
+
+  /* ---------- Small helpers ---------- */
+
+  // A text from the page's string table, with {name} placeholders filled.
+  function t(name, values) {
+    var text = body.getAttribute('data-t-' + name) || '';
+    if (values) {
+      Object.keys(values).forEach(function (key) {
+        text = text.split('{' + key + '}').join(String(values[key]));
+      });
+    }
+    return text;
+  }
+
+  function el(tag, className, text) {
+    var node = doc.createElement(tag);
+    if (className) node.className = className;
+    if (text != null) node.textContent = text;
+    return node;
+  }
+
+  var storage = {
+    get: function (key) {
+      try { return window.localStorage.getItem(key); } catch (e) { return null; }
+    },
+    set: function (key, value) {
+      try { window.localStorage.setItem(key, value); } catch (e) { /* private mode: fine */ }
+    },
+    remove: function (key) {
+      try { window.localStorage.removeItem(key); } catch (e) { /* ignore */ }
+    }
+  };
+
+  // Says something to screen readers through the page's polite live region.
+  var announceTimer = null;
+  function announce(text) {
+    var region = doc.getElementById('live-status');
+    if (!region || !text) return;
+    region.textContent = '';
+    clearTimeout(announceTimer);
+    // A fresh text node after a pause, so the same words are read again.
+    announceTimer = setTimeout(function () { region.textContent = text; }, 100);
+  }
+
+  /* ---------- Theme: system, light or dark ---------- */
+
+  var THEMES = ['system', 'light', 'dark'];
+
+  function applyTheme(theme) {
+    if (THEMES.indexOf(theme) < 0) theme = 'system';
+    root.setAttribute('data-theme', theme);
+    doc.querySelectorAll('[data-theme-choice]').forEach(function (link) {
+      if (link.getAttribute('data-theme-choice') === theme) link.setAttribute('aria-current', 'true');
+      else link.removeAttribute('aria-current');
+    });
+  }
+
+  function saveTheme(theme) {
+    storage.set('onward.theme', theme);
+    var secure = location.protocol === 'https:' ? '; Secure' : '';
+    doc.cookie = 'theme=' + theme + '; Path=/; Max-Age=31536000; SameSite=Lax' + secure;
+  }
+
+  (function initTheme() {
+    // The server renders the cookie's theme; a choice only this browser
+    // remembers (cookie cleared, say) is applied and written back.
+    var stored = storage.get('onward.theme');
+    var hasCookie = /(?:^|;\s*)theme=/.test(doc.cookie);
+    if (stored && THEMES.indexOf(stored) >= 0 && !hasCookie) {
+      applyTheme(stored);
+      saveTheme(stored);
+    }
+    doc.addEventListener('click', function (event) {
+      var link = event.target.closest && event.target.closest('[data-theme-choice]');
+      if (!link) return;
+      event.preventDefault();
+      var theme = link.getAttribute('data-theme-choice');
+      applyTheme(theme);
+      saveTheme(theme);
+    });
+  })();
+
+  /* ---------- Route colours (CSP allows setting styles from script) ---------- */
+
+  function paintColours(scope) {
+    scope.querySelectorAll('[data-color]').forEach(function (node) {
+      var hex = node.getAttribute('data-color');
+      if (!/^[0-9A-Fa-f]{6}$/.test(hex)) return;
+      node.style.setProperty('--line-color', '#' + hex);
+      node.classList.add('has-color');
+    });
+  }
+  paintColours(doc);
+
+  /* ---------- Stops: one list item, as the server renders it ---------- */
+
+  function kindName(stop) {
+    if (stop.kind === 'station') return t('station');
+    return stop.platform ? t('platform') : t('stop');
+  }
+
+  function formatDistance(metres) {
+    var lang = root.getAttribute('lang') || 'en';
+    if (metres < 1000) return t('metres', { distance: Math.round(metres / 10) * 10 });
+    var km = (metres / 1000).toLocaleString(lang, { maximumFractionDigits: 1 });
+    return t('kilometres', { distance: km });
+  }
+
+  function stopMeta(stop) {
+    var parts = [kindName(stop)];
+    if (stop.code) parts.push(t('code', { code: stop.code }));
+    if (typeof stop.distanceMetres === 'number') parts.push(formatDistance(stop.distanceMetres));
+    return parts.join(' \u00B7 ');
+  }
+
+  function boardLink(id) { return '/stops/' + encodeURIComponent(id); }
+
+  function stopListItem(stop) {
+    var li = el('li');
+    var a = el('a', 'stop-item');
+    a.href = boardLink(stop.id);
+    a.appendChild(el('span', 'stop-name', stop.name));
+    a.appendChild(el('span', 'stop-meta', stopMeta(stop)));
+    li.appendChild(a);
+    return li;
+  }
+
+  /* ---------- Search as you type (a combobox over the plain form) ---------- */
+
+  function StopSearch(input) {
+    var list = doc.getElementById(input.id + '-results');
+    var status = doc.getElementById(input.id + '-status');
+    var target = input.getAttribute('data-target') || '/stops/{id}';
+    var options = [];
+    var active = -1;
+    var timer = null;
+    var sequence = 0;
+    var controller = null;
+
+    input.setAttribute('role', 'combobox');
+    input.setAttribute('aria-autocomplete', 'list');
+    input.setAttribute('aria-expanded', 'false');
+    input.setAttribute('aria-controls', list.id);
+
+    function hrefFor(stop) { return target.split('{id}').join(encodeURIComponent(stop.id)); }
+
+    function close() {
+      list.hidden = true;
+      status.hidden = true;
+      input.setAttribute('aria-expanded', 'false');
+      input.removeAttribute('aria-activedescendant');
+      active = -1;
+    }
+
+    function showStatus(text) {
+      list.hidden = true;
+      input.setAttribute('aria-expanded', 'false');
+      status.textContent = text;
+      status.hidden = !text;
+      if (text) announce(text);
+    }
+
+    function setActive(index) {
+      options.forEach(function (option, i) { option.setAttribute('aria-selected', i === index ? 'true' : 'false'); });
+      active = index;
+      if (index >= 0) {
+        input.setAttribute('aria-activedescendant', options[index].id);
+        options[index].scrollIntoView({ block: 'nearest' });
+      } else {
+        input.removeAttribute('aria-activedescendant');
+      }
+    }
+
+    function render(stops, query) {
+      list.textContent = '';
+      options = [];
+      active = -1;
+      if (!stops.length) {
+        showStatus(t('no-results', { query: query }));
+        return;
+      }
+      status.hidden = true;
+      stops.forEach(function (stop, i) {
+        var option = el('li', 'suggestion');
+        option.id = list.id + '-' + i;
+        option.setAttribute('role', 'option');
+        option.setAttribute('aria-selected', 'false');
+        option.setAttribute('data-href', hrefFor(stop));
+        option.appendChild(el('span', 'stop-name', stop.name));
+        option.appendChild(el('span', 'stop-meta', stopMeta(stop)));
+        // mousedown, not click: the input's blur would close the list first.
+        option.addEventListener('mousedown', function (event) {
+          event.preventDefault();
+          location.href = option.getAttribute('data-href');
+        });
+        list.appendChild(option);
+        options.push(option);
+      });
+      list.hidden = false;
+      input.setAttribute('aria-expanded', 'true');
+    }
+
+    function search() {
+      var query = input.value.trim();
+      if (!query) { close(); return; }
+      var mine = ++sequence;
+      if (controller) controller.abort();
+      controller = window.AbortController ? new AbortController() : null;
+      var url = '/api/v1/stops?q=' + encodeURIComponent(query) + '&limit=8';
+      fetch(url, { headers: { Accept: 'application/json' }, signal: controller ? controller.signal : undefined })
+        .then(function (response) {
+          if (!response.ok) throw new Error('HTTP ' + response.status);
+          return response.json();
+        })
+        .then(function (data) {
+          if (mine !== sequence) return; // a newer search is under way
+          render((data && data.stops) || [], query);
+        })
+        .catch(function (error) {
+          if (error && error.name === 'AbortError') return;
+          if (mine === sequence) showStatus(t('search-unavailable'));
+        });
+    }
+
+    input.addEventListener('input', function () {
+      clearTimeout(timer);
+      timer = setTimeout(search, 150);
+    });
+
+    input.addEventListener('keydown', function (event) {
+      var open = !list.hidden && options.length > 0;
+      if (event.key === 'ArrowDown') {
+        if (!open) { search(); return; }
+        event.preventDefault();
+        setActive(active < options.length - 1 ? active + 1 : 0);
+      } else if (event.key === 'ArrowUp') {
+        if (!open) return;
+        event.preventDefault();
+        setActive(active > 0 ? active - 1 : options.length - 1);
+      } else if (event.key === 'Enter') {
+        // With a suggestion picked, go there; otherwise the form submits as without the script.
+        if (open && active >= 0) {
+          event.preventDefault();
+          location.href = options[active].getAttribute('data-href');
+        }
+      } else if (event.key === 'Escape') {
+        if (open || !status.hidden) { event.preventDefault(); close(); }
+      }
+    });
+
+    input.addEventListener('blur', function () { setTimeout(close, 150); });
+  }
+
+  doc.querySelectorAll('input[data-stop-search]').forEach(function (input) { new StopSearch(input); });
+
+  /* ---------- Nearby stations (location only on request) ---------- */
+
+  (function initNearby() {
+    var section = doc.querySelector('[data-nearby]');
+    if (!section || !('geolocation' in navigator)) return;
+    var button = section.querySelector('[data-locate]');
+    var status = section.querySelector('[data-nearby-status]');
+    var list = section.querySelector('[data-nearby-list]');
+    var radius = 800;
+    section.hidden = false;
+
+    function say(text) {
+      status.textContent = text;
+      status.hidden = !text;
+      if (text) announce(text);
+    }
+
+    button.addEventListener('click', function () {
+      button.disabled = true;
+      list.hidden = true;
+      say(t('locating'));
+      navigator.geolocation.getCurrentPosition(function (position) {
+        var url = section.getAttribute('data-nearby') + '?lat=' + position.coords.latitude.toFixed(5) +
+          '&lon=' + position.coords.longitude.toFixed(5) + '&radius=' + radius + '&limit=8';
+        fetch(url, { headers: { Accept: 'application/json' } })
+          .then(function (response) {
+            if (!response.ok) throw new Error('HTTP ' + response.status);
+            return response.json();
+          })
+          .then(function (data) {
+            var stops = (data && data.stops) || [];
+            list.textContent = '';
+            if (!stops.length) { say(t('nearby-none', { distance: formatDistance(radius) })); return; }
+            stops.forEach(function (stop) { list.appendChild(stopListItem(stop)); });
+            list.hidden = false;
+            say('');
+          })
+          .catch(function () { say(t('location-unavailable')); })
+          .then(function () { button.disabled = false; });
+      }, function (error) {
+        button.disabled = false;
+        say(error && error.code === 1 ? t('location-denied') : t('location-unavailable'));
+      }, { enableHighAccuracy: false, timeout: 15000, maximumAge: 60000 });
+    });
+  })();
+
+  /* ---------- Recent stations (this browser only) ---------- */
+
+  (function initRecent() {
+    var KEY = 'onward.recent';
+    var MAX = 6;
+
+    function load() {
+      try {
+        var list = JSON.parse(storage.get(KEY) || '[]');
+        return Array.isArray(list) ? list.filter(function (s) { return s && typeof s.id === 'string' && typeof s.name === 'string'; }) : [];
+      } catch (e) { return []; }
+    }
+
+    // A board page records its station.
+    var main = doc.getElementById('main');
+    var id = main && main.getAttribute('data-recent-id');
+    if (id) {
+      var entry = { id: id, name: main.getAttribute('data-recent-name') || id };
+      var list = load().filter(function (s) { return s.id !== id; });
+      list.unshift(entry);
+      storage.set(KEY, JSON.stringify(list.slice(0, MAX)));
+    }
+
+    // The home page lists them.
+    var section = doc.getElementById('recent');
+    if (!section) return;
+    var target = section.querySelector('[data-recent-list]');
+    var recent = load();
+    if (!recent.length) return;
+    recent.forEach(function (stop) {
+      var li = el('li');
+      var a = el('a', 'stop-item');
+      a.href = boardLink(stop.id);
+      a.appendChild(el('span', 'stop-name', stop.name));
+      li.appendChild(a);
+      target.appendChild(li);
+    });
+    section.hidden = false;
+    section.querySelector('[data-recent-clear]').addEventListener('click', function () {
+      storage.remove(KEY);
+      section.hidden = true;
+    });
+  })();
+
+  /* ---------- Live updates over a WebSocket ---------- */
+
+  (function initLive() {
+    var container = doc.querySelector('[data-live]');
+    if (!container || !('WebSocket' in window)) return;
+    var indicator = doc.querySelector('[data-connection]');
+    var query = container.getAttribute('data-live');
+    var socket = null;
+    var attempt = 0;
+    var retryTimer = null;
+    var lastSummary = null;
+    var closing = false;
+
+    root.classList.add('js-live');
+
+    function setState(state) {
+      if (!indicator) return;
+      indicator.hidden = false;
+      indicator.setAttribute('data-state', state);
+      indicator.textContent = t(state);
+    }
+
+    // Swaps in the server's fragment, keeping keyboard focus on the same link if it is still there.
+    function replace(html) {
+      var focused = doc.activeElement;
+      var focusHref = focused && container.contains(focused) ? focused.getAttribute('href') : null;
+      container.innerHTML = html;
+      paintColours(container);
+      if (focusHref) {
+        var links = container.querySelectorAll('a[href]');
+        for (var i = 0; i < links.length; i++) {
+          if (links[i].getAttribute('href') === focusHref) { links[i].focus({ preventScroll: true }); break; }
+        }
+      }
+      var summary = container.querySelector('[data-summary]');
+      var text = summary ? summary.getAttribute('data-summary') : '';
+      // The first message repeats what the page shows: nothing to announce.
+      if (lastSummary !== null && text && text !== lastSummary) announce(text);
+      lastSummary = text;
+    }
+
+    function connect() {
+      clearTimeout(retryTimer);
+      retryTimer = null;
+      var scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+      try {
+        socket = new WebSocket(scheme + '//' + location.host + '/live?' + query);
+      } catch (e) {
+        scheduleReconnect();
+        return;
+      }
+      socket.onmessage = function (event) {
+        var message;
+        try { message = JSON.parse(event.data); } catch (e) { return; }
+        if (!message) return;
+        if (message.type === 'error') { setState('paused'); return; }
+        if (typeof message.html === 'string') {
+          if (lastSummary === null) {
+            var current = container.querySelector('[data-summary]');
+            lastSummary = current ? current.getAttribute('data-summary') : '';
+          }
+          replace(message.html);
+        }
+        attempt = 0;
+        setState('live');
+      };
+      socket.onclose = function () {
+        socket = null;
+        if (!closing) scheduleReconnect();
+      };
+      socket.onerror = function () { /* onclose follows and reconnects */ };
+    }
+
+    // 1 s, 2 s, 4 s … up to 30 s, each a random time between half and all of it.
+    function scheduleReconnect() {
+      if (retryTimer) return;
+      setState('reconnecting');
+      var ceiling = Math.min(30000, 1000 * Math.pow(2, attempt));
+      var delay = ceiling / 2 + Math.random() * ceiling / 2;
+      attempt = Math.min(attempt + 1, 10);
+      retryTimer = setTimeout(connect, delay);
+    }
+
+    window.addEventListener('online', function () {
+      if (!socket) { attempt = 0; connect(); }
+    });
+    window.addEventListener('pagehide', function () {
+      closing = true;
+      if (socket) socket.close();
+    });
+    window.addEventListener('pageshow', function (event) {
+      // Back from the back/forward cache: the socket was closed on the way out.
+      if (event.persisted) { closing = false; attempt = 0; connect(); }
+    });
+
+    setState('connecting');
+    connect();
+  })();
+})();
+"""#
+}

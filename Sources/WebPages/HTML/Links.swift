@@ -1,0 +1,73 @@
+import Foundation
+
+/// The site's addresses, built in one place so pages and tests agree on them.
+/// IDs go into paths percent-encoded: a stop ID from a feed may hold `/`, `?`,
+/// `#` or spaces.
+public enum Links {
+    public static let home = "/"
+    public static let alerts = "/alerts"
+    public static let search = "/search"
+    public static let stopsAPI = "/api/v1/stops"
+    public static let nearbyAPI = "/api/v1/stops/nearby"
+    public static let live = "/live"
+
+    /// `/stops/{id}`, with `to=` (departures) or `from=` plus `arrivals=1` (arrivals).
+    public static func board(_ stopID: String, arrivals: Bool = false, via: String? = nil) -> String {
+        var query: [(String, String)] = []
+        if arrivals { query.append(("arrivals", "1")) }
+        if let via { query.append((arrivals ? "from" : "to", via)) }
+        return "/stops/" + pathSegment(stopID) + queryString(query)
+    }
+
+    /// `/services/{tripId}?date=YYYY-MM-DD`.
+    public static func service(_ tripID: String, date: String?) -> String {
+        "/services/" + pathSegment(tripID) + queryString(date.map { [("date", $0)] } ?? [])
+    }
+
+    /// `/alerts`, optionally about one stop or route.
+    public static func alerts(stop: String? = nil, route: String? = nil) -> String {
+        var query: [(String, String)] = []
+        if let stop { query.append(("stop", stop)) }
+        if let route { query.append(("route", route)) }
+        return alerts + queryString(query)
+    }
+
+    /// `/search?q=…`.
+    public static func search(_ text: String) -> String { search + queryString([("q", text)]) }
+
+    /// `?a=1&b=2`, or nothing for no pairs.
+    public static func queryString(_ pairs: [(String, String)]) -> String {
+        pairs.isEmpty ? "" : "?" + pairs.map { queryComponent($0.0) + "=" + queryComponent($0.1) }.joined(separator: "&")
+    }
+
+    /// One path segment: everything but unreserved characters percent-encoded.
+    public static func pathSegment(_ text: String) -> String { percentEncode(text, keepingAlso: "") }
+
+    /// One query name or value.
+    public static func queryComponent(_ text: String) -> String { percentEncode(text, keepingAlso: "") }
+
+    static func percentEncode(_ text: String, keepingAlso extra: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            let c = Character(Unicode.Scalar(byte))
+            if byte < 0x80, c.isASCII, c.isLetter || c.isNumber || "-._~".contains(c) || extra.contains(c) {
+                out.append(c)
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+
+    /// A link from a feed (an alert's "more information"), if it is safe to
+    /// render: only absolute `http` and `https` URLs with a host, so a
+    /// `javascript:` or `data:` address never becomes clickable.
+    public static func external(_ text: String?) -> String? {
+        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty, text.count <= 2000,
+              !text.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }),
+              let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty else { return nil }
+        return text
+    }
+}

@@ -1,0 +1,246 @@
+import API
+import Foundation
+import OnwardCore
+
+/// A station's departure or arrival board.
+///
+/// Everything realtime changes (the live-data notice, the alerts, the rows)
+/// is in one container, `#board-live`, whose content `fragment(_:context:options:)`
+/// renders alone: the page and the WebSocket updates share one renderer.
+public enum BoardPage {
+    public struct Options: Sendable {
+        /// The window the board covers, for "No departures in the next 60 minutes";
+        /// the live subscription asks for the same (`window=`).
+        public var windowMinutes: Int?
+        /// The most rows the page asked for; the live subscription asks for the same (`limit=`).
+        public var limit: Int?
+        /// Names for the routes and stops the alerts mention.
+        public var names: AlertNames
+
+        public init(windowMinutes: Int? = nil, limit: Int? = nil, names: AlertNames = AlertNames()) {
+            self.windowMinutes = windowMinutes; self.limit = limit; self.names = names
+        }
+    }
+
+    /// The whole page.
+    public static func render(_ board: BoardDTO, context: PageContext, options: Options = Options()) -> String {
+        let s = context.strings
+        let arrivals = isArrivals(board)
+        let stop = board.stop
+        let title = s(arrivals ? .boardTitleArrivals : .boardTitleDepartures, ["stop": stop.name])
+        var kind = [stop.kind == "station" ? s(.boardStationLabel) : s(.boardStopLabel)]
+        if let code = stop.code, !code.isEmpty { kind.append(code) }
+
+        func tab(_ key: L10nKey, _ href: String, _ current: Bool) -> HTML {
+            "<a class=\"tab\" href=\"\(href)\"\(HTML.attribute("aria-current", current ? "page" : nil))>\(s(key))</a>"
+        }
+        var hidden: [(String, String)] = []
+        if arrivals { hidden.append(("arrivals", "1")) }
+        let viaParam = arrivals ? "from" : "to"
+        let filter = StopSearch.form(
+            id: "via", name: viaParam, label: s(arrivals ? .boardComingFrom : .boardCallingAt),
+            placeholder: s(.boardFilterPlaceholder), value: board.via?.name, action: "/stops/" + Links.pathSegment(stop.id),
+            target: "/stops/" + Links.pathSegment(stop.id) + (arrivals ? "?arrivals=1&from={id}" : "?to={id}"),
+            button: s(.boardFilterApply), hidden: hidden, cssClass: "search filter")
+        let activeFilter: HTML = board.via.map { via in
+            """
+            <p class="filter-active"><span>\(s(arrivals ? .boardFilteredFrom : .boardFilteredTo, ["stop": via.name]))</span> \
+            <a class="chip-link" href="\(Links.board(stop.id, arrivals: arrivals))">\(s(.boardFilterClear))</a></p>
+            """
+        } ?? .empty
+
+        let main: HTML = """
+        <div class="page-head">
+        <p class="eyebrow">\(kind.joined(separator: " · "))</p>
+        <h1>\(stop.name)</h1>
+        <nav class="tabs" aria-label="\(s(.boardTabsLabel))">\
+        \(tab(.boardDepartures, Links.board(stop.id), !arrivals))\(tab(.boardArrivals, Links.board(stop.id, arrivals: true), arrivals))</nav>
+        </div>
+        <details class="filter-box"\(HTML.flag("open", board.via != nil))>
+        <summary>\(s(arrivals ? .boardComingFrom : .boardCallingAt))</summary>
+        \(filter)
+        </details>
+        \(activeFilter)
+        <div class="live-bar">
+        <span class="connection" data-connection hidden></span>
+        <a class="refresh-link" href="\(address(board).link)">\(s(.boardRefresh))</a>
+        </div>
+        <div id="board-live" class="live-container" data-live="\(liveQuery(board, language: context.language, options: options))">
+        \(HTML(trusted: fragment(board, context: context, options: options)))
+        </div>
+        <p class="more-link"><a href="\(Links.alerts(stop: stop.id))">\(s(.boardViewAlerts))</a></p>
+        """
+        // The script records the visit for the home page's "Recent stations".
+        let recent = HTML.attribute("data-recent-id", stop.id) + HTML.attribute("data-recent-name", stop.name)
+        return Layout.document(title: title, context: context, address: address(board), bodyClass: "page-board",
+                               mainAttributes: recent, main: main)
+    }
+
+    /// The content of `#board-live`: live-data notice, high-priority alerts,
+    /// the table (or the empty state), then the other alerts. Sent as the
+    /// `html` of live messages.
+    public static func fragment(_ board: BoardDTO, context: PageContext, options: Options = Options()) -> String {
+        let s = context.strings
+        let arrivals = isArrivals(board)
+        let entries = (arrivals ? board.arrivals : board.departures) ?? []
+        let offset = utcOffset(board, at: context.now)
+
+        var parts: [HTML] = [LiveNotice.render(board.live, utcOffset: offset, context: context)]
+        if let high = board.alerts?.highPriority, !high.isEmpty {
+            parts.append("""
+            <section class="alerts alerts-high" aria-label="\(s(.alertsImportant))">
+            \(AlertView.list(high, headingLevel: 2, names: options.names, strings: s))
+            </section>
+            """)
+        }
+        if entries.isEmpty {
+            parts.append("<p class=\"empty-state board-empty\">\(emptyText(board, arrivals: arrivals, options: options, strings: s))</p>")
+        } else {
+            parts.append(table(board, entries: entries, arrivals: arrivals, context: context, utcOffset: offset))
+        }
+        if let other = board.alerts?.other, !other.isEmpty {
+            parts.append("""
+            <section class="alerts alerts-other" aria-labelledby="other-alerts-title">
+            <h2 id="other-alerts-title" class="section-title">\(s(.alertsOther))</h2>
+            \(AlertView.list(other, headingLevel: 3, names: options.names, strings: s))
+            </section>
+            """)
+        }
+        return """
+        <div class="board-fragment" data-summary="\(HTML.escapeAttribute(summary(entries, arrivals: arrivals, strings: s)))">
+        \(HTML.join(parts, separator: "\n").rendered)
+        </div>
+        """
+    }
+
+    /// The query of the page's live subscription:
+    /// `board=…&kind=…[&to=…|&from=…][&window=…][&limit=…]&lang=…&format=html`.
+    public static func liveQuery(_ board: BoardDTO, language: Language, options: Options = Options()) -> String {
+        let arrivals = isArrivals(board)
+        var pairs = [("board", board.stop.id), ("kind", arrivals ? "arrivals" : "departures")]
+        if let via = board.via { pairs.append((arrivals ? "from" : "to", via.id)) }
+        if let window = options.windowMinutes { pairs.append(("window", String(window))) }
+        if let limit = options.limit { pairs.append(("limit", String(limit))) }
+        pairs += [("lang", language.tag), ("format", "html")]
+        return String(Links.queryString(pairs).dropFirst())
+    }
+
+    // MARK: Parts
+
+    static func isArrivals(_ board: BoardDTO) -> Bool { board.arrivals != nil && board.departures == nil }
+
+    static func address(_ board: BoardDTO) -> PageAddress {
+        let arrivals = isArrivals(board)
+        var query: [PageAddress.Pair] = []
+        if arrivals { query.append(.init("arrivals", "1")) }
+        if let via = board.via { query.append(.init(arrivals ? "from" : "to", via.id)) }
+        return PageAddress(path: "/stops/" + Links.pathSegment(board.stop.id), query: query)
+    }
+
+    /// The stop's UTC offset now, for the "as of" and "updated" times.
+    static func utcOffset(_ board: BoardDTO, at now: Instant) -> Int? {
+        TimeZone(identifier: board.stop.timeZone).map { $0.secondsFromGMT(for: now.date) }
+    }
+
+    static func table(_ board: BoardDTO, entries: [BoardEntryDTO], arrivals: Bool, context: PageContext, utcOffset: Int?) -> HTML {
+        let s = context.strings
+        let caption = s(arrivals ? .boardCaptionArrivals : .boardCaptionDepartures, ["stop": board.stop.name])
+        let asOf = utcOffset.map { s(.boardAsOf, ["time": LocalClock.hhmm(context.now, utcOffset: $0)]) }
+        let rows = entries.map { row($0, board: board, arrivals: arrivals, strings: s) }
+        return """
+        <table class="board">
+        <caption><span class="visually-hidden">\(caption)</span>\(asOf.map { "<span class=\"as-of\">\($0)</span>" as HTML })</caption>
+        <thead><tr>\
+        <th scope="col" class="col-time">\(s(.columnTime))</th>\
+        <th scope="col" class="col-line">\(s(.columnLine))</th>\
+        <th scope="col" class="col-dest">\(s(arrivals ? .columnOrigin : .columnDestination))</th>\
+        <th scope="col" class="col-platform">\(s(.columnPlatform))</th>\
+        <th scope="col" class="col-status">\(s(.columnStatus))</th>\
+        </tr></thead>
+        <tbody id="board-rows">
+        \(HTML.join(rows, separator: "\n"))
+        </tbody>
+        </table>
+        """
+    }
+
+    static func row(_ e: BoardEntryDTO, board: BoardDTO, arrivals: Bool, strings s: Strings) -> HTML {
+        let status = RunStatus(api: e.status)
+        let scheduled = arrivals ? e.scheduledArrival : e.scheduledDeparture
+        let expected = arrivals ? e.expectedArrival : e.expectedDeparture
+        let classes = ["row", status == .cancelled ? "is-cancelled" : nil, status == .skipped ? "is-skipped" : nil,
+                       status == .departed ? "is-departed" : nil].compactMap { $0 }.joined(separator: " ")
+
+        // Where it goes (or, on an arrivals board, where it comes from), linked to the service.
+        let place = arrivals ? e.origin : e.headsign
+        let placeText: HTML = status.isStruck ? "<s>\(place)</s>" : "\(place)"
+        var dest: HTML = "<a class=\"row-link\" href=\"\(Links.service(e.tripId, date: e.serviceDate))\">\(placeText)</a>"
+        // On a phone the line and platform columns fold into this cell.
+        var notes: [HTML] = ["<span class=\"narrow-only\">\(LineBadge.render(shortName: e.routeShortName, longName: e.routeLongName, color: e.routeColor, strings: s))</span>"]
+        if let platform = e.platform, !platform.isEmpty {
+            notes.append("<span class=\"narrow-only\">\(platformBadge(platform, changed: e.platformChanged == true, long: true, strings: s))</span>")
+        }
+        // With a filter, when it reaches (or left) the filter's stop, named in the banner above.
+        if board.via != nil, let time = WallClock.hhmm(arrivals ? e.departureFromOrigin : e.arrivalAtDestination) {
+            notes.append("<span class=\"via-time\">\(s(arrivals ? .boardDepartsFrom : .boardArrivesAt, ["time": time]))</span>")
+        }
+        if let headway = e.headwaySeconds, e.exactTimes != true, headway > 0 {
+            notes.append("<span class=\"note\">\(s(.everyMinutes, ["minutes": String(max(1, headway / 60))]))</span>")
+        }
+        if e.addedTrip == true { notes.append("<span class=\"badge badge-added\">\(s(.addedTrip))</span>") }
+        dest += "<span class=\"row-notes\">\(HTML.join(notes, separator: " "))</span>"
+
+        var statusHTML = status.badge(delaySeconds: e.delaySeconds, arrivals: arrivals, strings: s)
+        if let alerts = e.alerts, !alerts.isEmpty {
+            statusHTML += " <span class=\"row-alert\" title=\"\(s(.rowHasAlert))\"><span aria-hidden=\"true\">!</span>"
+                + "<span class=\"visually-hidden\">\(s(.rowHasAlert))</span></span>"
+        }
+        let platform = e.platform.flatMap { $0.isEmpty ? nil : platformBadge($0, changed: e.platformChanged == true, strings: s) }
+        return """
+        <tr class="\(classes)" data-status="\(status.rawValue)">\
+        <td class="col-time">\(TimeCell.render(scheduled: scheduled, expected: expected, status: status, strings: s))</td>\
+        <td class="col-line">\(LineBadge.render(shortName: e.routeShortName, longName: e.routeLongName, color: e.routeColor, strings: s))</td>\
+        <td class="col-dest">\(dest)</td>\
+        <td class="col-platform">\(platform)</td>\
+        <td class="col-status">\(statusHTML)</td>\
+        </tr>
+        """
+    }
+
+    /// A platform number; a changed one is highlighted and says so.
+    /// - Parameter long: "Platform 3" in full (else the number alone, under a "Platform" column).
+    static func platformBadge(_ platform: String, changed: Bool, long: Bool = false, strings s: Strings) -> HTML {
+        let label: HTML = long ? "\(s(.platformNumber, ["platform": platform]))"
+            : "<span class=\"visually-hidden\">\(s(.columnPlatform)) </span>\(platform)"
+        guard changed else { return "<span class=\"platform\">\(label)</span>" }
+        return """
+        <span class="platform platform-changed" title="\(s(.platformChanged))">\
+        <span class="visually-hidden">\(s(.platformChanged)): </span>\(label)</span>\
+        <span class="platform-changed-label" aria-hidden="true">\(s(.platformChangedShort))</span>
+        """
+    }
+
+    static func emptyText(_ board: BoardDTO, arrivals: Bool, options: Options, strings s: Strings) -> String {
+        if let via = board.via { return s(.boardEmptyVia, ["stop": via.name]) }
+        if let minutes = options.windowMinutes {
+            return s(arrivals ? .boardEmptyArrivals : .boardEmptyDepartures, ["minutes": String(minutes)])
+        }
+        return s(arrivals ? .boardEmptyArrivalsSoon : .boardEmptyDeparturesSoon)
+    }
+
+    /// One sentence for the live region when the board changes: the next service that is still to come.
+    static func summary(_ entries: [BoardEntryDTO], arrivals: Bool, strings s: Strings) -> String {
+        let next = entries.first { !["departed", "cancelled", "skipped"].contains($0.status) } ?? entries.first
+        guard let e = next else { return s(.liveSummaryBoardEmpty) }
+        let status = RunStatus(api: e.status)
+        let iso = (arrivals ? (e.expectedArrival ?? e.scheduledArrival) : (e.expectedDeparture ?? e.scheduledDeparture))
+        var statusText = status.text(delaySeconds: e.delaySeconds, arrivals: arrivals, strings: s)
+        if let first = statusText.first { statusText = first.lowercased() + statusText.dropFirst() }
+        let line = e.routeShortName.isEmpty ? e.routeLongName : e.routeShortName
+        let time = WallClock.hhmm(iso) ?? ""
+        if arrivals {
+            return s(.liveSummaryArrivals, ["line": line, "origin": e.origin, "time": time, "status": statusText])
+        }
+        return s(.liveSummaryBoard, ["line": line, "destination": e.headsign, "time": time, "status": statusText])
+    }
+}
