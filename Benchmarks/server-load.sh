@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# Load figures of `onward serve` (release build only).
+#
+#   Benchmarks/server-load.sh [http|live|all] [onward-load options...]
+#
+# http (default): starts `onward serve --simulate` on 127.0.0.1:$PORT, waits for
+#   /health/ready, then for each endpoint runs wrk once to warm up and $RUNS times
+#   to measure (-t$THREADS -c$CONNECTIONS -d$DURATION --latency), printing requests/s
+#   and p99 for each run and their medians, with the load average before each run.
+#   Endpoints: the departures board (JSON), stop search, /health/live (the floor:
+#   no work beyond the framework and middleware), and the HTML board page if it
+#   answers 200. Then SIGTERM, and a check that the server exited.
+# live: runs onward-load (1,000 WebSocket subscribers on one board, 20 updates)
+#   $LIVE_RUNS times, with a raised open-file limit, and prints each report and
+#   the median p99.
+#
+# Build first (same scratch path):
+#   swift build -c release --scratch-path .build-release --product onward
+#   swift build -c release --scratch-path .build-release --product onward-load
+#
+# Environment: PORT (8181), RUNS (3), DURATION (15s), WARMUP (5s), THREADS (2),
+# CONNECTIONS (64), LIVE_RUNS (3), DATA_DIR (/tmp/onward-load-data), BUILD (.build-release).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+MODE=${1:-http}
+[[ $# -gt 0 ]] && shift
+PORT=${PORT:-8181}
+RUNS=${RUNS:-3}
+DURATION=${DURATION:-15s}
+WARMUP=${WARMUP:-5s}
+THREADS=${THREADS:-2}
+CONNECTIONS=${CONNECTIONS:-64}
+LIVE_RUNS=${LIVE_RUNS:-3}
+DATA_DIR=${DATA_DIR:-/tmp/onward-load-data}
+BUILD=${BUILD:-.build-release}
+SERVER_BIN=$BUILD/release/onward
+LOAD_BIN=$BUILD/release/onward-load
+BASE=http://127.0.0.1:$PORT
+SERVER_PID=
+SERVER_LOG=$(mktemp /tmp/onward-serve-log.XXXXXX)
+WRK_OUT=$(mktemp /tmp/onward-wrk.XXXXXX)
+TIME_OUT=$(mktemp /tmp/onward-wrk-time.XXXXXX)
+
+die() { echo "server-load: $*" >&2; exit 1; }
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# Whatever happens, the server does not outlive the script.
+cleanup() {
+    if [[ -n $SERVER_PID ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill -TERM "$SERVER_PID" 2>/dev/null || true
+        sleep 2
+        kill -KILL "$SERVER_PID" 2>/dev/null || true
+    fi
+    rm -f "$WRK_OUT" "$TIME_OUT"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The median of numbers, one a line.
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# wrk's latency (e.g. 812.00us, 1.23ms, 1.01s) in milliseconds.
+to_ms() { awk -v t="$1" 'BEGIN {
+    if (t ~ /us$/) { sub(/us$/, "", t); printf "%.3f\n", t / 1000 }
+    else if (t ~ /ms$/) { sub(/ms$/, "", t); printf "%.3f\n", t }
+    else if (t ~ /m$/) { sub(/m$/, "", t); printf "%.3f\n", t * 60000 }
+    else if (t ~ /s$/) { sub(/s$/, "", t); printf "%.3f\n", t * 1000 }
+    else print "nan" }'; }
+
+# CPU seconds (user + system) the server has used so far.
+server_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f\n", ($14 + $15) / hz }' "/proc/$SERVER_PID/stat"; }
+
+machine() {
+    echo "machine: $(nproc) cores (nproc), $(uname -sr), load average $(loadavg)"
+    echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+}
+
+start_server() {
+    [[ -x $SERVER_BIN ]] || die "no release build at $SERVER_BIN (swift build -c release --scratch-path $BUILD --product onward)"
+    if curl -s -o /dev/null --max-time 1 "$BASE/health/live"; then die "something already answers on port $PORT"; fi
+    mkdir -p "$DATA_DIR"
+    # The API's per-client limit (50/s, bursts of 100) would throttle wrk: raise it.
+    # (rate_limit is capped at 100000 by the configuration, burst at 1000000.)
+    ONWARD_RATE_LIMIT=100000 ONWARD_RATE_BURST=1000000 \
+        "$SERVER_BIN" serve --simulate --port "$PORT" --data-dir "$DATA_DIR" >"$SERVER_LOG" 2>&1 &
+    SERVER_PID=$!
+    local i
+    for i in $(seq 1 600); do
+        kill -0 "$SERVER_PID" 2>/dev/null || { cat "$SERVER_LOG" >&2; die "the server exited before it was ready"; }
+        if curl -fsS -o /dev/null --max-time 1 "$BASE/health/ready" 2>/dev/null; then
+            echo "server:  $SERVER_BIN serve --simulate --port $PORT --data-dir $DATA_DIR (pid $SERVER_PID), ready after $((i / 10)).$((i % 10)) s"
+            echo "         ONWARD_RATE_LIMIT=100000 ONWARD_RATE_BURST=1000000; /health/ready: $(curl -s "$BASE/health/ready" | head -c 160)"
+            return
+        fi
+        sleep 0.1
+    done
+    die "the server was not ready after 60 s"
+}
+
+stop_server() {
+    kill -TERM "$SERVER_PID"
+    local i
+    for i in $(seq 1 100); do
+        if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+            local status=0
+            wait "$SERVER_PID" || status=$?
+            echo "stop:    SIGTERM; the server exited after $((i / 10)).$((i % 10)) s with status $status"
+            SERVER_PID=
+            [[ $status -eq 0 ]] || { tail -20 "$SERVER_LOG" >&2; die "the server exited with status $status"; }
+            return
+        fi
+        sleep 0.1
+    done
+    die "the server was still running 10 s after SIGTERM"
+}
+
+# One endpoint: a warm-up, then $RUNS measured runs; prints each and the medians.
+# Sets BENCH_RPS and BENCH_P99 (medians).
+bench() {
+    local label=$1 path=$2 run rps p50 p99 non2xx errors cpu0 cpu1 load wrk_cpu
+    local rps_all=() p99_all=()
+    local code
+    code=$(curl -s -o /dev/null -w '%{http_code}' "$BASE$path")
+    [[ $code == 200 ]] || die "$path answered $code, not 200"
+    echo
+    echo "== $label: GET $path ($(curl -s "$BASE$path" | wc -c) bytes)"
+    echo "   wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency $BASE$path   (after a $WARMUP warm-up)"
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" "$BASE$path" >/dev/null
+    for run in $(seq 1 "$RUNS"); do
+        load=$(loadavg)
+        cpu0=$(server_cpu)
+        # wrk shares the cores with the server: its own CPU time is measured too.
+        /usr/bin/time -f '%U %S' -o "$TIME_OUT" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$BASE$path" >"$WRK_OUT"
+        cpu1=$(server_cpu)
+        wrk_cpu=$(awk '{ printf "%.1f\n", $1 + $2 }' "$TIME_OUT")
+        rps=$(awk '/^Requests\/sec:/ { print $2 }' "$WRK_OUT")
+        p50=$(to_ms "$(awk '$1 == "50%" { print $2 }' "$WRK_OUT")")
+        p99=$(to_ms "$(awk '$1 == "99%" { print $2 }' "$WRK_OUT")")
+        non2xx=$(awk '/Non-2xx or 3xx responses:/ { print $NF }' "$WRK_OUT")
+        errors=$(awk '/Socket errors:/ { sub(/^ *Socket errors: */, ""); print }' "$WRK_OUT")
+        printf '   run %d: %8.0f req/s   p50 %7.3f ms   p99 %7.3f ms   CPU: server %3.0f%%, wrk %3.0f%% of one core   non-2xx %s%s   load avg before %s\n' \
+            "$run" "$rps" "$p50" "$p99" "$(echo "($cpu1 - $cpu0) * 100 / ${DURATION%s}" | bc -l)" \
+            "$(echo "$wrk_cpu * 100 / ${DURATION%s}" | bc -l)" "${non2xx:-0}" "${errors:+   socket errors: $errors}" "$load"
+        [[ -z $non2xx ]] || echo "   WARNING: $non2xx answers were not 2xx (rate limited?): the figures are not the endpoint's"
+        rps_all+=("$rps"); p99_all+=("$p99")
+    done
+    BENCH_RPS=$(printf '%s\n' "${rps_all[@]}" | median)
+    BENCH_P99=$(printf '%s\n' "${p99_all[@]}" | median)
+    printf '   median of %d: %.0f req/s, p99 %.3f ms\n' "$RUNS" "$BENCH_RPS" "$BENCH_P99"
+}
+
+http_figures() {
+    command -v wrk >/dev/null || die "wrk is not installed"
+    [[ -x /usr/bin/time ]] || die "/usr/bin/time is needed (apt-get install time)"
+    echo "# onward serve: HTTP throughput and latency (wrk)"
+    machine
+    start_server
+    local departures="/api/v1/stops/SLBB/departures?limit=10"
+    bench "Departures board (JSON)" "$departures"
+    local board_rps=$BENCH_RPS board_p99=$BENCH_P99
+    bench "Stop search (JSON)" "/api/v1/stops?q=blok"
+    bench "Liveness (floor: framework and middleware only)" "/health/live"
+    local page_code
+    page_code=$(curl -s -o /dev/null -w '%{http_code}' "$BASE/stops/SLBB")
+    if [[ $page_code == 200 ]]; then
+        bench "Board page (HTML)" "/stops/SLBB"
+    else
+        echo
+        echo "== Board page (HTML): GET /stops/SLBB answered $page_code: skipped (the pages are not in this build)"
+    fi
+    echo
+    echo "load average after: $(loadavg)"
+    if awk -v r="$board_rps" -v p="$board_p99" 'BEGIN { exit !(r >= 20000 && p <= 10) }'; then
+        echo "target (departures, $CONNECTIONS connections): >= 20000 req/s with p99 <= 10 ms: MET ($board_rps req/s, p99 $board_p99 ms)"
+    else
+        echo "target (departures, $CONNECTIONS connections): >= 20000 req/s with p99 <= 10 ms: NOT MET ($board_rps req/s, p99 $board_p99 ms)"
+    fi
+    stop_server
+}
+
+live_figures() {
+    [[ -x $LOAD_BIN ]] || die "no release build at $LOAD_BIN (swift build -c release --scratch-path $BUILD --product onward-load)"
+    # Each subscriber is two sockets in onward-load (its client end and the server's end).
+    ulimit -n 8192 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+    echo "# onward serve: live updates to WebSocket subscribers (onward-load), $LIVE_RUNS runs, open-file limit $(ulimit -n)"
+    machine
+    local run out p99s=() p50s=()
+    for run in $(seq 1 "$LIVE_RUNS"); do
+        echo
+        echo "== run $run: $LOAD_BIN $* (load average $(loadavg))"
+        out=$("$LOAD_BIN" "$@")
+        echo "$out"
+        p50s+=("$(sed -n 's/^overall:.* p50 \([0-9.]*\) ms.*/\1/p' <<<"$out")")
+        p99s+=("$(sed -n 's/^overall:.* p99 \([0-9.]*\) ms.*/\1/p' <<<"$out")")
+        sleep 2
+    done
+    echo
+    echo "live: median of $LIVE_RUNS runs: p50 $(printf '%s\n' "${p50s[@]}" | median) ms, p99 $(printf '%s\n' "${p99s[@]}" | median) ms" \
+         "(runs: p99 ${p99s[*]}); load average after: $(loadavg)"
+}
+
+case $MODE in
+    http) http_figures ;;
+    live) live_figures "$@" ;;
+    all) http_figures; echo; live_figures "$@" ;;
+    *) die "unknown mode '$MODE': http, live or all" ;;
+esac
