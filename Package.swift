@@ -71,6 +71,7 @@ let package = Package(
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
             swiftSettings: strict
         ),

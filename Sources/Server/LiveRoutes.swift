@@ -5,6 +5,8 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import OnwardCore
+import ServiceLifecycle
+import Synchronization
 import Transit
 
 /// What a live client watches: a board or a service.
@@ -32,6 +34,7 @@ struct LiveMessage: Encodable {
 /// server (or configured origins) may connect.
 struct LiveRoutes {
     let deps: ServerDependencies
+    let shared = LiveMessageCache()
     /// Renders a subject's page fragment for the web app (`format=html`).
     let fragment: @Sendable (LiveSubject, Queries, _ board: BoardDTO?, _ service: ServiceDTO?) -> String?
 
@@ -47,6 +50,8 @@ struct LiveRoutes {
             let subject = try subject(context.request)
             let wantsHTML = context.request.uri.queryParameters.get("format") == "html"
             let updates = deps.store.subscribe()
+            // On shutdown the subscription ends and the socket closes; the page reconnects to the next server.
+            try await cancelWhenGracefulShutdown {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     // Reading until the client closes; what it sends is not used.
@@ -67,12 +72,22 @@ struct LiveRoutes {
                 try await group.next()
                 group.cancelAll()
             }
+            }
         }
     }
 
     /// The subject's state now, as one JSON text (version left out, so an unchanged state is not sent again).
+    /// Computed once per subject, state version and second, and shared by every subscriber:
+    /// a thousand phones on one board cost one board, not a thousand.
     func message(_ subject: LiveSubject, html: Bool) -> String? {
         let queries = deps.queries()
+        let key = LiveKey(subject: subject, html: html)
+        return shared.answer(key, version: queries.state.version, second: queries.now.epochSeconds) {
+            render(subject, html: html, queries: queries)
+        }
+    }
+
+    private func render(_ subject: LiveSubject, html: Bool, queries: Queries) -> String? {
         var m = LiveMessage(type: "board", version: 0, stale: queries.live?.stale ?? false)
         m.updatedAt = queries.live?.updatedAt
         do {
@@ -115,5 +130,31 @@ struct LiveRoutes {
         if deps.allowedOrigins.contains(origin) { return true }
         guard let host = request.head.authority else { return false }
         return origin == "http://\(host)" || origin == "https://\(host)"
+    }
+}
+
+struct LiveKey: Hashable, Sendable {
+    var subject: LiveSubject
+    var html: Bool
+}
+
+/// The live messages of this second and state version, by subject.
+final class LiveMessageCache: Sendable {
+    private struct Table {
+        var version = -1
+        var second: Int64 = -1
+        var messages: [LiveKey: String?] = [:]
+    }
+
+    private let table = Mutex(Table())
+
+    func answer(_ key: LiveKey, version: Int, second: Int64, compute: () -> String?) -> String? {
+        if let hit = table.withLock({ t -> String?? in t.version == version && t.second == second ? t.messages[key] : nil }) { return hit }
+        let fresh = compute()
+        table.withLock { t in
+            if t.version != version || t.second != second { t = Table(version: version, second: second) }
+            t.messages[key] = fresh
+        }
+        return fresh
     }
 }
