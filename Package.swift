@@ -101,7 +101,7 @@ let package = Package(
         // Release-built benchmarks: `swift run -c release onward-bench`.
         .executableTarget(
             name: "onward-bench",
-            dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "App",
+            dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "App", "API", "Transit", "WebPages",
                            .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             swiftSettings: strict
         ),

@@ -58,7 +58,10 @@ public struct BoardAlerts: Sendable, Hashable {
 ///   the other direction; its agency alone; its route type. A trip descriptor's
 ///   start date and time are not used to narrow further: an alert about one run
 ///   shows on every run of that trip.
-public struct AlertBook: Sendable {
+///
+/// A class, not a struct: it holds the timetable (dozens of arrays), and every
+/// copy of a struct retained each of them; boards read it once per row.
+public final class AlertBook: Sendable {
     /// Every alert given, in feed order, active or not.
     public let alerts: [Alert]
     public let report: AlertMatchReport
@@ -169,7 +172,7 @@ public struct AlertBook: Sendable {
     }
 
     /// Decodes a GTFS-Realtime message and indexes its alerts (see `AlertDecoding`).
-    public init(message: TransitRealtime_FeedMessage, idPrefix: String = "", timetable: Timetable) {
+    public convenience init(message: TransitRealtime_FeedMessage, idPrefix: String = "", timetable: Timetable) {
         self.init(alerts: AlertDecoding.alerts(from: message, idPrefix: idPrefix), timetable: timetable)
     }
 

@@ -22,7 +22,7 @@ func runBench() throws {
         let replicas = SyntheticFeed.replicas(forRows: options.rows, baseRows: try generator.baseStopTimeRows())
         let s = try generator.write(replicas: replicas, to: URL(fileURLWithPath: out))
         print("replicas=\(s.replicas)\nstop_times=\(s.stopTimes)\ntrips=\(s.trips)\nstops=\(s.stops)\nbytes=\(s.bytes)\nseconds=\(s.seconds)")
-    case "import", "snapshot", "board", "large", "realtime", "all":
+    case "import", "snapshot", "board", "large", "realtime", "page", "all":
         let suite = try Suite(options: options)
         defer { suite.cleanup() }
         let feed = options.feed.map { URL(fileURLWithPath: $0) } ?? options.halifax
@@ -35,6 +35,8 @@ func runBench() throws {
             try suite.snapshotFigures(tt, label: label, importSeconds: seconds)
         case "large":
             try suite.synthetic()
+        case "page":
+            try suite.boardPage()
         case "realtime":
             let (result, _) = try ImportBenchmark.importOnce([options.halifax])
             try suite.realtime(halifaxTimetable: result.timetable)
@@ -54,6 +56,7 @@ func runBench() throws {
             try suite.snapshotFigures(tt, label: "Halifax", importSeconds: seconds)
             try suite.boards(halifaxTimetable: tt)
             try suite.realtime(halifaxTimetable: tt)
+            try suite.boardPage()
             try suite.synthetic()
         }
         suite.printReport(title: options.command == "all" ? "full run" : options.command)

@@ -39,6 +39,11 @@ struct SearchTests {
         guard case .found(let s) = tt.resolveStop("GBHI01") else { Issue.record("GBHI01 did not resolve"); return }
         #expect(tt.place(s).parentID == "SBHI")
         #expect(tt.place(s).platform == "1")
+        // Codes and IDs in any case; no match for a near miss of the same length or a prefix.
+        #expect(tt.searchStops("m13").first?.id == "SBHI")
+        #expect(tt.searchStops("gbhi01").first?.id == "GBHI01")
+        #expect(tt.searchStops("GBHI0").first?.id != "GBHI01")
+        #expect(tt.searchStops("GBHI0!").isEmpty)
     }
 
     @Test func unknownAndAmbiguous() throws {

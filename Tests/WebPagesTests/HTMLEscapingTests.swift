@@ -11,6 +11,19 @@ struct HTMLEscapingTests {
         #expect(HTML.escape("&amp;") == "&amp;amp;")
     }
 
+    @Test func escapingKeepsNonASCIITextWhole() {
+        #expect(HTML.escape("Gare de l'Est — Café <ü>") == "Gare de l&#39;Est — Café &lt;ü&gt;")
+        #expect(HTML.escape("東京駅 & 大阪") == "東京駅 &amp; 大阪")
+        #expect(HTML.escape("Bundaran HI"[...]) == "Bundaran HI")
+        #expect(HTML.escape("") == "")
+    }
+
+    @Test func queryComponentsArePercentEncodedByteByByte() {
+        #expect(Links.queryComponent("Blok M & Café/1") == "Blok%20M%20%26%20Caf%C3%A9%2F1")
+        #expect(Links.queryComponent("a-b._~Z9") == "a-b._~Z9")
+        #expect(Links.percentEncode("/stops/a b", keepingAlso: "/") == "/stops/a%20b")
+    }
+
     @Test func interpolatedTextIsEscapedAndMarkupIsNot() {
         let name = "<b>Evil</b> & \"quoted\""
         let inner: HTML = "<em>ok</em>"

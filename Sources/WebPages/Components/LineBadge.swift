@@ -8,6 +8,22 @@ import Foundation
 /// is chosen here, by contrast, as a class; without the script the badge keeps
 /// its neutral look.
 enum LineBadge {
+    /// Badges already rendered for one page: a board shows the same few lines
+    /// on every row, twice (the line column and the phone layout's notes), and
+    /// rendering each afresh was a fifth of the page's time.
+    struct Cache {
+        private struct Key: Hashable { var shortName: String, longName: String, color: String? }
+        private var rendered: [Key: HTML] = [:]
+
+        mutating func badge(shortName: String, longName: String, color: String?, strings: Strings) -> HTML {
+            let key = Key(shortName: shortName, longName: longName, color: color)
+            if let html = rendered[key] { return html }
+            let html = LineBadge.render(shortName: shortName, longName: longName, color: color, strings: strings)
+            rendered[key] = html
+            return html
+        }
+    }
+
     static func render(shortName: String, longName: String, color: String?, strings s: Strings) -> HTML {
         let label = shortName.isEmpty ? longName : shortName
         guard !label.isEmpty else { return .empty }

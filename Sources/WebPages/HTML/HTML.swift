@@ -27,20 +27,33 @@ public struct HTML: Sendable, Hashable, CustomStringConvertible, ExpressibleBySt
     public static func += (a: inout HTML, b: HTML) { a.rendered += b.rendered }
 
     /// Text as markup: `<`, `>`, `&`, `"` and `'` become entities.
+    ///
+    /// Works on UTF-8 bytes (the five characters are ASCII, so a multi-byte
+    /// character never contains one) and returns the text itself when nothing
+    /// needs escaping, as most names do: escaping scalar by scalar was a quarter
+    /// of a board page's render time.
     public static func escape(_ text: some StringProtocol) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
+        let utf8 = text.utf8
+        guard let first = utf8.firstIndex(where: needsEscape) else { return String(text) }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count + 16)
+        out.append(contentsOf: utf8[..<first])
+        for byte in utf8[first...] {
+            switch byte {
+            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
+            case UInt8(ascii: "'"): out.append(contentsOf: "&#39;".utf8)
+            default: out.append(byte)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
     }
 
     /// Text for an attribute value (always written inside double quotes).
@@ -62,8 +75,12 @@ public struct HTML: Sendable, Hashable, CustomStringConvertible, ExpressibleBySt
 
     /// ` class="a b"` from the names that are not empty.
     public static func classes(_ names: String?...) -> HTML {
-        let list = names.compactMap { $0 }.filter { !$0.isEmpty }
-        return list.isEmpty ? .empty : attribute("class", list.joined(separator: " "))
+        var list = ""
+        for case let name? in names where !name.isEmpty {
+            if !list.isEmpty { list += " " }
+            list += name
+        }
+        return list.isEmpty ? .empty : attribute("class", list)
     }
 
     public struct StringInterpolation: StringInterpolationProtocol {

@@ -46,18 +46,27 @@ public enum Links {
     /// One query name or value.
     public static func queryComponent(_ text: String) -> String { percentEncode(text, keepingAlso: "") }
 
+    /// RFC 3986 unreserved characters (and `extra`, which must be ASCII) stay;
+    /// every other UTF-8 byte becomes `%XX`. Byte by byte: building a
+    /// `Character` per byte was a tenth of a board page's render time.
     static func percentEncode(_ text: String, keepingAlso extra: String) -> String {
-        var out = ""
+        let hexDigits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            let c = Character(Unicode.Scalar(byte))
-            if byte < 0x80, c.isASCII, c.isLetter || c.isNumber || "-._~".contains(c) || extra.contains(c) {
-                out.append(c)
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(byte)
+            case _ where byte < 0x80 && extra.utf8.contains(byte):
+                out.append(byte)
+            default:
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A link from a feed (an alert's "more information"), if it is safe to

@@ -146,7 +146,8 @@ public enum BoardPage {
         let s = context.strings
         let caption = s(arrivals ? .boardCaptionArrivals : .boardCaptionDepartures, ["stop": board.stop.name])
         let asOf = utcOffset.map { s(.boardAsOf, ["time": LocalClock.hhmm(context.now, utcOffset: $0)]) }
-        let rows = entries.map { row($0, board: board, arrivals: arrivals, strings: s) }
+        var badges = LineBadge.Cache()
+        let rows = entries.map { row($0, board: board, arrivals: arrivals, strings: s, badges: &badges) }
         return """
         <table class="board">
         <caption><span class="visually-hidden">\(caption)</span>\(asOf.map { "<span class=\"as-of\">\($0)</span>" as HTML })</caption>
@@ -164,7 +165,8 @@ public enum BoardPage {
         """
     }
 
-    static func row(_ e: BoardEntryDTO, board: BoardDTO, arrivals: Bool, strings s: Strings) -> HTML {
+    static func row(_ e: BoardEntryDTO, board: BoardDTO, arrivals: Bool, strings s: Strings, badges: inout LineBadge.Cache) -> HTML {
+        let badge = badges.badge(shortName: e.routeShortName, longName: e.routeLongName, color: e.routeColor, strings: s)
         let status = RunStatus(api: e.status)
         let scheduled = arrivals ? e.scheduledArrival : e.scheduledDeparture
         let expected = arrivals ? e.expectedArrival : e.expectedDeparture
@@ -176,7 +178,7 @@ public enum BoardPage {
         let placeText: HTML = status.isStruck ? "<s>\(place)</s>" : "\(place)"
         var dest: HTML = "<a class=\"row-link\" href=\"\(Links.service(e.tripId, date: e.serviceDate))\">\(placeText)</a>"
         // On a phone the line and platform columns fold into this cell.
-        var notes: [HTML] = ["<span class=\"narrow-only\">\(LineBadge.render(shortName: e.routeShortName, longName: e.routeLongName, color: e.routeColor, strings: s))</span>"]
+        var notes: [HTML] = ["<span class=\"narrow-only\">\(badge)</span>"]
         if let platform = e.platform, !platform.isEmpty {
             notes.append("<span class=\"narrow-only\">\(platformBadge(platform, changed: e.platformChanged == true, long: true, strings: s))</span>")
         }
@@ -199,7 +201,7 @@ public enum BoardPage {
         return """
         <tr class="\(classes)" data-status="\(status.rawValue)">\
         <td class="col-time">\(TimeCell.render(scheduled: scheduled, expected: expected, status: status, strings: s))</td>\
-        <td class="col-line">\(LineBadge.render(shortName: e.routeShortName, longName: e.routeLongName, color: e.routeColor, strings: s))</td>\
+        <td class="col-line">\(badge)</td>\
         <td class="col-dest">\(dest)</td>\
         <td class="col-platform">\(platform)</td>\
         <td class="col-status">\(statusHTML)</td>\
