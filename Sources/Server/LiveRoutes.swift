@@ -111,8 +111,9 @@ struct LiveRoutes {
         let q = try Params(request)
         if let stop = q.string("board") {
             let arrivals = q.string("kind") == "arrivals"
+            // A fixed moment comes as `at` (ISO 8601 with offset), so no time zone is needed here.
             return .board(Queries.BoardQuery(stopID: stop, arrivals: arrivals, via: q.string(arrivals ? "from" : "to"),
-                                             windowMinutes: try q.int("window", in: 1...Queries.maxWindowMinutes),
+                                             at: try q.moment(in: .gmt, now: deps.now()), windowMinutes: try q.int("window", in: 1...Queries.maxWindowMinutes),
                                              limit: try q.int("limit", in: 1...Queries.maxLimit), languages: q.languages))
         }
         if let trip = q.string("service") {

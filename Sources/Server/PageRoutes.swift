@@ -37,12 +37,14 @@ struct PageRoutes: Sendable {
             }
             let zone = TimeZone(identifier: queries.state.timetable.timeZoneIdentifier(of: try queries.stop(stopID))) ?? .gmt
             let window = try q.int("window", in: 1...Queries.maxWindowMinutes)
+            let moment = try q.moment(in: zone, now: queries.now)
             let board = try queries.board(Queries.BoardQuery(
-                stopID: stopID, arrivals: arrivals, via: via, at: try q.moment(in: zone, now: queries.now), windowMinutes: window,
+                stopID: stopID, arrivals: arrivals, via: via, at: moment, windowMinutes: window,
                 limit: window == nil ? 20 : nil, languages: pageContext(request, queries).language.alertLanguages))
             let page = BoardPage.render(board, context: pageContext(request, queries),
                                         options: .init(windowMinutes: window, limit: window == nil ? 20 : nil,
-                                                       names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], queries)))
+                                                       names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], queries),
+                                                       at: moment.map { LocalTime($0, in: zone).iso8601 }))
             return self.page(page, request)
         }
         router.get("services/{tripId}") { request, context in

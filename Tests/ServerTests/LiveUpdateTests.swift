@@ -35,6 +35,29 @@ struct LiveUpdateTests {
         }
     }
 
+    @Test("a board page for a later time subscribes for that time, and the subscription answers for it")
+    func fixedMomentBoard() async throws {
+        let app = TestServer.app(TestServer.deps(try TestServer.store()))
+        let at = "at=2026-11-23T18%3A00%3A00%2B07%3A00"
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/stops/SLBB?date=2026-11-23&time=18:00", method: .get) { r in
+                #expect(String(buffer: r.body).contains("data-live=\"board=SLBB&amp;kind=departures&amp;\(at)&amp;"))
+            }
+        }
+        _ = try await app.test(.live) { client in
+            try await client.ws("/live?board=SLBB&limit=3&\(at)") { inbound, _, _ in
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                guard case .text(let text) = try #require(try await messages.next()) else { Issue.record("not text"); return }
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+                let departures = try #require((json["board"] as? [String: Any])?["departures"] as? [[String: Any]])
+                #expect(departures.count == 3)
+                // Not the 08:00 "now" of the test clock: the first departures from 18:00 Jakarta time.
+                #expect(departures.allSatisfy { ($0["scheduledDeparture"] as? String ?? "") >= "2026-11-23T18:00:00+07:00" })
+                #expect(departures.allSatisfy { ($0["scheduledDeparture"] as? String ?? "") < "2026-11-23T18:30:00+07:00" })
+            }
+        }
+    }
+
     @Test("an unknown stop gets an error message, not a dropped connection")
     func unknownStop() async throws {
         let app = TestServer.app(TestServer.deps(try TestServer.store()))

@@ -16,9 +16,13 @@ public enum BoardPage {
         public var limit: Int?
         /// Names for the routes and stops the alerts mention.
         public var names: AlertNames
+        /// The moment the page was asked for (ISO 8601 with offset), when it is
+        /// not "now": the live subscription asks for the same (`at=`), so a board
+        /// for later today stays on that time as live data comes in.
+        public var at: String?
 
-        public init(windowMinutes: Int? = nil, limit: Int? = nil, names: AlertNames = AlertNames()) {
-            self.windowMinutes = windowMinutes; self.limit = limit; self.names = names
+        public init(windowMinutes: Int? = nil, limit: Int? = nil, names: AlertNames = AlertNames(), at: String? = nil) {
+            self.windowMinutes = windowMinutes; self.limit = limit; self.names = names; self.at = at
         }
     }
 
@@ -114,11 +118,12 @@ public enum BoardPage {
     }
 
     /// The query of the page's live subscription:
-    /// `board=…&kind=…[&to=…|&from=…][&window=…][&limit=…]&lang=…&format=html`.
+    /// `board=…&kind=…[&to=…|&from=…][&at=…][&window=…][&limit=…]&lang=…&format=html`.
     public static func liveQuery(_ board: BoardDTO, language: Language, options: Options = Options()) -> String {
         let arrivals = isArrivals(board)
         var pairs = [("board", board.stop.id), ("kind", arrivals ? "arrivals" : "departures")]
         if let via = board.via { pairs.append((arrivals ? "from" : "to", via.id)) }
+        if let at = options.at { pairs.append(("at", at)) }
         if let window = options.windowMinutes { pairs.append(("window", String(window))) }
         if let limit = options.limit { pairs.append(("limit", String(limit))) }
         pairs += [("lang", language.tag), ("format", "html")]
