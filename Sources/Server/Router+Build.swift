@@ -12,6 +12,7 @@ public func buildRouter(_ deps: ServerDependencies) -> Router<OnwardRequestConte
     router.add(middleware: ErrorMiddleware(page: pages.errorPage))
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: RequestMetricsMiddleware(metrics: deps.metrics))
+    router.add(middleware: BodyLimitMiddleware(maxBytes: deps.maxBodyBytes))
     router.add(middleware: LogRequestsMiddleware(.debug))
     HealthRoutes(deps: deps).add(to: router)
     let api = router.group("").add(middleware: RateLimitMiddleware(limiter: RateLimiter(deps.rateLimit)))

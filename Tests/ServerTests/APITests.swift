@@ -130,6 +130,29 @@ struct APITests {
         }
     }
 
+    @Test("a body over the limit is refused with 413, with or without Content-Length; a small one is ignored")
+    func bodyLimit() async throws {
+        let app = TestServer.app(TestServer.deps(try TestServer.store()))
+        for mode in [TestingSetup.router, .live] {
+            try await app.test(mode) { client in
+                let big = ByteBuffer(string: String(repeating: "x", count: 17 * 1024))
+                try await client.execute(uri: "/api/v1/stops?q=blok", method: .post, body: big) { r in
+                    #expect(r.status == .contentTooLarge)
+                    #expect(r.headers[.contentType] == "application/problem+json")
+                    let problem = try decode(Problem.self, r)
+                    #expect(problem.code == "body-too-large")
+                }
+                // Without a length: chunked, read only up to the limit.
+                try await client.execute(uri: "/api/v1/stops?q=blok", method: .post, headers: [.transferEncoding: "chunked"], body: big) { r in
+                    #expect(r.status == .contentTooLarge)
+                }
+                try await client.execute(uri: "/api/v1/stops?q=blok", method: .get, body: ByteBuffer(string: "{}")) { r in
+                    #expect(r.status == .ok)
+                }
+            }
+        }
+    }
+
     @Test("security headers on answers and on errors")
     func securityHeaders() async throws {
         let app = TestServer.app(TestServer.deps(try TestServer.store()))

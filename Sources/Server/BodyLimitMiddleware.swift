@@ -1,0 +1,30 @@
+import HTTPTypes
+import Hummingbird
+
+/// Refuses a request body larger than the limit with `413` before any route
+/// reads it: a declared `Content-Length` is checked at once, a body sent
+/// without one is read up to the limit and no further.
+struct BodyLimitMiddleware: RouterMiddleware {
+    typealias Context = OnwardRequestContext
+    let maxBytes: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let declared = request.headers[.contentLength] {
+            guard let length = Int(declared), length <= maxBytes else { throw tooLarge }
+            return try await next(request, context)
+        }
+        guard request.headers[.transferEncoding] != nil else { return try await next(request, context) }
+        var request = request
+        do {
+            _ = try await request.collectBody(upTo: maxBytes)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw tooLarge
+        }
+        return try await next(request, context)
+    }
+
+    private var tooLarge: Problem {
+        Problem(status: .contentTooLarge, code: "body-too-large", title: "Request body too large",
+                detail: "A request body may be at most \(maxBytes) bytes.")
+    }
+}
