@@ -28,10 +28,11 @@ struct OpenAPIConformanceTests {
         ("/api/v1/vehicles", "/api/v1/vehicles"),
     ]
 
-    @Test("every documented operation answers as documented")
-    func conformance() async throws {
+    /// In process, and over a real socket (a live server on a free port): the same answers both ways.
+    @Test("every documented operation answers as documented", arguments: [TestingSetup.router, .live])
+    func conformance(mode: TestingSetup) async throws {
         let app = TestServer.app(TestServer.deps(try TestServer.store()))
-        try await app.test(.router) { client in
+        try await app.test(mode) { client in
             let document = try await client.execute(uri: "/api/v1/openapi.json", method: .get) { r in
                 #expect(r.status == .ok)
                 return try #require(try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView)) as? [String: Any])
