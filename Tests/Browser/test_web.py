@@ -26,7 +26,8 @@ def test_search_a_station_and_open_its_board(server, browser, shot):
 
 def test_board_receives_a_live_update_from_the_simulation(server, browser, shot):
     browser.set_window_size(1280, 900)
-    browser.get(server + "/stops/SLBB")
+    # Blok M, mid-line: simulated delays build up along the route, so the screenshot shows them.
+    browser.get(server + "/stops/SBKM")
     # Connected: the first message (the current state) has arrived.
     wait(browser, 15).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-connection]").get_attribute("data-state") == "live")
     assert "Simulated" in browser.find_element(By.ID, "main").text
