@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // Domain values, dates and clocks. Foundation only.
@@ -55,6 +56,11 @@ let package = Package(
             exclude: ["Generated/README.md"],
             swiftSettings: strict
         ),
+        // Repository protocols (what the app keeps between runs) and their in-memory implementation. Foundation only.
+        .target(name: "Storage", dependencies: ["OnwardCore"], swiftSettings: strict),
+        // The default storage driver: SQLite through GRDB, one file in the data folder, versioned migrations.
+        .target(name: "StorageSQLite", dependencies: ["Storage", "OnwardCore", .product(name: "GRDB", package: "GRDB.swift")],
+                swiftSettings: strict),
         // Codable wire types shared by the CLI's --json and (later) the HTTP API.
         .target(name: "API", dependencies: ["OnwardCore"], swiftSettings: strict),
         // Server-rendered HTML pages, their CSS and JavaScript, and the string tables (no HTTP framework inside).
@@ -96,8 +102,8 @@ let package = Package(
                            .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             swiftSettings: strict
         ),
-        // Test support: inline GTFS feeds and fixture paths.
-        .target(name: "OnwardTesting", dependencies: ["OnwardCore", "Timetable", "GTFS"], swiftSettings: strict),
+        // Test support: inline GTFS feeds, fixture paths and the storage contract suite every driver runs.
+        .target(name: "OnwardTesting", dependencies: ["OnwardCore", "Timetable", "GTFS", "Storage"], swiftSettings: strict),
         // Release-built benchmarks: `swift run -c release onward-bench`.
         .executableTarget(
             name: "onward-bench",
@@ -132,6 +138,8 @@ let package = Package(
                            .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strict
         ),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "OnwardCore", "OnwardTesting",
+                                                      .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
         .testTarget(name: "WebPagesTests", dependencies: ["WebPages", "API", "OnwardCore"], swiftSettings: strict),
         .testTarget(name: "OnwardCLITests", dependencies: ["OnwardTesting", "API"], swiftSettings: strict),
     ]
