@@ -102,8 +102,8 @@ let package = Package(
                            .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             swiftSettings: strict
         ),
-        // Test support: inline GTFS feeds, fixture paths and the storage contract suite every driver runs.
-        .target(name: "OnwardTesting", dependencies: ["OnwardCore", "Timetable", "GTFS", "Storage"], swiftSettings: strict),
+        // Test support: inline GTFS feeds, fixture paths, the fake HTTP fetcher and the storage contract suite every driver runs.
+        .target(name: "OnwardTesting", dependencies: ["OnwardCore", "Timetable", "GTFS", "DataSources", "Storage"], swiftSettings: strict),
         // Release-built benchmarks: `swift run -c release onward-bench`.
         .executableTarget(
             name: "onward-bench",
