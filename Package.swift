@@ -85,6 +85,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Transit", "Server",
+                           "Storage", "StorageSQLite",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -95,7 +96,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "onward",
-            dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API",
+            dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Storage",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
@@ -130,7 +131,11 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: ["Server", "App", "Transit", "API", "OnwardCore", "Timetable", "OnwardTesting", "GTFSRealtime", "DataSources",
+                           "Storage", "StorageSQLite",
                            .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "InMemoryLogging", package: "swift-log"),
+                           .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
