@@ -6,6 +6,7 @@ import InMemoryLogging
 import Logging
 import OnwardCore
 import OnwardTesting
+import Timetable
 import Transit
 
 /// `onward serve` as the CLI builds it, on the Halifax timetable with one
@@ -17,14 +18,25 @@ enum HalifaxServer {
     static let capture = Result { try Data(contentsOf: Fixtures.sharedData.appendingPathComponent("gtfs-rt/halifax/TripUpdates-2025-11-06T2104Z.pb")) }
     static let captured = Instant(epochSeconds: 1_762_463_054)
 
-    static func configuration(dataDir: String, simulate: Bool = false) -> ServeConfiguration {
+    /// The Halifax timetable as a snapshot, imported once per test run: each
+    /// server then loads it in a moment instead of importing the 3.5 MB zip again,
+    /// which on two cores slowed the rest of the suite's timing-sensitive tests.
+    static let snapshot = Result<String, any Error> {
+        let timetable = try Network.load([Fixtures.gtfs("halifax-transit-2025-08").path]).timetable
+        // One file, replaced whole (the write is atomic) on each run, rather than one more per run.
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("onward-tests-halifax.onward")
+        try timetable.writeSnapshot(to: url)
+        return url.path
+    }
+
+    static func configuration(dataDir: String, simulate: Bool = false) throws -> ServeConfiguration {
         var config = ServeConfiguration()
         config.port = 0
         config.dataDir = dataDir
         if simulate {
             config.simulate = true
         } else {
-            config.feeds = [Fixtures.gtfs("halifax-transit-2025-08").path]
+            config.feeds = [try snapshot.get()]
             config.realtime = [source]
         }
         return config

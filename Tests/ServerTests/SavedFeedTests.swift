@@ -31,7 +31,7 @@ struct SavedFeedTests {
         let fetchedAt = H.captured.adding(seconds: 30)
         let (logger, _) = H.logger()
 
-        let first = try await ServerApplication.build(H.configuration(dataDir: folder.path), logger: logger,
+        let first = try await ServerApplication.build(try H.configuration(dataDir: folder.path), logger: logger,
                                                       fetcher: await H.serving(capture), now: { fetchedAt })
         try await H.run(first, until: { $0.sources[H.source]?.successes == 1 })
         let expected = RealtimeFeedRecord(source: H.source, payload: capture, fetchedAt: fetchedAt, feedTimestamp: H.captured)
@@ -40,7 +40,7 @@ struct SavedFeedTests {
         // Five minutes after the capture was made, upstream is down.
         let later = H.captured.adding(seconds: 300)
         let failing = await H.failing()
-        let second = try await ServerApplication.build(H.configuration(dataDir: folder.path), logger: logger, fetcher: failing,
+        let second = try await ServerApplication.build(try H.configuration(dataDir: folder.path), logger: logger, fetcher: failing,
                                                        now: { later })
         // Restored while building, so before the server listens or polls.
         #expect(await failing.requests.isEmpty)
@@ -101,7 +101,7 @@ struct SavedFeedTests {
         let payload: Data = try message.serializedBytes()
         try await SQLiteStore(directory: folder.path).realtimeFeeds.save(RealtimeFeedRecord(source: H.source, payload: payload, fetchedAt: fetchedAt))
         let later = fetchedAt.adding(seconds: 600)
-        let built = try await ServerApplication.build(H.configuration(dataDir: folder.path), logger: H.logger().0,
+        let built = try await ServerApplication.build(try H.configuration(dataDir: folder.path), logger: H.logger().0,
                                                       fetcher: await H.failing(), now: { later })
         let state = built.store.current
         #expect(state.sources[H.source]?.age(at: later) == 600)
@@ -122,7 +122,7 @@ struct SavedFeedTests {
         try await repository.save(RealtimeFeedRecord(source: H.source, payload: Data("<html>maintenance</html>".utf8), fetchedAt: H.captured))
         let (logger, log) = H.logger()
         let fetchedAt = H.captured.adding(seconds: 60)
-        let built = try await ServerApplication.build(H.configuration(dataDir: folder.path), logger: logger,
+        let built = try await ServerApplication.build(try H.configuration(dataDir: folder.path), logger: logger,
                                                       fetcher: await H.serving(try H.capture.get()), now: { fetchedAt })
         let restored = built.store.current
         #expect(restored.sources[H.source]?.lastSuccess == nil)
@@ -142,7 +142,7 @@ struct SavedFeedTests {
     func simulationNotSaved() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let built = try await ServerApplication.build(H.configuration(dataDir: folder.path, simulate: true), logger: H.logger().0,
+        let built = try await ServerApplication.build(try H.configuration(dataDir: folder.path, simulate: true), logger: H.logger().0,
                                                       fetcher: FakeHTTPFetcher())
         // Only the simulation's sources are configured: wait until each has delivered.
         try await H.run(built, until: { state in !state.sources.isEmpty && state.sources.values.allSatisfy { $0.successes > 0 } })
@@ -157,7 +157,7 @@ struct SavedFeedTests {
         let garbage = Data(repeating: 0x42, count: 8192)
         try garbage.write(to: file)
         let error = try await #require(throws: StorageError.self) {
-            try await ServerApplication.build(HalifaxServer.configuration(dataDir: folder.path), logger: HalifaxServer.logger().0,
+            try await ServerApplication.build(try HalifaxServer.configuration(dataDir: folder.path, simulate: true), logger: HalifaxServer.logger().0,
                                               fetcher: FakeHTTPFetcher())
         }
         #expect(error.code == .unreadable)
