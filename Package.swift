@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // Domain values, dates and clocks. Foundation only.
@@ -55,6 +56,11 @@ let package = Package(
             exclude: ["Generated/README.md"],
             swiftSettings: strict
         ),
+        // Repository protocols (what the app keeps between runs) and their in-memory implementation. Foundation only.
+        .target(name: "Storage", dependencies: ["OnwardCore"], swiftSettings: strict),
+        // The default storage driver: SQLite through GRDB, one file in the data folder, versioned migrations.
+        .target(name: "StorageSQLite", dependencies: ["Storage", "OnwardCore", .product(name: "GRDB", package: "GRDB.swift")],
+                swiftSettings: strict),
         // Codable wire types shared by the CLI's --json and (later) the HTTP API.
         .target(name: "API", dependencies: ["OnwardCore"], swiftSettings: strict),
         // Server-rendered HTML pages, their CSS and JavaScript, and the string tables (no HTTP framework inside).
@@ -79,6 +85,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Transit", "Server",
+                           "Storage", "StorageSQLite",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -89,15 +96,15 @@ let package = Package(
         ),
         .executableTarget(
             name: "onward",
-            dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API",
+            dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Storage",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             swiftSettings: strict
         ),
-        // Test support: inline GTFS feeds and fixture paths.
-        .target(name: "OnwardTesting", dependencies: ["OnwardCore", "Timetable", "GTFS"], swiftSettings: strict),
+        // Test support: inline GTFS feeds, fixture paths, the fake HTTP fetcher and the storage contract suite every driver runs.
+        .target(name: "OnwardTesting", dependencies: ["OnwardCore", "Timetable", "GTFS", "DataSources", "Storage"], swiftSettings: strict),
         // Release-built benchmarks: `swift run -c release onward-bench`.
         .executableTarget(
             name: "onward-bench",
@@ -124,7 +131,11 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: ["Server", "App", "Transit", "API", "OnwardCore", "Timetable", "OnwardTesting", "GTFSRealtime", "DataSources",
+                           "Storage", "StorageSQLite",
                            .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "InMemoryLogging", package: "swift-log"),
+                           .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -132,6 +143,8 @@ let package = Package(
                            .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strict
         ),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "OnwardCore", "OnwardTesting",
+                                                      .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
         .testTarget(name: "WebPagesTests", dependencies: ["WebPages", "API", "OnwardCore"], swiftSettings: strict),
         .testTarget(name: "OnwardCLITests", dependencies: ["OnwardTesting", "API"], swiftSettings: strict),
     ]

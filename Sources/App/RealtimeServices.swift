@@ -7,20 +7,23 @@ import ServiceLifecycle
 import Transit
 
 /// Polls one realtime source for as long as the server runs: each new body is
-/// decoded and applied; a failure keeps the last good data and is recorded in
-/// the source's health (and so in /health/ready and /metrics).
+/// decoded, applied and saved for the next start; a failure keeps the last good
+/// data and is recorded in the source's health (and so in /health/ready and /metrics).
 struct RealtimePollingService: Service {
     let poller: Poller
     let writer: RealtimeWriter
     let logger: Logger
 
-    init(location: FeedLocation, interval: Duration, fetcher: any HTTPFetching, writer: RealtimeWriter, logger: Logger) {
+    init(location: FeedLocation, interval: Duration, fetcher: any HTTPFetching, writer: RealtimeWriter, saved: SavedFeeds,
+         now: @escaping @Sendable () -> Instant, logger: Logger) {
         let name = location.description
         self.writer = writer
         self.logger = logger
-        poller = Poller(location: location, fetcher: fetcher, configuration: .init(interval: interval)) { bytes in
+        poller = Poller(location: location, fetcher: fetcher, configuration: .init(interval: interval), now: now) { bytes in
+            let fetchedAt = now()
             let message = try RealtimeFeed.decode(bytes, source: name)
-            await writer.apply(message, source: name, now: .now())
+            await writer.apply(message, source: name, now: fetchedAt)
+            await saved.save(bytes, of: message, source: name, fetchedAt: fetchedAt)
         }
     }
 

@@ -28,11 +28,26 @@ actor RealtimeWriter {
         }
     }
 
+    /// Applies a feed saved by an earlier run. Applied as of its fetch (the
+    /// appliers read `now` only in place of a missing feed timestamp), and its
+    /// health gets the saved times, so it shows as stale by its real age until
+    /// a fetch succeeds.
+    func restore(_ message: RealtimeMessage, source: String, fetchedAt: Instant, feedTimestamp: Instant?) {
+        apply(message, source: source, now: fetchedAt)
+        store.update { s in
+            var h = s.sources[source, default: SourceHealth(name: source)]
+            h.lastSuccess = fetchedAt
+            h.feedTimestamp = feedTimestamp ?? fetchedAt
+            s.sources[source] = h
+        }
+    }
+
     /// Records how a source's last poll went.
     func record(_ status: PollState, source: String) {
         store.update { s in
             var h = s.sources[source, default: SourceHealth(name: source)]
-            h.lastSuccess = status.lastSuccess
+            // A poller knows only its own fetches: until one succeeds, the success restored from storage stands.
+            h.lastSuccess = status.lastSuccess ?? h.lastSuccess
             h.lastAttempt = status.lastAttempt
             h.lastError = status.lastError
             h.consecutiveFailures = status.consecutiveFailures

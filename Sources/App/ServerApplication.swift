@@ -6,6 +6,7 @@ import Logging
 import OnwardCore
 import Server
 import ServiceLifecycle
+import StorageSQLite
 import Timetable
 import Transit
 
@@ -24,11 +25,14 @@ public enum ServerApplication {
         }
     }
 
-    /// Loads the network (the timetable is loaded before the server listens, so
-    /// /health/ready is true as soon as it answers), then builds the server.
+    /// Opens the database in the data folder (migrating it), loads the network
+    /// and the realtime feeds saved by the last run (all before the server
+    /// listens, so /health/ready is true as soon as it answers), then builds the server.
     public static func build(_ config: ServeConfiguration, logger: Logger, fetcher: any HTTPFetching = Fetchers.live(),
-                             now: @escaping @Sendable () -> Instant = { .now() }) throws -> Built {
+                             now: @escaping @Sendable () -> Instant = { .now() }) async throws -> Built {
         try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
+        // First, so a database this version cannot use stops the start before the slow timetable load.
+        let saved = SavedFeeds(repository: try SQLiteStore(directory: config.dataDir).realtimeFeeds, logger: logger)
         let loaded = try Network.load(config.feeds)
         var state = NetworkState(timetable: loaded.timetable, maxAge: Int64(config.maxAge))
         state.simulated = config.simulate
@@ -37,8 +41,11 @@ public enum ServerApplication {
         if config.simulate { for name in SimulationService.sources { state.sources[name] = SourceHealth(name: name) } }
         let store = LiveStore(state)
         let writer = RealtimeWriter(store: store)
-        var services: [any Service] = config.realtime.compactMap(FeedLocation.init).map {
-            RealtimePollingService(location: $0, interval: .seconds(config.pollInterval), fetcher: fetcher, writer: writer, logger: logger)
+        let locations = config.realtime.compactMap(FeedLocation.init)
+        try await saved.restore(locations.map(\.description), into: writer)
+        var services: [any Service] = locations.map {
+            RealtimePollingService(location: $0, interval: .seconds(config.pollInterval), fetcher: fetcher, writer: writer,
+                                   saved: saved, now: now, logger: logger)
         }
         if config.simulate { services.append(SimulationService(writer: writer, interval: .seconds(config.simulateInterval))) }
         let deps = ServerDependencies(store: store, now: now, attribution: attribution(loaded),

@@ -22,14 +22,14 @@ enum LoadServer {
     /// Monday 2026-11-23 08:00 in Jakarta (UTC+7): a weekday morning peak on the bundled network.
     static let start = Instant(epochSeconds: Int64(ServiceDate(iso: "2026-11-23")!.dayNumber) * 86_400 + 1 * 3600)
 
-    static func build(port: Int, clock: SimulatedNow, logger: Logger) throws -> ServerApplication.Built {
+    static func build(port: Int, clock: SimulatedNow, logger: Logger) async throws -> ServerApplication.Built {
         var config = ServeConfiguration()
         config.host = "127.0.0.1"
         config.port = port
         config.simulate = false
         config.dataDir = NSTemporaryDirectory() + "onward-load-data"
         config.logLevel = "warning"
-        return try ServerApplication.build(config, logger: logger, now: { clock.current })
+        return try await ServerApplication.build(config, logger: logger, now: { clock.current })
     }
 
     /// The realtime part of the state with the simulation at `at` applied, as

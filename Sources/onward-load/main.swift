@@ -66,7 +66,7 @@ logger.logLevel = .warning
 
 // The server, with the simulation at the start applied before anyone subscribes.
 let simulatedClock = SimulatedNow(LoadServer.start)
-let built = try LoadServer.build(port: options.port, clock: simulatedClock, logger: logger)
+let built = try await LoadServer.build(port: options.port, clock: simulatedClock, logger: logger)
 let store = built.store
 store.update { LoadServer.apply(simulationAt: LoadServer.start, to: &$0) }
 let serverTask = Task { try await built.application.runService(gracefulShutdownSignals: []) }

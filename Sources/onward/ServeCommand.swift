@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import Storage
 
 /// `onward serve`: the web app and the JSON/WebSocket API.
 struct ServeCommand: AsyncParsableCommand {
@@ -51,8 +52,10 @@ struct ServeCommand: AsyncParsableCommand {
             logger.logLevel = Logger.Level(rawValue: settings.logLevel) ?? .info
             let built: ServerApplication.Built
             do {
-                built = try ServerApplication.build(settings, logger: logger)
+                built = try await ServerApplication.build(settings, logger: logger)
             } catch let error as Network.LoadError {
+                throw CLIError(error.description)
+            } catch let error as StorageError {
                 throw CLIError(error.description)
             }
             logger.info("serving \(built.summary)",

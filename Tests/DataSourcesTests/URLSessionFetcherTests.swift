@@ -50,8 +50,9 @@ struct URLSessionFetcherTests {
         } catch {
             #expect(error.code == .timeout)
         }
-        // Honoured, not the URLSession default of 60 s.
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Honoured, not the URLSession default of 60 s. The margin is wide because
+        // a full parallel test run on two cores took 11–13 s here.
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test func aRefusedConnectionIsANetworkError() async throws {

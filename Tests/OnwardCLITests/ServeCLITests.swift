@@ -71,4 +71,18 @@ struct ServeCLITests {
         #expect(out.status != 0)
         #expect(out.stderr.contains("--port"))
     }
+
+    @Test("an onward.sqlite in the data folder that is not a database stops the start with what to do, and is kept")
+    func unreadableDatabase() throws {
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dataDir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dataDir) }
+        let file = dataDir.appendingPathComponent("onward.sqlite")
+        let notADatabase = Data("a spreadsheet saved under the wrong name\n".utf8)
+        try notADatabase.write(to: file)
+        let out = try OnwardExecutable.run(["serve", "--port", String(try Self.freePort()), "--data-dir", dataDir.path])
+        #expect(out.status != 0)
+        #expect(out.stderr.contains(file.path) && out.stderr.contains("Move it aside"), "\(out.stderr)")
+        #expect(try Data(contentsOf: file) == notADatabase)
+    }
 }

@@ -171,7 +171,9 @@ struct APITests {
 
     @Test("over the rate limit: 429 with Retry-After, per client")
     func rateLimit() async throws {
-        let app = TestServer.app(TestServer.deps(try TestServer.store(), rateLimit: .init(ratePerSecond: 0.5, burst: 3)))
+        // One token per 100 s: the four requests must not depend on landing within a few seconds
+        // (in a full parallel run on two cores they did not, and a refill let the fourth through).
+        let app = TestServer.app(TestServer.deps(try TestServer.store(), rateLimit: .init(ratePerSecond: 0.01, burst: 3)))
         try await app.test(.router) { client in
             for _ in 0..<3 {
                 try await client.execute(uri: "/api/v1/stops?q=blok", method: .get) { r in #expect(r.status == .ok) }
