@@ -85,8 +85,7 @@ extension LiveData {
     public mutating func applySimulation(timetable: Timetable, now: Instant) {
         let prefix = timetable.feeds.first?.idPrefix ?? ""
         let simulated = SimulatedFeed(timetable: timetable, idPrefix: prefix).messages(at: now)
-        for (message, name) in [(simulated.tripUpdates, "simulation (trip updates)"), (simulated.vehiclePositions, "simulation (vehicles)"),
-                                (simulated.alerts, "simulation (alerts)")] {
+        for (name, message) in simulated.bySource {
             apply(message, source: name, timetable: timetable, idPrefix: prefix, now: now)
         }
         overlay.isSimulated = true

@@ -54,8 +54,6 @@ struct SimulationService: Service {
     let writer: RealtimeWriter
     let interval: Duration
 
-    static let sources = ["simulation (trip updates)", "simulation (vehicles)", "simulation (alerts)"]
-
     func run() async throws {
         try await cancelWhenGracefulShutdown { try await self.loop() }
     }
@@ -70,7 +68,7 @@ struct SimulationService: Service {
     func tick(now: Instant) async {
         let state = writer.store.current
         let messages = SimulatedFeed(timetable: state.timetable, idPrefix: state.idPrefix).messages(at: now)
-        for (message, name) in zip([messages.tripUpdates, messages.vehiclePositions, messages.alerts], Self.sources) {
+        for (name, message) in messages.bySource {
             await writer.apply(RealtimeMessage(message), source: name, now: now)
             var status = PollState(interval: interval)
             status.record(.succeeded(at: now))

@@ -1,4 +1,5 @@
 import DataSources
+import GTFSRealtime
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -38,7 +39,7 @@ public enum ServerApplication {
         state.simulated = config.simulate
         // Sources are known from the start, so a board says "no live data yet" rather than showing a plain timetable.
         for input in config.realtime { state.sources[FeedLocation(input)?.description ?? input] = SourceHealth(name: FeedLocation(input)?.description ?? input) }
-        if config.simulate { for name in SimulationService.sources { state.sources[name] = SourceHealth(name: name) } }
+        if config.simulate { for name in SimulatedFeed.sourceNames { state.sources[name] = SourceHealth(name: name) } }
         let store = LiveStore(state)
         let writer = RealtimeWriter(store: store)
         let locations = config.realtime.compactMap(FeedLocation.init)

@@ -18,10 +18,18 @@ public struct SimulatedFeed {
         self.idPrefix = idPrefix
     }
 
+    /// The simulation's sources, as they are named wherever live data is shown.
+    public static let sourceNames = ["simulation (trip updates)", "simulation (vehicles)", "simulation (alerts)"]
+
     public struct Messages {
         public var tripUpdates: TransitRealtime_FeedMessage
         public var vehiclePositions: TransitRealtime_FeedMessage
         public var alerts: TransitRealtime_FeedMessage
+
+        /// Each message with the name of the source it comes from (`sourceNames`).
+        public var bySource: [(source: String, message: TransitRealtime_FeedMessage)] {
+            Array(zip(SimulatedFeed.sourceNames, [tripUpdates, vehiclePositions, alerts]))
+        }
     }
 
     public func messages(at now: Instant) -> Messages {

@@ -17,14 +17,14 @@ struct PageRoutes: Sendable {
             let queries = deps.queries()
             let tt = queries.state.timetable
             // A small network's stations are listed for browsing; a big one's would be a wall of names.
-            return page(HomePage.render(context: context(request, queries), stations: tt.stationPlaces().map(StopDTO.init)), request)
+            return page(HomePage.render(context: pageContext(request, queries), stations: tt.stationPlaces().map(StopDTO.init)), request)
         }
         router.get("search") { request, _ in
             let queries = deps.queries()
             let q = try Params(request)
             let text = q.string("q") ?? ""
             let results = text.isEmpty ? StopsDTO([]) : try queries.searchStops(String(text.prefix(100)), limit: 30)
-            return page(SearchPage.render(query: text, results: results, context: context(request, queries)), request)
+            return page(SearchPage.render(query: text, results: results, context: pageContext(request, queries)), request)
         }
         router.get("stops/{stopId}") { request, context in
             let queries = deps.queries()
@@ -38,10 +38,11 @@ struct PageRoutes: Sendable {
             let zone = TimeZone(identifier: queries.state.timetable.timeZoneIdentifier(of: try queries.stop(stopID))) ?? .gmt
             let window = try q.int("window", in: 1...Queries.maxWindowMinutes)
             let moment = try q.moment(in: zone, now: queries.now)
+            let ctx = pageContext(request, queries)
             let board = try queries.board(Queries.BoardQuery(
                 stopID: stopID, arrivals: arrivals, via: via, at: moment, windowMinutes: window,
-                limit: window == nil ? 20 : nil, languages: pageContext(request, queries).language.alertLanguages))
-            let page = BoardPage.render(board, context: pageContext(request, queries),
+                limit: window == nil ? 20 : nil, languages: ctx.language.alertLanguages))
+            let page = BoardPage.render(board, context: ctx,
                                         options: .init(windowMinutes: window, limit: window == nil ? 20 : nil,
                                                        names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], queries),
                                                        at: moment.map { LocalTime($0, in: zone).iso8601 }))
@@ -109,8 +110,6 @@ struct PageRoutes: Sendable {
     }
 
     // MARK: - Helpers
-
-    private func context(_ request: Request, _ queries: Queries) -> PageContext { pageContext(request, queries) }
 
     /// Language from ?lang=, then the cookie, then Accept-Language; theme from its cookie.
     private func pageContext(_ request: Request, _ queries: Queries) -> PageContext {

@@ -21,11 +21,7 @@ enum PageBenchmark {
     static func run(stopID: String, at moment: Instant, iterations: Int) throws -> Figures {
         let loaded = try Network.load([])
         var state = NetworkState(timetable: loaded.timetable)
-        state.simulated = true
-        let messages = SimulatedFeed(timetable: loaded.timetable).messages(at: moment)
-        for (message, name) in [(messages.tripUpdates, "trip updates"), (messages.vehiclePositions, "vehicles"), (messages.alerts, "alerts")] {
-            state.realtime.apply(RealtimeMessage(message), source: name, timetable: loaded.timetable, idPrefix: "", now: moment)
-        }
+        state.applySimulation(at: moment)
         let queries = Queries(state, now: moment)
         let context = PageContext(language: .en, attribution: ["Timetable: bundled network"], now: moment)
         let query = Queries.BoardQuery(stopID: stopID, at: moment, limit: 20)

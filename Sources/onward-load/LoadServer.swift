@@ -31,20 +31,4 @@ enum LoadServer {
         config.logLevel = "warning"
         return try await ServerApplication.build(config, logger: logger, now: { clock.current })
     }
-
-    /// The realtime part of the state with the simulation at `at` applied, as
-    /// the simulation source would deliver it (copied from Tests/ServerTests/TestServer.swift).
-    static func apply(simulationAt at: Instant, to state: inout NetworkState) {
-        let messages = SimulatedFeed(timetable: state.timetable, idPrefix: state.idPrefix).messages(at: at)
-        for (message, name) in [(messages.tripUpdates, "simulation (trip updates)"), (messages.vehiclePositions, "simulation (vehicles)"),
-                                (messages.alerts, "simulation (alerts)")] {
-            state.realtime.apply(RealtimeMessage(message), source: name, timetable: state.timetable, idPrefix: state.idPrefix, now: at)
-            var health = SourceHealth(name: name)
-            health.lastSuccess = at
-            health.successes = 1
-            health.feedTimestamp = at
-            state.sources[name] = health
-        }
-        state.simulated = true
-    }
 }

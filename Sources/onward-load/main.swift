@@ -68,7 +68,7 @@ logger.logLevel = .warning
 let simulatedClock = SimulatedNow(LoadServer.start)
 let built = try await LoadServer.build(port: options.port, clock: simulatedClock, logger: logger)
 let store = built.store
-store.update { LoadServer.apply(simulationAt: LoadServer.start, to: &$0) }
+store.update { $0.applySimulation(at: LoadServer.start) }
 let serverTask = Task { try await built.application.runService(gracefulShutdownSignals: []) }
 
 // Wait until it answers on /live: a probe client, retried until it reads the first message.
@@ -128,7 +128,7 @@ for r in 1...options.rounds {
     let at = LoadServer.start.adding(seconds: Int64(r) * options.step)
     let computeStart = Clock.nanos()
     var next = store.current
-    LoadServer.apply(simulationAt: at, to: &next)
+    next.applySimulation(at: at)
     let computeNanos = Clock.nanos() - computeStart
     // What the messages of this round must say in `updatedAt` (LiveDTO: the trip updates' timestamp, ISO 8601 UTC).
     let expected = LocalTime(next.realtime.overlay.tripUpdatesTimestamp ?? at, in: .gmt).iso8601

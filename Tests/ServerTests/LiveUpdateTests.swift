@@ -25,7 +25,7 @@ struct LiveUpdateTests {
                 #expect(json["type"] as? String == "board")
                 #expect((json["board"] as? [String: Any])?["departures"] != nil)
                 // New realtime data: the simulation ten minutes later changes delays.
-                store.update { TestServer.apply(simulationAt: TestServer.now.adding(seconds: 600), to: &$0) }
+                store.update { $0.applySimulation(at: TestServer.now.adding(seconds: 600)) }
                 let second = try #require(try await messages.next())
                 guard case .text(let text2) = second else { Issue.record("not text"); return }
                 #expect(text2 != text)

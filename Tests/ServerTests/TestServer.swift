@@ -19,22 +19,8 @@ enum TestServer {
     /// A store whose realtime data is the simulation at `at`.
     static func store(simulatedAt at: Instant = now) throws -> LiveStore {
         var state = NetworkState(timetable: try timetable.get())
-        apply(simulationAt: at, to: &state)
+        state.applySimulation(at: at)
         return LiveStore(state)
-    }
-
-    static func apply(simulationAt at: Instant, to state: inout NetworkState) {
-        let messages = SimulatedFeed(timetable: state.timetable, idPrefix: state.idPrefix).messages(at: at)
-        for (message, name) in [(messages.tripUpdates, "simulation (trip updates)"), (messages.vehiclePositions, "simulation (vehicles)"),
-                                (messages.alerts, "simulation (alerts)")] {
-            state.realtime.apply(RealtimeMessage(message), source: name, timetable: state.timetable, idPrefix: state.idPrefix, now: at)
-            var health = SourceHealth(name: name)
-            health.lastSuccess = at
-            health.successes = 1
-            health.feedTimestamp = at
-            state.sources[name] = health
-        }
-        state.simulated = true
     }
 
     static func app(_ deps: ServerDependencies) -> some ApplicationProtocol {

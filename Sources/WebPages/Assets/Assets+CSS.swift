@@ -1,4 +1,37 @@
 extension Assets {
+    /// The dark colour tokens, used twice below: when the reader chooses dark,
+    /// and when the device is dark and the reader has not chosen.
+    static let darkTokens = #"""
+  color-scheme: dark;
+  --color-bg: #0d1117;
+  --color-surface: #161b22;
+  --color-surface-2: #1f2630;
+  --color-text: #e8edf3;
+  --color-muted: #a3adba;
+  --color-border: #303843;
+  --color-accent: #78b4ff;
+  --color-accent-soft: #1a2a42;
+  --color-on-accent: #0d1117;
+  --color-focus: #9ccaff;
+  --color-on-time: #4cc66a;
+  --color-late: #f2b441;
+  --color-early: #86c3ff;
+  --color-cancelled: #ff8279;
+  --color-departed: #8b95a3;
+  --color-warn-bg: #2b2008;
+  --color-warn-border: #9c6a0b;
+  --color-warn-text: #f8d98e;
+  --color-bad-bg: #3a1118;
+  --color-bad-border: #94303c;
+  --color-bad-text: #ffc0bb;
+  --color-simulated: #c9b2ff;
+  --color-simulated-bg: #2a1e48;
+  --color-badge: #56606e;
+  --color-vehicle: #78b4ff;
+  --shadow: 0 1px 2px rgba(0, 0, 0, 0.4);
+  --shadow-raised: 0 8px 24px rgba(0, 0, 0, 0.5);
+"""#
+
     /// The stylesheet. Colours are named tokens (custom properties) defined
     /// once for light and once for dark; `data-theme="system"` follows the
     /// device, `light` and `dark` force one. Phone first: the base rules are
@@ -41,67 +74,13 @@ extension Assets {
 
 /* Dark, forced. */
 :root[data-theme="dark"] {
-  color-scheme: dark;
-  --color-bg: #0d1117;
-  --color-surface: #161b22;
-  --color-surface-2: #1f2630;
-  --color-text: #e8edf3;
-  --color-muted: #a3adba;
-  --color-border: #303843;
-  --color-accent: #78b4ff;
-  --color-accent-soft: #1a2a42;
-  --color-on-accent: #0d1117;
-  --color-focus: #9ccaff;
-  --color-on-time: #4cc66a;
-  --color-late: #f2b441;
-  --color-early: #86c3ff;
-  --color-cancelled: #ff8279;
-  --color-departed: #8b95a3;
-  --color-warn-bg: #2b2008;
-  --color-warn-border: #9c6a0b;
-  --color-warn-text: #f8d98e;
-  --color-bad-bg: #3a1118;
-  --color-bad-border: #94303c;
-  --color-bad-text: #ffc0bb;
-  --color-simulated: #c9b2ff;
-  --color-simulated-bg: #2a1e48;
-  --color-badge: #56606e;
-  --color-vehicle: #78b4ff;
-  --shadow: 0 1px 2px rgba(0, 0, 0, 0.4);
-  --shadow-raised: 0 8px 24px rgba(0, 0, 0, 0.5);
+\#(darkTokens)
 }
 
 /* Dark, because the device says so and the reader has not chosen. */
 @media (prefers-color-scheme: dark) {
   :root[data-theme="system"] {
-    color-scheme: dark;
-    --color-bg: #0d1117;
-    --color-surface: #161b22;
-    --color-surface-2: #1f2630;
-    --color-text: #e8edf3;
-    --color-muted: #a3adba;
-    --color-border: #303843;
-    --color-accent: #78b4ff;
-    --color-accent-soft: #1a2a42;
-    --color-on-accent: #0d1117;
-    --color-focus: #9ccaff;
-    --color-on-time: #4cc66a;
-    --color-late: #f2b441;
-    --color-early: #86c3ff;
-    --color-cancelled: #ff8279;
-    --color-departed: #8b95a3;
-    --color-warn-bg: #2b2008;
-    --color-warn-border: #9c6a0b;
-    --color-warn-text: #f8d98e;
-    --color-bad-bg: #3a1118;
-    --color-bad-border: #94303c;
-    --color-bad-text: #ffc0bb;
-    --color-simulated: #c9b2ff;
-    --color-simulated-bg: #2a1e48;
-    --color-badge: #56606e;
-    --color-vehicle: #78b4ff;
-    --shadow: 0 1px 2px rgba(0, 0, 0, 0.4);
-    --shadow-raised: 0 8px 24px rgba(0, 0, 0, 0.5);
+\#(darkTokens)
   }
 }
 
