@@ -11,7 +11,10 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "Onward",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // What the code really needs: `Synchronization.Mutex` (Transit, Server, the upstream
+    // client) is macOS 15 / iOS 18 / watchOS 11. The Foundation-only modules an app links
+    // (OnwardCore, TransitSources, DataSources, Timetable, the adapters) build there too.
+    platforms: [.macOS(.v15), .iOS(.v18), .watchOS(.v11)],
     products: [
         .executable(name: "onward", targets: ["onward"]),
         .library(name: "OnwardCore", targets: ["OnwardCore"]),
@@ -19,6 +22,7 @@ let package = Package(
         .library(name: "GTFS", targets: ["GTFS"]),
         .library(name: "GTFSRealtime", targets: ["GTFSRealtime"]),
         .library(name: "DataSources", targets: ["DataSources"]),
+        .library(name: "TransitSources", targets: ["TransitSources"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -47,7 +51,11 @@ let package = Package(
             dependencies: ["OnwardCore", "Timetable", "COnwardZlib", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
             swiftSettings: strict
         ),
-        // The protocols every data source implements, the HTTP seam and polling with backoff. Foundation only.
+        // The protocol every source of stops, boards, services and alerts implements, and its
+        // request and result types. Foundation only.
+        .target(name: "TransitSources", dependencies: ["OnwardCore"], swiftSettings: strict),
+        // The HTTP seam (method, body, cache, coalescing, budget), polling with backoff, the XML
+        // reader the upstream adapters share. Foundation only.
         .target(name: "DataSources", dependencies: ["OnwardCore"], swiftSettings: strict),
         // GTFS-Realtime: generated protobuf code (committed) and its application to a Timetable as an overlay.
         .target(
@@ -67,11 +75,12 @@ let package = Package(
         .target(name: "WebPages", dependencies: ["API", "OnwardCore"], swiftSettings: strict),
         // The network as the server sees it: an immutable state (timetable, realtime overlay, alerts,
         // source health) swapped atomically, its subscribers, and the queries that answer in API types.
-        .target(name: "Transit", dependencies: ["OnwardCore", "Timetable", "GTFSRealtime", "DataSources", "API"], swiftSettings: strict),
+        .target(name: "Transit", dependencies: ["OnwardCore", "TransitSources", "Timetable", "GTFSRealtime", "DataSources", "API"],
+                swiftSettings: strict),
         // The HTTP edge: Hummingbird routes, middleware, the JSON API, pages and live updates.
         .target(
             name: "Server",
-            dependencies: ["OnwardCore", "Timetable", "GTFSRealtime", "API", "WebPages", "Transit", "DataSources",
+            dependencies: ["OnwardCore", "Timetable", "GTFSRealtime", "API", "WebPages", "Transit", "TransitSources", "DataSources",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

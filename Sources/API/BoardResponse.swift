@@ -51,15 +51,27 @@ public struct BoardEntryDTO: Codable, Sendable, Equatable {
     public var addedTrip: Bool?
     /// IDs of the alerts (in the board's `alerts`) about this service's route or trip.
     public var alerts: [String]?
+    /// The operator, when the source names one per service (National Rail).
+    public var operatorName: String?
+    /// Why the service is late or cancelled, in the source's words.
+    public var reason: String?
+    /// The calls after this stop (before it, on an arrivals board), when the source gives them with the board.
+    public var callingAt: [CallingAtDTO]?
 
     public init(_ e: BoardEntry, arrivals: Bool, alerts: [String]? = nil) {
         self.alerts = alerts
+        operatorName = e.operatorName
+        reason = e.reason
+        callingAt = e.callingAt.map { $0.map(CallingAtDTO.init) }
         tripId = e.tripID; routeId = e.routeID; routeShortName = e.routeShortName; routeLongName = e.routeLongName
         routeColor = e.routeColor; headsign = e.headsign; origin = e.origin; stopId = e.stopID; stopName = e.stopName
         platform = e.platform; serviceDate = e.serviceDate.isoString
         let zone = TimeZone(identifier: e.timeZone) ?? .gmt
-        let time = LocalTime(e.scheduled, in: zone).iso8601
-        if arrivals { scheduledArrival = time } else { scheduledDeparture = time }
+        // A source with predictions only (the bus tracker) has no timetable time to show.
+        if e.hasScheduledTime {
+            let time = LocalTime(e.scheduled, in: zone).iso8601
+            if arrivals { scheduledArrival = time } else { scheduledDeparture = time }
+        }
         if let d = e.destinationArrival {
             let t = LocalTime(d, in: zone).iso8601
             if arrivals { departureFromOrigin = t; originStopId = e.destinationStopID } else { arrivalAtDestination = t; destinationStopId = e.destinationStopID }
@@ -76,7 +88,28 @@ public struct BoardEntryDTO: Codable, Sendable, Equatable {
     }
 }
 
+/// A call listed with a board row: where the service goes next (or came from).
+public struct CallingAtDTO: Codable, Sendable, Equatable {
+    public var stopId: String
+    public var stopName: String
+    public var scheduled: String
+    public var expected: String?
+    public var status: String
+
+    public init(_ c: CallingPoint) {
+        let zone = TimeZone(identifier: c.timeZone) ?? .gmt
+        stopId = c.stopID; stopName = c.stopName
+        scheduled = LocalTime(c.scheduledDeparture, in: zone).iso8601
+        expected = (c.expectedDeparture ?? c.expectedArrival).map { LocalTime($0, in: zone).iso8601 }
+        status = c.status.rawValue
+    }
+}
+
 public struct BoardDTO: Codable, Sendable, Equatable {
+    /// The source that answered (`national-rail`, `cta`, a GTFS feed's name).
+    public var source: String?
+    /// Why the board is empty, when the source said ("No arrival times").
+    public var emptyReason: String?
     public var stop: StopDTO
     public var via: StopDTO?
     public var departures: [BoardEntryDTO]?
@@ -172,6 +205,12 @@ public struct ServiceDTO: Codable, Sendable, Equatable {
     public var serviceDate: String
     public var headwaySeconds: Int?
     public var cancelled: Bool?
+    public var operatorName: String?
+    /// Why the service is late or cancelled, in the source's words.
+    public var reason: String?
+    /// Portions of a dividing train after the point where it divides.
+    public var branches: [BranchDTO]?
+    public var source: String?
     public var vehicle: VehicleDTO?
     public var live: LiveDTO?
     /// Alerts about this service's route or trip, most severe first.
@@ -186,6 +225,20 @@ public struct ServiceDTO: Codable, Sendable, Equatable {
         tripId = s.tripID; routeId = s.routeID; routeShortName = s.routeShortName; routeLongName = s.routeLongName
         headsign = s.headsign; serviceDate = s.serviceDate.isoString; headwaySeconds = s.headwaySeconds
         calls = s.calls.map(CallDTO.init)
+        operatorName = s.operatorName
+        reason = s.reason
+        if !s.branches.isEmpty { branches = s.branches.map(BranchDTO.init) }
+    }
+}
+
+/// One portion of a dividing train.
+public struct BranchDTO: Codable, Sendable, Equatable {
+    public var afterStopId: String
+    public var headsign: String
+    public var calls: [CallDTO]
+
+    public init(_ b: ServiceBranch) {
+        afterStopId = b.afterStopID; headsign = b.headsign; calls = b.calls.map(CallDTO.init)
     }
 }
 

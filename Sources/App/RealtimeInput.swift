@@ -1,5 +1,6 @@
 import DataSources
 import Foundation
+import OnwardCore
 
 /// Reads realtime data named on the command line: a local file, or an http(s) URL fetched once.
 public enum RealtimeInput {

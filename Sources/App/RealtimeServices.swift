@@ -11,15 +11,18 @@ import Transit
 /// data and is recorded in the source's health (and so in /health/ready and /metrics).
 struct RealtimePollingService: Service {
     let poller: Poller
+    let name: String
     let writer: RealtimeWriter
     let logger: Logger
 
-    init(location: FeedLocation, interval: Duration, fetcher: any HTTPFetching, writer: RealtimeWriter, saved: SavedFeeds,
+    init(location: NamedFeedLocation, interval: Duration, fetcher: any HTTPFetching, writer: RealtimeWriter, saved: SavedFeeds,
          now: @escaping @Sendable () -> Instant, logger: Logger) {
-        let name = location.description
+        // Known by a safe name everywhere (health, metrics, logs, storage): never the URL, which may carry a key.
+        let name = location.name
+        self.name = name
         self.writer = writer
         self.logger = logger
-        poller = Poller(location: location, fetcher: fetcher, configuration: .init(interval: interval), now: now) { bytes in
+        poller = Poller(location: location.location, fetcher: fetcher, configuration: .init(interval: interval), now: now) { bytes in
             let fetchedAt = now()
             let message = try RealtimeFeed.decode(bytes, source: name)
             await writer.apply(message, source: name, now: fetchedAt)
@@ -33,7 +36,6 @@ struct RealtimePollingService: Service {
     }
 
     private func poll() async throws {
-        let name = poller.location.description
         while !Task.isCancelled {
             let event = await poller.pollOnce()
             let status = await poller.status

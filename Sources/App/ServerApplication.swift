@@ -38,12 +38,12 @@ public enum ServerApplication {
         var state = NetworkState(timetable: loaded.timetable, maxAge: Int64(config.maxAge))
         state.simulated = config.simulate
         // Sources are known from the start, so a board says "no live data yet" rather than showing a plain timetable.
-        for input in config.realtime { state.sources[FeedLocation(input)?.description ?? input] = SourceHealth(name: FeedLocation(input)?.description ?? input) }
+        let locations = config.realtime.compactMap(NamedFeedLocation.init)
+        for l in locations { state.sources[l.name] = SourceHealth(name: l.name) }
         if config.simulate { for name in SimulatedFeed.sourceNames { state.sources[name] = SourceHealth(name: name) } }
         let store = LiveStore(state)
         let writer = RealtimeWriter(store: store)
-        let locations = config.realtime.compactMap(FeedLocation.init)
-        try await saved.restore(locations.map(\.description), into: writer)
+        try await saved.restore(locations.map(\.name), into: writer)
         var services: [any Service] = locations.map {
             RealtimePollingService(location: $0, interval: .seconds(config.pollInterval), fetcher: fetcher, writer: writer,
                                    saved: saved, now: now, logger: logger)

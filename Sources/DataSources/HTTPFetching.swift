@@ -1,15 +1,33 @@
 import Foundation
+import OnwardCore
 
 /// A request to an upstream source. Kept small and value-typed so fakes can match on it.
 public struct HTTPRequest: Sendable, Hashable {
+    public enum Method: String, Sendable, Hashable {
+        case get = "GET", post = "POST", head = "HEAD"
+
+        /// Safe methods may be retried and cached; a POST is retried only when the
+        /// caller says it is a read (`HTTPRequest.isIdempotentRead`), as a SOAP query is.
+        public var isSafe: Bool { self != .post }
+    }
+
+    public var method: Method
     public var url: URL
     /// Header names as sent (e.g. "If-None-Match").
     public var headers: [String: String]
+    public var body: Data?
     public var timeout: Duration
+    /// Set for a POST that only reads (a SOAP query): it may then be retried and cached like a GET.
+    public var isIdempotentRead: Bool
 
-    public init(url: URL, headers: [String: String] = [:], timeout: Duration = .seconds(10)) {
-        self.url = url; self.headers = headers; self.timeout = timeout
+    public init(method: Method = .get, url: URL, headers: [String: String] = [:], body: Data? = nil,
+                timeout: Duration = .seconds(10), isIdempotentRead: Bool = false) {
+        self.method = method; self.url = url; self.headers = headers; self.body = body; self.timeout = timeout
+        self.isIdempotentRead = isIdempotentRead
     }
+
+    /// Whether repeating this request cannot change anything upstream.
+    public var isRetrySafe: Bool { method.isSafe || isIdempotentRead }
 }
 
 public struct HTTPResponse: Sendable, Hashable {
@@ -31,21 +49,3 @@ public protocol HTTPFetching: Sendable {
     func fetch(_ request: HTTPRequest) async throws(SourceError) -> HTTPResponse
 }
 
-/// Why a source could not deliver: a stable code and a short, safe description.
-/// Mapped to HTTP status only in the server, and to traveller-facing text in one place.
-public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable, Codable {
-        case network, timeout, httpStatus, undecodable, notFound, unreadable, stale, rejected
-    }
-
-    public var code: Code
-    public var message: String
-    /// The HTTP status, for `.httpStatus`.
-    public var status: Int?
-
-    public init(_ code: Code, _ message: String, status: Int? = nil) {
-        self.code = code; self.message = message; self.status = status
-    }
-
-    public var description: String { "\(code.rawValue): \(message)" }
-}

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import OnwardCore
 
 /// The real `HTTPFetching`, over URLSession (Foundation only, so an iOS app can use it too).
 ///
@@ -23,10 +24,12 @@ public final class URLSessionFetcher: HTTPFetching {
 
     public func fetch(_ request: HTTPRequest) async throws(SourceError) -> HTTPResponse {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw SourceError(.network, "\(request.url) is not an http(s) URL")
+            throw SourceError(.network, "\(request.url.safeDescription) is not an http(s) URL")
         }
         var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData,
                                     timeoutInterval: max(request.timeout.inSeconds, 0.001))
+        urlRequest.httpMethod = request.method.rawValue
+        urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let session = session, prepared = urlRequest
         do {
@@ -55,7 +58,7 @@ public final class URLSessionFetcher: HTTPFetching {
     private static func send(_ request: URLRequest, on session: URLSession) async throws -> HTTPResponse {
         let (data, response) = try await session.data(for: request)
         guard let http = response as? HTTPURLResponse else {
-            throw SourceError(.network, "\(request.url?.absoluteString ?? "request") did not answer with HTTP")
+            throw SourceError(.network, "\(request.url?.safeDescription ?? "the upstream") did not answer with HTTP")
         }
         var headers: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
@@ -64,18 +67,24 @@ public final class URLSessionFetcher: HTTPFetching {
         return HTTPResponse(status: http.statusCode, headers: headers, body: data)
     }
 
+    /// Maps a transport failure to a `SourceError` whose message names the
+    /// upstream by `scheme://host[:port]` only: the query and path may hold a key
+    /// or a token, and a platform's error description may quote the whole URL.
     static func sourceError(_ error: any Error, url: URL, timeout: Duration) -> SourceError {
+        let upstream = url.safeDescription
+        let secrets = url.secretBearingParts
         if let urlError = error as? URLError {
             switch urlError.code {
             case .timedOut:
-                return SourceError(.timeout, "\(url.host ?? url.absoluteString) did not answer within \(timeout)")
+                return SourceError(.timeout, "\(upstream) did not answer within \(timeout)")
             case .cancelled:
-                return SourceError(.network, "fetching \(url) was cancelled")
+                return SourceError(.network, "fetching from \(upstream) was cancelled")
             default:
-                return SourceError(.network, "fetching \(url) failed: \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))")
+                let reason = urlError.localizedDescription.redacting(secrets)
+                return SourceError(.network, "fetching from \(upstream) failed: \(reason) (URLError \(urlError.code.rawValue))")
             }
         }
-        if error is CancellationError { return SourceError(.network, "fetching \(url) was cancelled") }
-        return SourceError(.network, "fetching \(url) failed: \(error.localizedDescription)")
+        if error is CancellationError { return SourceError(.network, "fetching from \(upstream) was cancelled") }
+        return SourceError(.network, "fetching from \(upstream) failed: \(error.localizedDescription.redacting(secrets))")
     }
 }

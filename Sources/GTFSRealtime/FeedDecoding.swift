@@ -1,5 +1,6 @@
 import DataSources
 import Foundation
+import OnwardCore
 
 /// Decodes GTFS-Realtime `FeedMessage`s.
 public enum RealtimeFeed {

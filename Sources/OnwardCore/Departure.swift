@@ -43,6 +43,16 @@ public struct BoardEntry: Sendable, Hashable {
     public var platformChanged = false
     /// A trip that realtime data added to the timetable.
     public var isAddedTrip = false
+    /// False for a source that knows only predictions (the CTA bus tracker): `scheduled`
+    /// then holds the predicted time and is not shown as a timetable time.
+    public var hasScheduledTime = true
+    /// The operator's name, when the source gives one per row (National Rail: "Southern").
+    public var operatorName: String?
+    /// Why the service is late or cancelled, in the source's words.
+    public var reason: String?
+    /// Every place the service calls at after (departures) or before (arrivals) this
+    /// stop, when the source includes them on the board (Darwin's WithDetails boards).
+    public var callingAt: [CallingPoint]?
 
     public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, routeColor: String?,
                 headsign: String, stopID: String, stopName: String, platform: String?, serviceDate: ServiceDate,
@@ -100,12 +110,31 @@ public struct ServiceDetails: Sendable, Hashable {
     /// Live data: whether the whole service is cancelled, and where its vehicle is.
     public var isCancelled = false
     public var vehicle: VehicleInfo?
+    /// The operator's name, when the source gives one (National Rail: "Southern").
+    public var operatorName: String?
+    /// Why the service is late or cancelled, in the source's words.
+    public var reason: String?
+    /// Portions of a train that divides (or joins): each runs on from `afterStopID`
+    /// with calls of its own, beside `calls`, which follow the main portion.
+    public var branches: [ServiceBranch] = []
 
     public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, headsign: String,
                 serviceDate: ServiceDate, calls: [CallingPoint], headwaySeconds: Int? = nil) {
         self.tripID = tripID; self.routeID = routeID; self.routeShortName = routeShortName
         self.routeLongName = routeLongName; self.headsign = headsign; self.serviceDate = serviceDate
         self.calls = calls; self.headwaySeconds = headwaySeconds
+    }
+}
+
+/// One portion of a dividing train after the point where it divides.
+public struct ServiceBranch: Sendable, Hashable {
+    /// The last call shared with the main portion.
+    public var afterStopID: String
+    public var headsign: String
+    public var calls: [CallingPoint]
+
+    public init(afterStopID: String, headsign: String, calls: [CallingPoint]) {
+        self.afterStopID = afterStopID; self.headsign = headsign; self.calls = calls
     }
 }
 

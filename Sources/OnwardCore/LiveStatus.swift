@@ -6,6 +6,8 @@ public enum LiveStatus: String, Sendable, Hashable, Codable, CaseIterable {
     case noLiveData
     case onTime
     case late
+    /// Running late by an amount the source does not know (Darwin's "Delayed").
+    case delayed
     case early
     case cancelled
     case skipped

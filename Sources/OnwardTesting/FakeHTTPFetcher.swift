@@ -1,6 +1,7 @@
 import DataSources
 import Foundation
 import Testing
+import OnwardCore
 
 /// The fake side of the network seam: each URL a test expects is stubbed with a
 /// reply; any other request is recorded as a test issue and fails, so a test

@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import OnwardCore
 import Transit
+import TransitSources
 
 /// `/health/live`: the process answers. `/health/ready`: the timetable is
 /// loaded (the server only starts once it is) and how fresh each realtime
@@ -30,6 +31,13 @@ struct HealthRoutes {
         var sources: [Source]
     }
 
+    /// fresh, stale, failing, unavailable or starting: one rule for readiness and the sources list.
+    static func status(of s: SourceHealth, maxAge: Int64, now: Instant) -> String {
+        let age = s.age(at: now)
+        return s.lastSuccess == nil ? (s.consecutiveFailures > 0 ? "unavailable" : "starting")
+            : s.consecutiveFailures > 0 ? "failing" : (age ?? 0) > maxAge ? "stale" : "fresh"
+    }
+
     func add(to router: Router<OnwardRequestContext>) {
         router.get("health/live") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
@@ -38,12 +46,18 @@ struct HealthRoutes {
         router.get("health/ready") { _, _ in
             let state = deps.store.current
             let now = deps.now()
-            let sources = state.sources.values.sorted { $0.name < $1.name }.map { s in
-                let age = s.age(at: now)
-                let status = s.lastSuccess == nil ? (s.consecutiveFailures > 0 ? "unavailable" : "starting")
-                    : s.consecutiveFailures > 0 ? "failing" : (age ?? 0) > state.maxAge ? "stale" : "fresh"
-                return Readiness.Source(name: s.name, status: status, lastSuccess: s.lastSuccess.map { LocalTime($0, in: .gmt).iso8601 },
-                                        ageSeconds: age, consecutiveFailures: s.consecutiveFailures, lastError: s.lastError?.message)
+            var sources = state.sources.values.sorted { $0.name < $1.name }.map { s in
+                Readiness.Source(name: s.name, status: Self.status(of: s, maxAge: state.maxAge, now: now),
+                                 lastSuccess: s.lastSuccess.map { LocalTime($0, in: .gmt).iso8601 },
+                                 ageSeconds: s.age(at: now), consecutiveFailures: s.consecutiveFailures, lastError: s.lastError?.message)
+            }
+            // Protocol sources report by name (never by URL); one that has not been asked yet is "starting".
+            for source in deps.sources.sources {
+                for u in source.status(now: now) {
+                    sources.append(Readiness.Source(name: u.name, status: u.state == .idle ? "starting" : u.state.rawValue, lastSuccess: nil,
+                                                    ageSeconds: u.ageSeconds, consecutiveFailures: u.state == .failing ? 1 : 0,
+                                                    lastError: u.detail))
+                }
             }
             let degraded = sources.contains { $0.status != "fresh" && $0.status != "starting" }
             let readiness = Readiness(status: degraded ? "degraded" : "ready", timetable: "loaded", stops: state.timetable.stopCount,

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
@@ -16,5 +17,19 @@ public struct OnwardRequestContext: RequestContext, WebSocketRequestContext, Rem
         coreContext = .init(source: source)
         webSocket = .init()
         remoteAddress = source.channel.remoteAddress
+    }
+}
+
+extension OnwardRequestContext {
+    /// A path parameter as the client meant it: percent-decoded once, here at the edge,
+    /// so `/stops/national-rail%3AYRK` and `/stops/national-rail:YRK` are the same stop.
+    func pathID(_ name: String) throws -> String {
+        let raw = try parameters.require(name)
+        guard raw.contains("%") else { return raw }
+        guard let decoded = raw.removingPercentEncoding else {
+            throw Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter",
+                          detail: "The \(name) in the address is not valid percent-encoded UTF-8.", parameter: name)
+        }
+        return decoded
     }
 }

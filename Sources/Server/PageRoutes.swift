@@ -5,6 +5,7 @@ import Hummingbird
 import OnwardCore
 import Timetable
 import Transit
+import TransitSources
 import WebPages
 
 /// The web app: server-rendered pages (HTML from `WebPages`), their assets,
@@ -30,7 +31,10 @@ struct PageRoutes: Sendable {
             let queries = deps.queries()
             let q = try Params(request)
             let arrivals = q.string("arrivals") == "1"
-            let stopID = try context.parameters.require("stopId")
+            let stopID = try context.pathID("stopId")
+            if deps.sourceOwns(stopID, as: .stop, queries) {
+                return try await sourceBoardPage(request, stopID: stopID, arrivals: arrivals, queries: queries)
+            }
             // Without JavaScript the "calling at" box sends a name: take the stop it names.
             let via = q.string(arrivals ? "from" : "to").map { text in
                 queries.state.timetable.stop(id: text) == nil ? (try? queries.searchStops(text, limit: 1))?.stops.first?.id ?? text : text
@@ -53,7 +57,10 @@ struct PageRoutes: Sendable {
             let q = try Params(request)
             let date = q.string("date").flatMap { ServiceDate(iso: $0) }
             let ctx = pageContext(request, queries)
-            let service = try queries.service(tripID: try context.parameters.require("tripId"), date: date, languages: ctx.language.alertLanguages)
+            let tripID = try context.pathID("tripId")
+            let service = deps.sourceOwns(tripID, as: .service, queries)
+                ? try await deps.sourceQueries().service(tripID, date: date, languages: ctx.language.alertLanguages)
+                : try queries.service(tripID: tripID, date: date, languages: ctx.language.alertLanguages)
             return page(ServicePage.render(service, context: ctx, names: names(service.alerts ?? [], queries),
                                            routeColor: routeColor(service.routeId, queries)), request)
         }
@@ -72,6 +79,24 @@ struct PageRoutes: Sendable {
                          body: .init(byteBuffer: ByteBuffer(string: body)))
             }
         }
+    }
+
+    /// A board from a protocol source (National Rail, the bus tracker), drawn exactly like a GTFS board.
+    func sourceBoardPage(_ request: Request, stopID: String, arrivals: Bool, queries: Queries) async throws -> Response {
+        let q = try Params(request)
+        let sq = deps.sourceQueries()
+        let window = try q.int("window", in: 1...Queries.maxWindowMinutes)
+        let needsZone = q.string("time") != nil || q.string("date") != nil
+        let zone = needsZone ? TimeZone(identifier: (try await sq.stop(stopID)).timeZone) ?? .gmt : .gmt
+        let moment = try q.moment(in: zone, now: queries.now)
+        let ctx = pageContext(request, queries)
+        let board = try await sq.board(Queries.BoardQuery(
+            stopID: stopID, arrivals: arrivals, via: q.string(arrivals ? "from" : "to"), at: moment, windowMinutes: window,
+            limit: window == nil ? 20 : nil, languages: ctx.language.alertLanguages))
+        let page = BoardPage.render(board, context: ctx,
+                                    options: .init(windowMinutes: window, limit: window == nil ? 20 : nil,
+                                                   at: moment.map { LocalTime($0, in: zone).iso8601 }))
+        return self.page(page, request)
     }
 
     /// An error page for a browser: the traveller-facing text comes from the string tables, never the error.

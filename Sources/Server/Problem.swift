@@ -32,6 +32,12 @@ public struct Problem: Codable, Sendable, Equatable {
             case .notRunning: return Problem(status: .notFound, code: e.code.rawValue, title: "Trip not running that day", detail: e.message)
             case .invalidParameter:
                 return Problem(status: .badRequest, code: e.code.rawValue, title: "Invalid parameter", detail: e.message, parameter: e.parameter)
+            case .routeNotFound: return Problem(status: .notFound, code: e.code.rawValue, title: "Route not found", detail: e.message)
+            case .sourceUnavailable:
+                return Problem(status: .serviceUnavailable, code: e.code.rawValue, title: "Source unavailable", detail: e.message)
+            case .unsupported:
+                return Problem(status: .badRequest, code: e.code.rawValue, title: "Not available from this source", detail: e.message,
+                               parameter: e.parameter)
             }
         case let e as Problem:
             return e

@@ -1,10 +1,14 @@
 import Foundation
 import OnwardCore
+import Timetable
 import Transit
+import TransitSources
 
 /// What the routes need, made by the composition root (`App`).
 public struct ServerDependencies: Sendable {
     public var store: LiveStore
+    /// Sources behind the `TransitSource` protocol (National Rail, the CTA bus tracker), by name.
+    public var sources: SourceRegistry
     public var metrics: ServerMetrics
     /// "Now" for live statuses; a test fixes it.
     public var now: @Sendable () -> Instant
@@ -16,13 +20,30 @@ public struct ServerDependencies: Sendable {
     /// Largest request body accepted.
     public var maxBodyBytes: Int
 
-    public init(store: LiveStore, metrics: ServerMetrics = ServerMetrics(), now: @escaping @Sendable () -> Instant = { .now() },
+    public init(store: LiveStore, sources: SourceRegistry = .empty, metrics: ServerMetrics = ServerMetrics(), now: @escaping @Sendable () -> Instant = { .now() },
                 attribution: String = "", rateLimit: RateLimiter.Configuration = .init(), allowedOrigins: Set<String> = [],
                 maxBodyBytes: Int = 16 * 1024) {
-        self.store = store; self.metrics = metrics; self.now = now; self.attribution = attribution
+        self.store = store; self.sources = sources; self.metrics = metrics; self.now = now; self.attribution = attribution
         self.rateLimit = rateLimit; self.allowedOrigins = allowedOrigins; self.maxBodyBytes = maxBodyBytes
     }
 
     /// Queries over the state at this moment.
     func queries() -> Queries { Queries(store.current, now: now()) }
+
+    /// Queries over the protocol sources at this moment.
+    func sourceQueries() -> SourceQueries { SourceQueries(sources, now: now()) }
+
+    /// Whether `id` belongs to a protocol source rather than the GTFS network: prefixed
+    /// with its name, or unprefixed, unknown to the timetable and recognised by exactly one source.
+    func sourceOwns(_ id: String, as kind: IDKind, _ queries: Queries) -> Bool {
+        guard !sources.isEmpty else { return false }
+        if sources.owns(id) { return true }
+        let tt = queries.state.timetable
+        let knownToTimetable = switch kind {
+        case .stop: tt.stop(id: id) != nil
+        case .service: tt.trip(id: id) != nil
+        case .route: tt.routeIndex(id: id) != nil
+        }
+        return !knownToTimetable && sources.resolve(id, as: kind) != nil
+    }
 }

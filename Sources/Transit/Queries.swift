@@ -48,7 +48,8 @@ public struct Queries: Sendable {
         return s
     }
 
-    public func board(_ q: BoardQuery) throws(QueryError) -> BoardDTO {
+    /// The limits every board obeys, whatever its source.
+    static func validateLimits(_ q: BoardQuery) throws(QueryError) {
         if let w = q.windowMinutes, !(1...Queries.maxWindowMinutes).contains(w) {
             throw QueryError(.invalidParameter, "window must be between 1 and \(Queries.maxWindowMinutes) minutes", parameter: "window")
         }
@@ -58,6 +59,10 @@ public struct Queries: Sendable {
         if q.windowMinutes != nil && q.limit != nil {
             throw QueryError(.invalidParameter, "give window or limit, not both", parameter: "limit")
         }
+    }
+
+    public func board(_ q: BoardQuery) throws(QueryError) -> BoardDTO {
+        try Queries.validateLimits(q)
         let stop = try stop(q.stopID)
         let via = try q.via.map { id throws(QueryError) in try self.stop(id) }
         let zone = TimeZone(identifier: timetable.timeZoneIdentifier(of: stop)) ?? .gmt

@@ -6,6 +6,12 @@ public struct QueryError: Error, Sendable, Hashable {
         case tripNotFound = "trip-not-found"
         case notRunning = "not-running"
         case invalidParameter = "invalid-parameter"
+        case routeNotFound = "route-not-found"
+        /// The source behind the answer cannot be reached or read now (its upstream failed,
+        /// or the operator's key is wrong): try again later.
+        case sourceUnavailable = "source-unavailable"
+        /// The source cannot answer this kind of question.
+        case unsupported = "unsupported"
     }
 
     public var code: Code

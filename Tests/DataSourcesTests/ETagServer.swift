@@ -1,5 +1,6 @@
 import DataSources
 import Foundation
+import OnwardCore
 
 /// A server that honours `If-None-Match` for the one body it serves now.
 final class ETagServer: @unchecked Sendable {

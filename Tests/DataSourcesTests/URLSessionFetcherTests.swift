@@ -1,5 +1,6 @@
 import DataSources
 import Foundation
+import OnwardCore
 import Testing
 
 @Suite(.enabled(if: LocalServer.python3 != nil, "python3 is missing: no local HTTP server to test URLSessionFetcher against"),

@@ -1,5 +1,6 @@
 import DataSources
 import Foundation
+import OnwardCore
 import GTFSRealtime
 import OnwardTesting
 import SwiftProtobuf

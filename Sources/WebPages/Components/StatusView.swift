@@ -1,7 +1,7 @@
 /// How a service is running, as words and a colour class. The API sends the
 /// status as a string (`LiveStatus` raw values) with the delay in seconds.
 enum RunStatus: String, Sendable {
-    case scheduled, noLiveData, onTime, late, early, cancelled, skipped, departed
+    case scheduled, noLiveData, onTime, late, delayed, early, cancelled, skipped, departed
 
     /// Unknown values read as timetable-only: never claim live data we do not understand.
     init(api text: String) { self = RunStatus(rawValue: text) ?? .scheduled }
@@ -14,7 +14,7 @@ enum RunStatus: String, Sendable {
         switch self {
         case .scheduled, .noLiveData: "status-muted"
         case .onTime: "status-on-time"
-        case .late: "status-late"
+        case .late, .delayed: "status-late"
         case .early: "status-early"
         case .cancelled, .skipped: "status-cancelled"
         case .departed: "status-departed"
@@ -30,6 +30,7 @@ enum RunStatus: String, Sendable {
         case .noLiveData: s(.statusNoLiveData)
         case .onTime: s(.statusOnTime)
         case .late: s(.statusLate, ["minutes": minutes])
+        case .delayed: s(.statusDelayed)
         case .early: s(.statusEarly, ["minutes": minutes])
         case .cancelled: s(.statusCancelled)
         case .skipped: s(.statusSkipped)
@@ -48,7 +49,11 @@ enum RunStatus: String, Sendable {
 /// A scheduled time with the expected one beside it when they differ.
 enum TimeCell {
     static func render(scheduled: String?, expected: String?, status: RunStatus, strings s: Strings) -> HTML {
-        guard let sched = scheduled.flatMap(WallClock.init(iso:)) else { return .empty }
+        guard let sched = scheduled.flatMap(WallClock.init(iso:)) else {
+            // A source with predictions only (the bus tracker): the predicted time is the time.
+            guard let exp = expected.flatMap(WallClock.init(iso:)) else { return .empty }
+            return "<span class=\"visually-hidden\">\(s(.expected)) </span><time class=\"time-scheduled\" datetime=\"\(expected)\">\(exp.hhmm)</time>"
+        }
         var schedHTML: HTML = "<time class=\"time-scheduled\" datetime=\"\(scheduled)\">\(sched.hhmm)</time>"
         if status.isStruck { schedHTML = "<s>\(schedHTML)</s>" }
         var out: HTML = "<span class=\"visually-hidden\">\(s(.scheduled)) </span>\(schedHTML)"

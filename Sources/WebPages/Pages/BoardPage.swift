@@ -34,6 +34,7 @@ public enum BoardPage {
         let title = s(arrivals ? .boardTitleArrivals : .boardTitleDepartures, ["stop": stop.name])
         var kind = [stop.kind == "station" ? s(.boardStationLabel) : s(.boardStopLabel)]
         if let code = stop.code, !code.isEmpty { kind.append(code) }
+        if let source = board.source, board.live != nil, stop.id.hasPrefix(source + ":") { kind.append(s(.boardSourceLabel, ["source": source])) }
 
         func tab(_ key: L10nKey, _ href: String, _ current: Bool) -> HTML {
             "<a class=\"tab\" href=\"\(href)\"\(HTML.attribute("aria-current", current ? "page" : nil))>\(s(key))</a>"
@@ -194,6 +195,11 @@ public enum BoardPage {
         if let headway = e.headwaySeconds, e.exactTimes != true, headway > 0 {
             notes.append("<span class=\"note\">\(s(.everyMinutes, ["minutes": String(max(1, headway / 60))]))</span>")
         }
+        if let operatorName = e.operatorName { notes.append("<span class=\"operator\">\(operatorName)</span>") }
+        if let calls = e.callingAt, !calls.isEmpty, board.via == nil {
+            notes.append("<span class=\"calling-at\">\(s(.boardCallingAtList, ["stops": calls.map(\.stopName).joined(separator: ", ")]))</span>")
+        }
+        if let reason = e.reason { notes.append("<span class=\"reason\">\(reason)</span>") }
         if e.addedTrip == true { notes.append("<span class=\"badge badge-added\">\(s(.addedTrip))</span>") }
         dest += "<span class=\"row-notes\">\(HTML.join(notes, separator: " "))</span>"
 
@@ -228,6 +234,7 @@ public enum BoardPage {
     }
 
     static func emptyText(_ board: BoardDTO, arrivals: Bool, options: Options, strings s: Strings) -> String {
+        if let reason = board.emptyReason { return reason }
         if let via = board.via { return s(.boardEmptyVia, ["stop": via.name]) }
         if let minutes = options.windowMinutes {
             return s(arrivals ? .boardEmptyArrivals : .boardEmptyDepartures, ["minutes": String(minutes)])

@@ -1,0 +1,69 @@
+import OnwardCore
+
+/// A route in a list of routes (browse: routes → directions → stops).
+public struct RouteDTO: Codable, Sendable, Equatable {
+    public var id: String
+    public var shortName: String
+    public var longName: String
+    public var color: String?
+
+    public init(_ r: RouteSummary) { id = r.id; shortName = r.shortName; longName = r.longName; color = r.color }
+}
+
+public struct RoutesDTO: Codable, Sendable, Equatable {
+    public var source: String
+    public var routes: [RouteDTO]
+
+    public init(source: String, routes: [RouteSummary]) { self.source = source; self.routes = routes.map(RouteDTO.init) }
+}
+
+public struct DirectionDTO: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+
+    public init(_ d: RouteDirection) { id = d.id; name = d.name }
+}
+
+/// A route's directions, or (with `direction`) the stops one direction serves, in order.
+public struct RouteDetailDTO: Codable, Sendable, Equatable {
+    public var route: String
+    public var directions: [DirectionDTO]?
+    public var direction: String?
+    public var stops: [StopDTO]?
+
+    public init(route: String, directions: [RouteDirection]) { self.route = route; self.directions = directions.map(DirectionDTO.init) }
+    public init(route: String, direction: String, stops: [StopPlace]) {
+        self.route = route; self.direction = direction; self.stops = stops.map(StopDTO.init)
+    }
+}
+
+/// What is configured, and how each upstream is doing (`onward sources`, `/api/v1/sources`).
+public struct SourcesDTO: Codable, Sendable, Equatable {
+    public struct Item: Codable, Sendable, Equatable {
+        public var name: String
+        public var displayName: String
+        public var capabilities: [String]
+        public var upstreams: [UpstreamDTO]
+
+        public init(name: String, displayName: String, capabilities: [String], upstreams: [UpstreamDTO]) {
+            self.name = name; self.displayName = displayName; self.capabilities = capabilities; self.upstreams = upstreams
+        }
+    }
+
+    public struct UpstreamDTO: Codable, Sendable, Equatable {
+        public var name: String
+        /// fresh, stale, failing, unavailable or idle.
+        public var state: String
+        public var ageSeconds: Int64?
+        public var detail: String?
+        public var budgetRemaining: Int?
+
+        public init(name: String, state: String, ageSeconds: Int64?, detail: String?, budgetRemaining: Int?) {
+            self.name = name; self.state = state; self.ageSeconds = ageSeconds; self.detail = detail; self.budgetRemaining = budgetRemaining
+        }
+    }
+
+    public var sources: [Item]
+
+    public init(sources: [Item]) { self.sources = sources }
+}

@@ -1,0 +1,30 @@
+import OnwardCore
+import TransitSources
+
+extension QueryError {
+    /// The one place a source's failure becomes an answer's error: what is missing
+    /// is not found, a question the source cannot answer is refused with its reason,
+    /// and an upstream or configuration failure is "unavailable" (the operator reads
+    /// the cause in health and logs; a traveller never sees a key or a URL).
+    public init(_ error: SourceError, sourceName: String, kind: IDKind = .stop) {
+        switch error.code {
+        case .notFound:
+            let code: Code = switch kind {
+            case .stop: .stopNotFound
+            case .service: .tripNotFound
+            case .route: .routeNotFound
+            }
+            self.init(code, error.message)
+        case .invalidRequest:
+            self.init(.invalidParameter, error.message, parameter: error.parameter)
+        case .unsupported:
+            self.init(.unsupported, error.message, parameter: error.parameter)
+        case .configuration:
+            self.init(.sourceUnavailable, "\(sourceName) is not available: the server's access to it is not set up correctly.")
+        case .budgetExhausted:
+            self.init(.sourceUnavailable, "\(sourceName) is not available: its request allowance is used up for now. \(error.message)")
+        case .network, .timeout, .httpStatus, .undecodable, .unreadable, .stale, .rejected:
+            self.init(.sourceUnavailable, "\(sourceName) is not available right now (\(error.message)).")
+        }
+    }
+}
