@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Transit", "Server",
-                           "Storage", "StorageSQLite",
+                           "Storage", "StorageSQLite", "TransitSources",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -105,7 +105,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "onward",
-            dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Storage",
+            dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Storage", "Transit", "TransitSources",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: ["Server", "App", "Transit", "API", "OnwardCore", "Timetable", "OnwardTesting", "GTFSRealtime", "DataSources",
-                           "Storage", "StorageSQLite",
+                           "Storage", "StorageSQLite", "TransitSources",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "InMemoryLogging", package: "swift-log"),

@@ -23,6 +23,12 @@ public struct ServeConfiguration: Sendable, Hashable {
     public var rateLimit = 50.0
     public var rateBurst = 100.0
     public var logLevel = "info"
+    /// National Rail Darwin (OpenLDBWS): the access token, and the endpoint (the public one by default).
+    public var nationalRailToken: String?
+    public var nationalRailURL = "https://lite.realtime.nationalrail.co.uk/OpenLDBWS/ldb12.asmx"
+    /// The CTA Bus Tracker: the API key, and the base URL up to and including the version.
+    public var ctaKey: String?
+    public var ctaURL = "https://www.ctabustracker.com/bustime/api/v3"
 
     public init() {}
 
@@ -30,6 +36,7 @@ public struct ServeConfiguration: Sendable, Hashable {
     public enum Key: String, CaseIterable, Sendable {
         case host, port, feeds, realtime, simulate, simulateInterval = "simulate_interval", dataDir = "data_dir", pollInterval = "poll_interval", maxAge = "max_age"
         case rateLimit = "rate_limit", rateBurst = "rate_burst", logLevel = "log_level"
+        case nationalRailToken = "national_rail_token", nationalRailURL = "national_rail_url", ctaKey = "cta_key", ctaURL = "cta_url"
 
         var environmentName: String { "ONWARD_" + rawValue.uppercased() }
     }
@@ -99,7 +106,14 @@ public struct ServeConfiguration: Sendable, Hashable {
         }
         var c = ServeConfiguration()
         if let v = try string(.host) { c.host = v }
-        if let v = try number(.port, 0...65_535) { c.port = Int(v) }
+        if let (v, source) = raw(.port) {
+            // A port is a whole number; say so in words, not as "0.0 to 65535.0".
+            guard let n = (v as? NSNumber).map({ $0.doubleValue }) ?? (v as? String).flatMap(Double.init),
+                  n.rounded() == n, (0...65_535).contains(n) else {
+                throw Problem(description: "\(source) must be a port number from 0 to 65535, not '\(v)'")
+            }
+            c.port = Int(n)
+        }
         if let v = try list(.feeds) { c.feeds = v }
         if let v = try list(.realtime) { c.realtime = v }
         if let v = try bool(.simulate) { c.simulate = v }
@@ -109,6 +123,18 @@ public struct ServeConfiguration: Sendable, Hashable {
         if let v = try number(.maxAge, 1...86_400) { c.maxAge = Int(v) }
         if let v = try number(.rateLimit, 0.1...100_000) { c.rateLimit = v }
         if let v = try number(.rateBurst, 1...1_000_000) { c.rateBurst = v }
+        func url(_ key: Key) throws(Problem) -> String? {
+            guard let v = try string(key) else { return nil }
+            guard let u = URL(string: v), let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https", u.host != nil else {
+                // The value is not repeated: a URL may hold a key.
+                throw Problem(description: "\(raw(key)!.source) must be an http(s) URL")
+            }
+            return v
+        }
+        if let v = try string(.nationalRailToken), !v.isEmpty { c.nationalRailToken = v }
+        if let v = try url(.nationalRailURL) { c.nationalRailURL = v }
+        if let v = try string(.ctaKey), !v.isEmpty { c.ctaKey = v }
+        if let v = try url(.ctaURL) { c.ctaURL = v }
         if let v = try string(.logLevel) {
             guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) else {
                 throw Problem(description: "log_level must be one of trace, debug, info, notice, warning, error, critical")

@@ -49,7 +49,7 @@ public enum ServerApplication {
                                    saved: saved, now: now, logger: logger)
         }
         if config.simulate { services.append(SimulationService(writer: writer, interval: .seconds(config.simulateInterval))) }
-        let deps = ServerDependencies(store: store, now: now, attribution: attribution(loaded),
+        let deps = ServerDependencies(store: store, sources: ProtocolSources.registry(config, fetcher: fetcher, now: now), now: now, attribution: attribution(loaded),
                                       rateLimit: .init(ratePerSecond: config.rateLimit, burst: config.rateBurst))
         let router = buildRouter(deps)
         let app = Application(

@@ -5,6 +5,8 @@ import Foundation
 import GTFSRealtime
 import OnwardCore
 import Timetable
+import Transit
+import TransitSources
 
 struct BoardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -43,18 +45,32 @@ struct BoardCommand: AsyncParsableCommand {
 
     @OptionGroup var live: RealtimeOptions
 
+    @OptionGroup var sources: SourceOptions
+
     func validate() throws {
         if window != nil && limit != nil { throw ValidationError("Give --window or --limit, not both.") }
-        if let window, !(1...2880).contains(window) { throw ValidationError("--window must be between 1 and 2880 minutes.") }
-        if let limit, !(1...500).contains(limit) { throw ValidationError("--limit must be between 1 and 500.") }
+        // The API's limits: one query layer, one set of limits.
+        if let window, !(1...Queries.maxWindowMinutes).contains(window) {
+            throw ValidationError("--window must be between 1 and \(Queries.maxWindowMinutes) minutes.")
+        }
+        if let limit, !(1...Queries.maxLimit).contains(limit) { throw ValidationError("--limit must be between 1 and \(Queries.maxLimit).") }
         if to != nil && arrivals { throw ValidationError("With --arrivals, use --from STOP to see services coming from a stop.") }
         if from != nil && !arrivals { throw ValidationError("--from goes with --arrivals; for departures use --to STOP.") }
     }
 
     func run() async throws {
         try await runReporting {
+            let registry = try sources.registry()
+            if registry.owns(stop) {
+                try await sourceBoard(registry)
+                return
+            }
             let loaded = try feeds.load()
             let tt = loaded.timetable
+            if !registry.isEmpty, tt.stop(id: stop) == nil, registry.resolve(stop, as: .stop) != nil {
+                try await sourceBoard(registry)
+                return
+            }
             let stopIndex = try resolve(stop, in: tt)
             let viaName = to ?? from
             let via = try viaName.map { try resolve($0, in: tt) }
@@ -86,6 +102,26 @@ struct BoardCommand: AsyncParsableCommand {
                                 alerts: boardAlerts, alertView: alertView).render(.stdout))
             }
         }
+    }
+}
+
+extension BoardCommand {
+    /// A board from a source behind the protocol (National Rail, the bus tracker), through the
+    /// same query layer as the API: what `--json` prints is what the server answers.
+    func sourceBoard(_ registry: SourceRegistry) async throws {
+        let now = Instant.now()
+        let queries = SourceQueries(registry, now: now)
+        var at: Instant?
+        if when.date != nil || when.time != nil {
+            let place: API.StopDTO
+            do { place = try await queries.stop(stop) } catch { throw CLIError(error.message) }
+            at = try when.instant(in: TimeZone(identifier: place.timeZone) ?? .gmt)
+        }
+        let query = Queries.BoardQuery(stopID: stop, arrivals: arrivals, via: to ?? from, at: at, windowMinutes: window,
+                                       limit: limit, languages: live.languages)
+        let board: BoardDTO
+        do { board = try await queries.board(query) } catch { throw CLIError(error.message) }
+        if json { try printJSON(board) } else { print(SourceBoardView(board: board, now: now).render(.stdout)) }
     }
 }
 

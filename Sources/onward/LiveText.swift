@@ -11,6 +11,7 @@ enum LiveText {
         case .noLiveData: return t.dim("no live data")
         case .onTime: return t.green("on time")
         case .late: return t.yellow("\(expected ?? "") late \(minutes) min")
+        case .delayed: return t.yellow("delayed")
         case .early: return t.cyan("\(expected ?? "") early \(minutes) min")
         case .cancelled: return t.red("cancelled")
         case .skipped: return t.red("not stopping")

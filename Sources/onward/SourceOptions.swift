@@ -1,0 +1,27 @@
+import App
+import ArgumentParser
+import Foundation
+import Transit
+
+/// The upstream sources (National Rail, the CTA bus tracker) as `onward serve` would
+/// configure them: from the environment (`ONWARD_NATIONAL_RAIL_TOKEN`, `ONWARD_CTA_KEY`, …)
+/// and the config file, so the CLI and the server read one configuration.
+struct SourceOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A JSON config file (default: onward.json in the data folder).", valueName: "FILE"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("The data folder whose onward.json is read.", valueName: "DIR"))
+    var dataDir: String?
+
+    /// The registry of configured protocol sources (empty when none is configured).
+    func registry() throws -> SourceRegistry {
+        var flags: [ServeConfiguration.Key: String] = [:]
+        flags[.dataDir] = dataDir
+        let settings: ServeConfiguration
+        do {
+            settings = try ServeConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment,
+                                                      configFile: config.map { URL(fileURLWithPath: $0) })
+        } catch { throw CLIError(error.description) }
+        return ProtocolSources.registry(settings)
+    }
+}
