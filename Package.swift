@@ -64,6 +64,11 @@ let package = Package(
             exclude: ["Generated/README.md"],
             swiftSettings: strict
         ),
+        // National Rail Darwin (OpenLDBWS, SOAP/XML, token) as a source; ships the UK station list (ODbL). Foundation only.
+        .target(name: "NationalRail", dependencies: ["OnwardCore", "DataSources", "TransitSources"],
+                resources: [.copy("Resources")], swiftSettings: strict),
+        // The CTA Bus Tracker (JSON or XML, API key) as a source: predictions, bulletins, browse, vehicles. Foundation only.
+        .target(name: "CTABusTracker", dependencies: ["OnwardCore", "DataSources", "TransitSources"], swiftSettings: strict),
         // Repository protocols (what the app keeps between runs) and their in-memory implementation. Foundation only.
         .target(name: "Storage", dependencies: ["OnwardCore"], swiftSettings: strict),
         // The default storage driver: SQLite through GRDB, one file in the data folder, versioned migrations.
@@ -94,7 +99,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Transit", "Server",
-                           "Storage", "StorageSQLite", "TransitSources",
+                           "Storage", "StorageSQLite", "TransitSources", "NationalRail", "CTABusTracker",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -155,6 +160,10 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "OnwardCore", "OnwardTesting",
                                                       .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
         .testTarget(name: "WebPagesTests", dependencies: ["WebPages", "API", "OnwardCore"], swiftSettings: strict),
+        .testTarget(name: "NationalRailTests", dependencies: ["NationalRail", "OnwardCore", "DataSources", "TransitSources"],
+                    swiftSettings: strict),
+        .testTarget(name: "CTABusTrackerTests", dependencies: ["CTABusTracker", "OnwardCore", "DataSources", "TransitSources"],
+                    swiftSettings: strict),
         .testTarget(name: "OnwardCLITests", dependencies: ["OnwardTesting", "API"], swiftSettings: strict),
     ]
 )

@@ -1,5 +1,7 @@
+import CTABusTracker
 import DataSources
 import Foundation
+import NationalRail
 import OnwardCore
 import Transit
 import TransitSources
@@ -9,7 +11,14 @@ import TransitSources
 public enum ProtocolSources {
     public static func registry(_ config: ServeConfiguration, fetcher: any HTTPFetching = Fetchers.live(),
                                 now: @escaping @Sendable () -> Instant = { .now() }) -> SourceRegistry {
-        let sources: [any TransitSource] = []
+        var sources: [any TransitSource] = []
+        // URLs were checked when the configuration was read.
+        if let token = config.nationalRailToken, let url = URL(string: config.nationalRailURL) {
+            sources.append(NationalRailSource(token: token, endpoint: url, fetcher: fetcher, now: now))
+        }
+        if let key = config.ctaKey, let url = URL(string: config.ctaURL) {
+            sources.append(CTABusTrackerSource(key: key, base: url, fetcher: fetcher, now: now))
+        }
         return SourceRegistry(sources)
     }
 }

@@ -99,13 +99,13 @@ public actor Poller {
         case 304:
             // Validators without a body to go with them: start over with a plain request.
             conditional.reset()
-            return .failed(SourceError(.httpStatus, "\(url) answered 304 with no earlier copy", status: 304), at: now())
+            return .failed(SourceError(.httpStatus, "\(url.safeDescription) answered 304 with no earlier copy", status: 304), at: now())
         case 200..<300:
             let event = await offer(response.body)
             if case .failed = event {} else { conditional.remember(response) }
             return event
         default:
-            return .failed(SourceError(.httpStatus, "\(url) answered HTTP \(response.status)", status: response.status), at: now())
+            return .failed(SourceError(.httpStatus, "\(url.safeDescription) answered HTTP \(response.status)", status: response.status), at: now())
         }
     }
 
@@ -132,7 +132,7 @@ public actor Poller {
             try await apply(body)
         } catch {
             let reason = (error as? SourceError)
-                ?? SourceError(.undecodable, "\(location) could not be decoded (\(body.count) bytes): \(error)")
+                ?? SourceError(.undecodable, "\(location.safeName) could not be decoded (\(body.count) bytes): \(error)")
             rejected = (body, reason)
             return .failed(reason, at: now())
         }

@@ -12,8 +12,10 @@ import Transit
 /// `onward serve` as the CLI builds it, on the Halifax timetable with one
 /// realtime source polled over a fake network, in a data folder of its own.
 enum HalifaxServer {
-    static let source = "https://rt.example.org/halifax/TripUpdates.pb"
-    static let url = URL(string: source)!
+    static let address = "https://rt.example.org/halifax/TripUpdates.pb?key=SECRET-KEY"
+    static let url = URL(string: address)!
+    /// The name the source is known by everywhere: never its URL, which carries a key.
+    static let source = "rt.example.org/TripUpdates.pb"
     /// The captured trip updates: their header says 2025-11-06 21:04:14 UTC (17:04:14 in Halifax).
     static let capture = Result { try Data(contentsOf: Fixtures.sharedData.appendingPathComponent("gtfs-rt/halifax/TripUpdates-2025-11-06T2104Z.pb")) }
     static let captured = Instant(epochSeconds: 1_762_463_054)
@@ -37,7 +39,7 @@ enum HalifaxServer {
             config.simulate = true
         } else {
             config.feeds = [try snapshot.get()]
-            config.realtime = [source]
+            config.realtime = [address]
         }
         return config
     }

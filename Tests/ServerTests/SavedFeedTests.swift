@@ -29,7 +29,7 @@ struct SavedFeedTests {
         defer { folder.remove() }
         let capture = try H.capture.get()
         let fetchedAt = H.captured.adding(seconds: 30)
-        let (logger, _) = H.logger()
+        let (logger, log) = H.logger()
 
         let first = try await ServerApplication.build(try H.configuration(dataDir: folder.path), logger: logger,
                                                       fetcher: await H.serving(capture), now: { fetchedAt })
@@ -62,6 +62,13 @@ struct SavedFeedTests {
             #expect(source["lastSuccess"] as? String == "2025-11-06T21:04:44+00:00")
             #expect(source["ageSeconds"] as? Int == 300)
             #expect(source["lastError"] as? String == "connection refused")
+            // The source's URL carries a key: no page, metric or log may show it.
+            for path in ["/health/ready", "/metrics", "/api/v1/sources", "/api/v1/stops/8184/departures?window=30", "/stops/8184"] {
+                try await client.execute(uri: path, method: .get) { r in
+                    #expect(!String(buffer: r.body).contains("SECRET-KEY"), "\(path)")
+                    #expect(!String(buffer: r.body).contains("rt.example.org/halifax"), "\(path)")
+                }
+            }
             try await client.execute(uri: "/api/v1/stops/8184/departures?window=30", method: .get) { r in
                 #expect(r.status == .ok)
                 let board = try JSONDecoder().decode(BoardDTO.self, from: Data(r.body.readableBytesView))
@@ -70,6 +77,7 @@ struct SavedFeedTests {
             }
         }
         #expect(try await SQLiteStore(directory: folder.path).realtimeFeeds.all() == [expected])
+        #expect(!log.entries.contains { "\($0.message) \($0.metadata)".contains("SECRET-KEY") })
     }
 
     /// Trip 3790518 (route 4) runs 287 s late at stop 8184 in the capture, which is stale five minutes on.

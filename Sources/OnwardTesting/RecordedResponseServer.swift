@@ -1,0 +1,540 @@
+import DataSources
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A real HTTP server on 127.0.0.1 that replays recorded upstream answers, so
+/// adapters are tested through the real `URLSessionFetcher` without leaving the
+/// machine.
+///
+/// A test registers routes (method, path, optionally query items or a piece of
+/// the body, as a SOAP operation name) and what each answers: a recorded file, an
+/// error status, a delay longer than the client's timeout, a malformed or cut-off
+/// body. Every request received is recorded, so a test can count what reached
+/// "upstream". In process, on plain sockets: one thread accepts, one thread per
+/// connection answers, so a delayed answer never holds up another request.
+/// `stop()` wakes every waiting thread and returns once all have ended; call it
+/// when done (a `defer` right after starting), or use `run(_:)`: the accept
+/// thread keeps the server alive until then.
+public final class RecordedResponseServer: @unchecked Sendable {
+    /// What a route answers.
+    public struct Reply: Sendable {
+        public var status: Int
+        /// Header names as sent; `Content-Length` and `Connection` are the server's.
+        public var headers: [String: String]
+        public var body: Data
+        /// How long the server waits before answering (a slow or hung upstream).
+        public var delay: Duration
+        /// When set, only this many body bytes are sent before the connection is
+        /// closed, though `Content-Length` promises the whole body.
+        public var truncatedAfter: Int?
+
+        public init(status: Int = 200, contentType: String = "application/octet-stream", headers: [String: String] = [:],
+                    body: Data = Data(), delay: Duration = .zero, truncatedAfter: Int? = nil) {
+            self.status = status
+            self.headers = ["Content-Type": contentType].merging(headers) { _, given in given }
+            self.body = body
+            self.delay = delay
+            self.truncatedAfter = truncatedAfter
+        }
+
+        /// A recorded file's bytes; the content type follows the extension unless given.
+        public static func file(_ url: URL, status: Int = 200, contentType: String? = nil) throws -> Reply {
+            let type = contentType ?? Self.contentType(forExtension: url.pathExtension)
+            return Reply(status: status, contentType: type, body: try Data(contentsOf: url))
+        }
+
+        /// A short text body.
+        public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> Reply {
+            Reply(status: status, contentType: contentType, body: Data(text.utf8))
+        }
+
+        /// An error status (500, 503, 429…) with a small HTML page, as proxies send;
+        /// `retryAfter` adds a `Retry-After` header in seconds.
+        public static func status(_ status: Int, retryAfter: Int? = nil) -> Reply {
+            var headers: [String: String] = [:]
+            if let retryAfter { headers["Retry-After"] = String(retryAfter) }
+            return Reply(status: status, contentType: "text/html; charset=utf-8", headers: headers,
+                         body: Data("<html><body><h1>\(status)</h1></body></html>".utf8))
+        }
+
+        /// A 200 whose body starts as the declared type and breaks off mid-element:
+        /// what a parser must reject without crashing.
+        public static func malformed(contentType: String = "text/xml; charset=utf-8") -> Reply {
+            let body = contentType.contains("json")
+                ? #"{"bustime-response": {"prd": [{"tmstmp": "20250101 12:00", "#
+                : #"<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><GetStationBoardResult><lt4:generatedAt>2025-"#
+            return Reply(contentType: contentType, body: Data(body.utf8))
+        }
+
+        /// This reply, answered only after `delay`.
+        public func delayed(by delay: Duration) -> Reply {
+            var reply = self
+            reply.delay = delay
+            return reply
+        }
+
+        /// This reply with the connection closed after `bytes` of the body.
+        public func truncated(after bytes: Int) -> Reply {
+            var reply = self
+            reply.truncatedAfter = max(0, bytes)
+            return reply
+        }
+
+        static func contentType(forExtension pathExtension: String) -> String {
+            switch pathExtension.lowercased() {
+            case "xml": "text/xml; charset=utf-8"
+            case "json": "application/json"
+            case "html": "text/html; charset=utf-8"
+            case "txt", "csv": "text/plain; charset=utf-8"
+            case "pb": "application/x-protobuf"
+            default: "application/octet-stream"
+            }
+        }
+    }
+
+    /// A request as the server received it.
+    public struct ReceivedRequest: Sendable, Hashable {
+        public var method: String
+        /// The path, percent-decoded.
+        public var path: String
+        /// The query items, decoded; the last wins for a repeated name.
+        public var query: [String: String]
+        /// Header names in lower case.
+        public var headers: [String: String]
+        public var body: Data
+
+        public var bodyText: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    private struct Route {
+        var method: String
+        var path: String
+        var query: [String: String]
+        var bodyContains: String?
+        var replies: [Reply]
+        var served = 0
+
+        func matches(_ request: ReceivedRequest) -> Bool {
+            guard request.method == method, request.path == path else { return false }
+            for (name, value) in query where request.query[name] != value { return false }
+            if let bodyContains, !request.bodyText.contains(bodyContains) { return false }
+            return true
+        }
+    }
+
+    /// The port the kernel chose.
+    public let port: Int
+
+    private let listener: Int32
+    /// Written to once by `stop()`; every thread polls its read end, so one byte wakes them all.
+    private let stopPipe: (read: Int32, write: Int32)
+    // One condition guards all mutable state and lets `stop()` wait for the threads.
+    private let state = NSCondition()
+    private var routes: [Route] = []
+    private var received: [ReceivedRequest] = []
+    private var unmatchedRequests: [ReceivedRequest] = []
+    private var openConnections: Set<Int32> = []
+    private var runningThreads = 0
+    private var stopped = false
+
+    /// Binds 127.0.0.1 on a port the kernel chooses and starts accepting.
+    public init() throws {
+        let fd = try Self.check(Self.makeSocket(), "socket")
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 128) == 0 else {
+            let failure = StartFailure("bind/listen on 127.0.0.1 failed: errno \(errno)")
+            close(fd)
+            throw failure
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            close(fd)
+            throw StartFailure("pipe failed: errno \(errno)")
+        }
+        for pipeEnd in fds { Self.closeOnExec(pipeEnd) }
+        // Non-blocking, so an accept after poll() cannot hang when the client has already gone.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        listener = fd
+        stopPipe = (fds[0], fds[1])
+        port = Int(UInt16(bigEndian: address.sin_port))
+        startThread { $0.acceptLoop() }
+    }
+
+    public struct StartFailure: Error, CustomStringConvertible {
+        public var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Starts a server, runs `body` with it and stops it, however `body` ends.
+    public static func run<T>(_ body: (RecordedResponseServer) async throws -> T) async throws -> T {
+        let server = try RecordedResponseServer()
+        do {
+            let result = try await body(server)
+            await server.stopInBackground()
+            return result
+        } catch {
+            await server.stopInBackground()
+            throw error
+        }
+    }
+
+    /// `stop()` on a thread of its own: waiting for the connection threads must not
+    /// hold one of the few threads Swift concurrency runs every test on (two, here).
+    public func stopInBackground() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread { [self] in
+                stop()
+                done.resume()
+            }.start()
+        }
+    }
+
+    // MARK: Test-facing API
+
+    /// `http://127.0.0.1:PORT` plus `pathAndQuery` (which starts with `/`).
+    public func url(_ pathAndQuery: String) -> URL {
+        let suffix = pathAndQuery.hasPrefix("/") ? pathAndQuery : "/" + pathAndQuery
+        return URL(string: "http://127.0.0.1:\(port)\(suffix)")!
+    }
+
+    /// Registers a route answering with `replies` in turn, the last one repeated
+    /// (so `[.status(503), .status(503), ok]` fails twice, then succeeds). The last
+    /// registered route that matches a request answers it, so a test can override one.
+    ///
+    /// - Parameters:
+    ///   - query: items the request's query must contain (others are allowed).
+    ///   - bodyContains: text the body must contain, e.g. a SOAP operation name.
+    public func route(_ method: HTTPRequest.Method = .get, _ path: String, query: [String: String] = [:],
+                      bodyContains: String? = nil, replies: [Reply]) {
+        precondition(!replies.isEmpty, "a route needs at least one reply")
+        state.withLock {
+            routes.append(Route(method: method.rawValue, path: path, query: query, bodyContains: bodyContains, replies: replies))
+        }
+    }
+
+    /// Registers a route that always answers `reply`.
+    public func route(_ method: HTTPRequest.Method = .get, _ path: String, query: [String: String] = [:],
+                      bodyContains: String? = nil, reply: Reply) {
+        route(method, path, query: query, bodyContains: bodyContains, replies: [reply])
+    }
+
+    /// Every request received so far, matched or not, in arrival order.
+    public var requests: [ReceivedRequest] { state.withLock { received } }
+
+    /// How many requests arrived for `path` (with `method`, when given).
+    public func requestCount(_ path: String, method: HTTPRequest.Method? = nil) -> Int {
+        state.withLock { received.count(where: { $0.path == path && (method == nil || $0.method == method?.rawValue) }) }
+    }
+
+    /// Requests no route matched; each was answered 404.
+    public var unmatched: [ReceivedRequest] { state.withLock { unmatchedRequests } }
+
+    /// Records a test issue for each request no route matched: a test should
+    /// know every request its code makes.
+    public func expectEveryRequestMatched(sourceLocation: SourceLocation = #_sourceLocation) {
+        for request in unmatched {
+            Issue.record("RecordedResponseServer: no route for \(request.method) \(request.path)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Stops accepting, wakes every waiting answer, and returns once every thread
+    /// has ended and every socket is closed. Safe to call more than once.
+    public func stop() {
+        let first = state.withLock { () -> Bool in
+            guard !stopped else { return false }
+            stopped = true
+            // Under the lock: a connection thread removes its socket here before
+            // closing it, so every number in the set is still ours (not one the
+            // system has since handed to another test).
+            for fd in openConnections { shutdown(fd, Int32(SHUT_RDWR)) }
+            return true
+        }
+        if first {
+            var byte: UInt8 = 1
+            _ = write(stopPipe.write, &byte, 1)
+        }
+        state.lock()
+        while runningThreads > 0 { state.wait() }
+        state.unlock()
+        guard first else { return }
+        close(listener)
+        close(stopPipe.read)
+        close(stopPipe.write)
+    }
+
+    // MARK: Threads
+
+    /// Runs `body` on a thread of its own, counted so `stop()` can wait for it.
+    private func startThread(_ body: @escaping @Sendable (RecordedResponseServer) -> Void) {
+        state.withLock { runningThreads += 1 }
+        let thread = Thread { [self] in
+            body(self)
+            state.withLock {
+                runningThreads -= 1
+                state.broadcast()
+            }
+        }
+        thread.name = "RecordedResponseServer:\(port)"
+        thread.start()
+    }
+
+    private func acceptLoop() {
+        while true {
+            guard waitReadable(listener, timeout: nil) else { return }  // stop() was called
+            let fd = accept(listener, nil, nil)
+            if fd < 0 {
+                if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK || errno == ECONNABORTED { continue }
+                return
+            }
+            Self.closeOnExec(fd)
+            // BSD sockets inherit the listener's non-blocking mode; this thread wants blocking reads.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            Self.configureConnection(fd)
+            let accepted = state.withLock { () -> Bool in
+                guard !stopped else { return false }
+                openConnections.insert(fd)
+                return true
+            }
+            guard accepted else {
+                close(fd)
+                return
+            }
+            startThread { $0.serve(fd) }
+        }
+    }
+
+    /// Answers one request on `fd`, then closes it (`Connection: close`: one
+    /// request per connection keeps the server simple and each request visible).
+    private func serve(_ fd: Int32) {
+        defer {
+            state.withLock { _ = openConnections.remove(fd) }
+            close(fd)
+        }
+        var reader = ConnectionReader(fd: fd)
+        guard let request = reader.readRequest(sendContinue: { Self.send(fd, Data("HTTP/1.1 100 Continue\r\n\r\n".utf8)) })
+        else { return }
+        let reply: Reply? = state.withLock {
+            received.append(request)
+            guard let index = routes.lastIndex(where: { $0.matches(request) }) else {
+                unmatchedRequests.append(request)
+                return nil
+            }
+            let route = routes[index]
+            routes[index].served += 1
+            return route.replies[min(route.served, route.replies.count - 1)]
+        }
+        let answer = reply ?? .text("no route for \(request.method) \(request.path)", status: 404)
+        if answer.delay > .zero {
+            // Waits on the stop pipe, not a plain sleep, so stop() cuts the delay short.
+            let milliseconds = Int(answer.delay.components.seconds * 1000 + answer.delay.components.attoseconds / 1_000_000_000_000_000)
+            if waitReadable(stopPipe.read, timeout: milliseconds) { return }
+        }
+        let body = answer.truncatedAfter.map { answer.body.prefix($0) } ?? answer.body
+        var head = "HTTP/1.1 \(answer.status) \(Self.reason(answer.status))\r\n"
+        for (name, value) in answer.headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(answer.body.count)\r\nConnection: close\r\n\r\n"
+        guard Self.send(fd, Data(head.utf8)), Self.send(fd, Data(body)) else { return }
+        // Half-close and let the client finish reading before the socket goes:
+        // closing with unread input would reset the connection and could lose the answer.
+        shutdown(fd, Int32(SHUT_WR))
+        var scratch = [UInt8](repeating: 0, count: 1024)
+        while waitReadable(fd, timeout: 2000), recv(fd, &scratch, scratch.count, 0) > 0 {}
+    }
+
+    /// Waits until `fd` is readable (true) or the server stops or `timeout` (ms) passes (false).
+    /// For the stop pipe itself, readable means stopped.
+    private func waitReadable(_ fd: Int32, timeout: Int?) -> Bool {
+        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        if fd != stopPipe.read { fds.append(pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0)) }
+        while true {
+            let ready = poll(&fds, nfds_t(fds.count), Int32(clamping: timeout ?? -1))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return false }
+            if fds.count > 1 && fds[1].revents != 0 { return false }
+            return fds[0].revents != 0
+        }
+    }
+
+    // MARK: Sockets
+
+    private static func makeSocket() -> Int32 {
+        #if canImport(Glibc)
+        socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+        socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+    }
+
+    private static func check(_ fd: Int32, _ call: String) throws -> Int32 {
+        guard fd >= 0 else { throw StartFailure("\(call) failed: errno \(errno)") }
+        closeOnExec(fd)
+        return fd
+    }
+
+    /// A child process (another test's python3 server) must not inherit our
+    /// sockets: a connection it held open would never close for the client.
+    private static func closeOnExec(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+    }
+
+    /// Time limits on reads and writes, so a client that stops mid-request cannot hold a thread for ever.
+    private static func configureConnection(_ fd: Int32) {
+        var limit = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        #if canImport(Darwin)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+
+    /// Writes all of `data`; false when the client has gone (a timed-out client
+    /// closes first; that must not raise SIGPIPE and end the test process).
+    @discardableResult
+    fileprivate static func send(_ fd: Int32, _ data: Data) -> Bool {
+        #if canImport(Glibc)
+        let flags = Int32(MSG_NOSIGNAL)
+        #else
+        let flags: Int32 = 0
+        #endif
+        return data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let sent = systemSend(fd, buffer.baseAddress! + offset, buffer.count - offset, flags)
+                if sent < 0 && errno == EINTR { continue }
+                guard sent > 0 else { return false }
+                offset += sent
+            }
+            return true
+        }
+    }
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 404: "Not Found"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: "Status"
+        }
+    }
+}
+
+/// The system `send`, named apart from `RecordedResponseServer.send`.
+private func systemSend(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
+    send(fd, pointer, count, flags)
+}
+
+/// Reads one HTTP/1.1 request from a socket: the head, then a body by
+/// `Content-Length` or chunked transfer coding.
+private struct ConnectionReader {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(fd: Int32) { self.fd = fd }
+
+    /// Reads more bytes into the buffer; false at end of input, on error or on the read time limit.
+    private mutating func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            buffer.append(contentsOf: chunk[0..<count])
+            return true
+        }
+    }
+
+    /// Takes bytes up to and including `delimiter`, reading as needed; nil if the
+    /// input ends first or no delimiter comes within `limit` bytes.
+    private mutating func take(through delimiter: [UInt8], limit: Int) -> [UInt8]? {
+        var searchFrom = 0
+        while true {
+            if buffer.count >= delimiter.count {
+                for start in searchFrom...(buffer.count - delimiter.count)
+                where buffer[start..<start + delimiter.count].elementsEqual(delimiter) {
+                    let taken = Array(buffer[..<(start + delimiter.count)])
+                    buffer.removeFirst(start + delimiter.count)
+                    return taken
+                }
+                searchFrom = buffer.count - delimiter.count + 1
+            }
+            guard buffer.count <= limit, fill() else { return nil }
+        }
+    }
+
+    private mutating func take(count: Int) -> [UInt8]? {
+        while buffer.count < count { guard fill() else { return nil } }
+        let taken = Array(buffer[..<count])
+        buffer.removeFirst(count)
+        return taken
+    }
+
+    mutating func readRequest(sendContinue: () -> Void) -> RecordedResponseServer.ReceivedRequest? {
+        let crlf = Array("\r\n".utf8)
+        guard let head = take(through: Array("\r\n\r\n".utf8), limit: 65_536) else { return nil }
+        let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
+        let requestLine = lines[0].split(separator: " ", omittingEmptySubsequences: true)
+        guard requestLine.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() where !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        // libcurl (URLSession on Linux) asks before sending a larger POST body.
+        if headers["expect"]?.lowercased() == "100-continue" { sendContinue() }
+
+        var body: [UInt8] = []
+        if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+            while true {
+                guard let sizeLine = take(through: crlf, limit: 1024) else { return nil }
+                let sizeText = String(decoding: sizeLine.dropLast(2), as: UTF8.self).split(separator: ";").first ?? ""
+                guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else { return nil }
+                if size == 0 {
+                    // Trailers, if any, end with an empty line.
+                    while let trailer = take(through: crlf, limit: 65_536), trailer.count > 2 {}
+                    break
+                }
+                guard let chunk = take(count: size), take(count: 2) != nil else { return nil }
+                body += chunk
+            }
+        } else if let length = headers["content-length"].flatMap({ Int($0) }), length > 0 {
+            guard let content = take(count: length) else { return nil }
+            body = content
+        }
+
+        let target = String(requestLine[1])
+        let components = URLComponents(string: target)
+        var query: [String: String] = [:]
+        for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
+        let path = components?.path ?? target
+        return RecordedResponseServer.ReceivedRequest(method: String(requestLine[0]), path: path.isEmpty ? "/" : path,
+                                                      query: query, headers: headers, body: Data(body))
+    }
+}
