@@ -40,11 +40,17 @@ extension CTABusTrackerSource {
             throw Self.unknownStop(stop, reason: answer.emptyReason)
         }
 
+        // The bus tracker's own now (its `tmstmp`, plus how long a cached answer has been kept):
+        // a board is what the upstream answered for its own now, so a clock that differs
+        // from ours (or a replayed recording) still shows the buses it predicted.
         // A stale answer (served while the budget is spent or the bus tracker is down)
         // may hold buses already gone.
-        var rows = atStop.filter { $0.predicted.epochSeconds >= request.now.epochSeconds - 60 }
+        let upstreamNow = atStop.map(\.madeAt).max().map { made in
+            made.adding(seconds: max(0, min(request.now.epochSeconds - made.epochSeconds, loaded.ageSeconds)))
+        } ?? request.now
+        var rows = atStop.filter { $0.predicted.epochSeconds >= upstreamNow.epochSeconds - 60 }
         if let window = request.windowMinutes {
-            rows = rows.filter { $0.predicted.epochSeconds <= request.now.epochSeconds + Int64(window) * 60 }
+            rows = rows.filter { $0.predicted.epochSeconds <= upstreamNow.epochSeconds + Int64(window) * 60 }
         }
         if let limit = request.limit { rows = Array(rows.prefix(max(0, limit))) }
         let routes = state.withLock { $0.routes }

@@ -24,8 +24,10 @@ extension CTARequest.Endpoint {
 public struct CTALoaded<Value: Sendable>: Sendable {
     public var value: Value
     public var isStale: Bool
+    /// Seconds since the answer was fetched (0 when it was fetched for this call).
+    public var ageSeconds: Int64
 
-    public init(value: Value, isStale: Bool) { self.value = value; self.isStale = isStale }
+    public init(value: Value, isStale: Bool, ageSeconds: Int64 = 0) { self.value = value; self.isStale = isStale; self.ageSeconds = ageSeconds }
 }
 
 extension CTABusTrackerSource {
@@ -78,7 +80,8 @@ extension CTABusTrackerSource {
         }
         let revalidating = policy.map { result.age < $0.ttl + $0.staleWhileRevalidate } ?? false
         do {
-            return CTALoaded(value: try parse(result.response.body, now), isStale: result.isStale && !revalidating)
+            return CTALoaded(value: try parse(result.response.body, now), isStale: result.isStale && !revalidating,
+                             ageSeconds: result.age.components.seconds)
         } catch {
             // The bus tracker reports a refused key or a spent day inside a 200 answer,
             // which the client cached: forget it, so the next call asks again.

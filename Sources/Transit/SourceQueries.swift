@@ -50,8 +50,13 @@ public struct SourceQueries: Sendable {
         let request = SourceBoardRequest(kind: q.arrivals ? .arrivals : .departures, stopID: stopID, via: via, at: q.at,
                                          windowMinutes: q.windowMinutes, limit: q.windowMinutes == nil ? (q.limit ?? Queries.defaultLimit) : nil,
                                          languages: q.languages, now: now)
-        let board: SourceBoard
+        var board: SourceBoard
         do { board = try await source.board(request) } catch { throw QueryError(error, sourceName: source.displayName) }
+        // The limit is the query layer's rule, whatever the upstream sent.
+        if let limit = request.limit, board.entries.count > limit {
+            board.entries.removeLast(board.entries.count - limit)
+            board.entryAlertIDs = board.entryAlertIDs.map { Array($0.prefix(limit)) }
+        }
         return Self.dto(board, source: CanonicalID.split(stopID)?.source, languages: q.languages)
     }
 
