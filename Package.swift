@@ -164,6 +164,6 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CTABusTrackerTests", dependencies: ["CTABusTracker", "OnwardCore", "DataSources", "TransitSources"],
                     swiftSettings: strict),
-        .testTarget(name: "OnwardCLITests", dependencies: ["OnwardTesting", "API"], swiftSettings: strict),
+        .testTarget(name: "OnwardCLITests", dependencies: ["OnwardTesting", "API", "App", "Transit", "DataSources", "OnwardCore"], swiftSettings: strict),
     ]
 )

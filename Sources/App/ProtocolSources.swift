@@ -21,4 +21,17 @@ public enum ProtocolSources {
         }
         return SourceRegistry(sources)
     }
+
+    /// The sources Onward can use, with what turns each on.
+    public static let known: [(name: String, setting: String)] = [
+        ("national-rail", "national_rail_token (environment ONWARD_NATIONAL_RAIL_TOKEN)"),
+        ("cta", "cta_key (environment ONWARD_CTA_KEY)"),
+    ]
+
+    /// For an ID like `national-rail:YRK` when that source is not configured: what to set.
+    /// (Called only after the configured registry did not claim the ID.)
+    public static func unconfiguredHint(for id: String) -> String? {
+        guard let (name, _) = CanonicalID.split(id), let entry = known.first(where: { $0.name == name }) else { return nil }
+        return "'\(id)' is a \(name) ID, but \(name) is not configured: set \(entry.setting)."
+    }
 }

@@ -25,6 +25,11 @@ public enum RecordedUpstreams {
         ("gettime", "v2xml_gettime.xml"),
     ]
 
+    static let darwinFault = """
+        <?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>\
+        <soap:Fault><faultcode>soap:Client</faultcode><faultstring>Unauthorized</faultstring></soap:Fault></soap:Body></soap:Envelope>
+        """
+
     /// Darwin is at `/darwin`, the bus tracker at `/cta/v2`.
     public static func routes(on server: RecordedResponseServer) throws {
         let data = Fixtures.sharedData
@@ -32,6 +37,8 @@ public enum RecordedUpstreams {
             server.route(.post, "/darwin", bodyContains: operation,
                          reply: try .file(data.appendingPathComponent("darwin-ldbws/" + file), contentType: "text/xml; charset=utf-8"))
         }
+        // A token of "invalid" is refused as Darwin refuses one (registered last, so it wins).
+        server.route(.post, "/darwin", bodyContains: ">invalid</", reply: .text(darwinFault, status: 500, contentType: "text/xml; charset=utf-8"))
         for (operation, file) in cta {
             server.route(.get, "/cta/v2/" + operation,
                          reply: try .file(data.appendingPathComponent("cta-bustracker/" + file), contentType: "text/xml; charset=utf-8"))

@@ -20,7 +20,7 @@ extension QueryError {
         case .unsupported:
             self.init(.unsupported, error.message, parameter: error.parameter)
         case .configuration:
-            self.init(.sourceUnavailable, "\(sourceName) is not available: the server's access to it is not set up correctly.")
+            self.init(.sourceUnavailable, "\(sourceName) is not available: it refused the access token or key configured for it (an operator must check the configuration).")
         case .budgetExhausted:
             self.init(.sourceUnavailable, "\(sourceName) is not available: its request allowance is used up for now. \(error.message)")
         case .network, .timeout, .httpStatus, .undecodable, .unreadable, .stale, .rejected:

@@ -5,6 +5,7 @@ import Foundation
 import GTFSRealtime
 import OnwardCore
 import Timetable
+import Transit
 
 struct AlertsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,12 +40,30 @@ struct AlertsCommand: AsyncParsableCommand {
 
     @OptionGroup var live: RealtimeOptions
 
+    @OptionGroup var sources: SourceOptions
+
     func validate() throws {
         if [stop, route, trip].compactMap({ $0 }).count > 1 { throw ValidationError("Give one of --stop, --route or --trip.") }
     }
 
     func run() async throws {
         try await runReporting {
+            let registry = try sources.registry()
+            if let id = stop ?? route, registry.owns(id) {
+                let queries = SourceQueries(registry, now: .now())
+                let answer: AlertsDTO
+                do { answer = try await queries.alerts(stopID: stop, routeID: stop == nil ? route : nil, languages: live.languages) } catch let e as QueryError {
+                    throw CLIError(e.message)
+                }
+                if json { try printJSON(answer); return }
+                let t = Terminal.stdout
+                if answer.alerts.isEmpty { print("No alerts now.") }
+                for a in answer.alerts {
+                    print((a.highPriority ? t.red("! ") : "- ") + t.bold(a.header ?? a.id))
+                    if let d = a.description, d != a.header { print("  " + d) }
+                }
+                return
+            }
             let tt = try feeds.load().timetable
             let stopIndex = try stop.map { try resolve($0, in: tt) }
             let routeInfo = try route.map { try resolveRoute($0, in: tt) }

@@ -65,6 +65,7 @@ struct BoardCommand: AsyncParsableCommand {
                 try await sourceBoard(registry)
                 return
             }
+            try sources.explainUnconfigured(stop)
             let loaded = try feeds.load()
             let tt = loaded.timetable
             if !registry.isEmpty, tt.stop(id: stop) == nil, registry.resolve(stop, as: .stop) != nil {

@@ -5,6 +5,7 @@ import Foundation
 import GTFSRealtime
 import OnwardCore
 import Timetable
+import Transit
 
 struct ServiceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,8 +25,22 @@ struct ServiceCommand: AsyncParsableCommand {
 
     @OptionGroup var live: RealtimeOptions
 
+    @OptionGroup var sources: SourceOptions
+
     func run() async throws {
         try await runReporting {
+            let registry = try sources.registry()
+            if registry.owns(tripID) {
+                let queries = SourceQueries(registry, now: .now())
+                let date = try when.parsedDate()
+                let service: ServiceDTO
+                do { service = try await queries.service(tripID, date: date, languages: live.languages) } catch let e as QueryError {
+                    throw CLIError(e.message)
+                }
+                if json { try printJSON(service) } else { print(SourceServiceView(service: service).render(.stdout)) }
+                return
+            }
+            try sources.explainUnconfigured(tripID)
             let tt = try feeds.load().timetable
             guard let trip = tt.trip(id: tripID) else { throw CLIError("no trip '\(tripID)' in this timetable") }
             let startTime = try when.parsedTime().map(Int32.init)

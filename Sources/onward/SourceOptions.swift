@@ -24,4 +24,9 @@ struct SourceOptions: ParsableArguments {
         } catch { throw CLIError(error.description) }
         return ProtocolSources.registry(settings)
     }
+
+    /// An ID prefixed with a source Onward knows but is not configured here says how to turn it on.
+    func explainUnconfigured(_ id: String) throws {
+        if let hint = ProtocolSources.unconfiguredHint(for: id) { throw CLIError(hint) }
+    }
 }

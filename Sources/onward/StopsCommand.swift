@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import OnwardCore
 import Timetable
+import Transit
 
 struct StopsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,6 +29,8 @@ struct StopsCommand: AsyncParsableCommand {
 
     @OptionGroup var feeds: FeedOptions
 
+    @OptionGroup var sources: SourceOptions
+
     func validate() throws {
         if (search == nil) == (near == nil) { throw ValidationError("Give either --search TEXT or --near LAT,LON.") }
         if radius <= 0 || radius > 50_000 { throw ValidationError("--radius must be between 1 and 50000 metres.") }
@@ -37,15 +40,20 @@ struct StopsCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             let tt = try feeds.load().timetable
-            let places: [StopPlace]
+            var places: [StopPlace]
+            // Configured upstream sources (National Rail stations) are searched too, as the API does.
+            let queries = SourceQueries(try sources.registry(), now: .now())
             if let search {
                 places = tt.searchStops(search, limit: limit)
+                if places.count < limit { places += await queries.searchStops(search, limit: limit - places.count) }
             } else {
                 let parts = near!.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
                 guard parts.count == 2, let lat = parts[0], let lon = parts[1], abs(lat) <= 90, abs(lon) <= 180 else {
                     throw CLIError("--near '\(near!)' is not LAT,LON in degrees, e.g. -6.2445,106.7981")
                 }
                 places = tt.nearbyStops(latitude: lat, longitude: lon, radius: radius, limit: limit)
+                places = Array((places + (await queries.nearbyStops(latitude: lat, longitude: lon, radius: radius, limit: limit)))
+                    .sorted { ($0.distance ?? 0) < ($1.distance ?? 0) }.prefix(limit))
             }
             if json { try printJSON(StopsDTO(places)); return }
             let t = Terminal.stdout
