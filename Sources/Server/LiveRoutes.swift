@@ -8,6 +8,7 @@ import OnwardCore
 import ServiceLifecycle
 import Synchronization
 import Transit
+import TransitSources
 
 /// What a live client watches: a board or a service.
 public enum LiveSubject: Sendable, Hashable {
@@ -49,6 +50,17 @@ struct LiveRoutes {
         } onUpgrade: { inbound, outbound, context in
             let subject = try subject(context.request)
             let wantsHTML = context.request.uri.queryParameters.get("format") == "html"
+            if isSourceSubject(subject) {
+                try await cancelWhenGracefulShutdown {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask { for try await _ in inbound {} }
+                        group.addTask { try await pollSource(subject, html: wantsHTML, outbound: outbound) }
+                        try await group.next()
+                        group.cancelAll()
+                    }
+                }
+                return
+            }
             let updates = deps.store.subscribe()
             // On shutdown the subscription ends and the socket closes; the page reconnects to the next server.
             try await cancelWhenGracefulShutdown {
@@ -98,6 +110,53 @@ struct LiveRoutes {
                 m.type = "service"
                 m.service = try queries.service(tripID: tripID, date: date, languages: languages)
             }
+            if html { m.html = fragment(subject, queries, m.board, m.service) }
+        } catch {
+            m.type = "error"
+            m.error = Problem.from(error)
+        }
+        return (try? JSONEncoder.api.encode(m)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Whether the subject belongs to a source behind the protocol (National Rail, the bus tracker).
+    func isSourceSubject(_ subject: LiveSubject) -> Bool {
+        let queries = deps.queries()
+        switch subject {
+        case .board(let q): return deps.sourceOwns(q.stopID, as: .stop, queries)
+        case .service(let id, _, _): return deps.sourceOwns(id, as: .service, queries)
+        }
+    }
+
+    /// A live-only source has no feed that announces changes: its subject is asked again
+    /// every `sourceRefresh` and sent when the answer changed. The adapters' caches and
+    /// request coalescing keep this to one upstream request per board per refresh,
+    /// however many people watch it.
+    func pollSource(_ subject: LiveSubject, html: Bool, outbound: WebSocketOutboundWriter) async throws {
+        var last: String?
+        while !Task.isCancelled {
+            if let text = await sourceMessage(subject, html: html), text != last {
+                try await outbound.write(.text(text))
+                last = text
+            }
+            try await Task.sleep(for: deps.sourceRefresh)
+        }
+    }
+
+    func sourceMessage(_ subject: LiveSubject, html: Bool) async -> String? {
+        let queries = deps.queries()
+        let sq = deps.sourceQueries()
+        var m = LiveMessage(type: "board", version: 0, stale: false)
+        do {
+            switch subject {
+            case .board(let q):
+                m.board = try await sq.board(q)
+            case .service(let tripID, let date, let languages):
+                m.type = "service"
+                m.service = try await sq.service(tripID, date: date, languages: languages)
+            }
+            let live = m.board?.live ?? m.service?.live
+            m.stale = live?.stale ?? false
+            m.updatedAt = live?.updatedAt
             if html { m.html = fragment(subject, queries, m.board, m.service) }
         } catch {
             m.type = "error"

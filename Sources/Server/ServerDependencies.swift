@@ -19,6 +19,8 @@ public struct ServerDependencies: Sendable {
     public var allowedOrigins: Set<String>
     /// Largest request body accepted.
     public var maxBodyBytes: Int
+    /// How often a live page of a protocol source (which announces no changes) asks it again.
+    public var sourceRefresh: Duration = .seconds(30)
 
     public init(store: LiveStore, sources: SourceRegistry = .empty, metrics: ServerMetrics = ServerMetrics(), now: @escaping @Sendable () -> Instant = { .now() },
                 attribution: String = "", rateLimit: RateLimiter.Configuration = .init(), allowedOrigins: Set<String> = [],

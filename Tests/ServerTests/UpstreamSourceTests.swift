@@ -4,6 +4,8 @@ import DataSources
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
 import NIOCore
 import OnwardCore
 import OnwardTesting
@@ -160,6 +162,35 @@ struct UpstreamSourceTests {
             // The token is sent where it belongs, in the SOAP header.
             #expect(upstream.requests.contains { String(decoding: $0.body, as: UTF8.self).contains("<TokenValue>\(Self.token)</TokenValue>") }
                 || upstream.requests.contains { String(decoding: $0.body, as: UTF8.self).contains(Self.token) })
+        }
+    }
+
+    @Test("a live page of a National Rail board gets the board at once and again when the answer changes")
+    func liveBoard() async throws {
+        try await RecordedResponseServer.run { upstream in
+            try RecordedUpstreams.routes(on: upstream)
+            var config = ServeConfiguration()
+            config.nationalRailToken = Self.token
+            config.nationalRailURL = upstream.url("/darwin").absoluteString
+            var deps = TestServer.deps(try TestServer.store())
+            deps.sources = ProtocolSources.registry(config, fetcher: URLSessionFetcher())
+            deps.sourceRefresh = .milliseconds(100)
+            _ = try await TestServer.app(deps).test(.live) { client in
+                try await client.ws("/live?board=national-rail%3AECR&format=html", configuration: .init(maxFrameSize: 1 << 22)) { inbound, _, _ in
+                    var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                    guard case .text(let text) = try #require(try await messages.next()) else { Issue.record("not text"); return }
+                    let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+                    #expect(json["type"] as? String == "board")
+                    #expect((json["html"] as? String)?.contains("Caterham") == true)
+                    // Darwin's next answer differs: the page gets it without asking.
+                    let other = Fixtures.sharedData.appendingPathComponent("darwin-ldbws/departure-board-with-details.xml")
+                    upstream.route(.post, "/darwin", bodyContains: "GetDepBoardWithDetailsRequest",
+                                   reply: try .file(other, contentType: "text/xml; charset=utf-8"))
+                    guard case .text(let next) = try #require(try await messages.next()) else { Issue.record("not text"); return }
+                    #expect(next != text)
+                    #expect(!next.contains(Self.token))
+                }
+            }
         }
     }
 
