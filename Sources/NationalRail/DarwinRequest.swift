@@ -167,3 +167,19 @@ public struct DarwinRequest: Sendable, Hashable {
         return out
     }
 }
+
+extension DarwinRequest {
+    /// How long Darwin's answer to this question may be reused: boards change every few
+    /// seconds at most, so 15 s fresh, then served while refreshing for 30 s more. The key
+    /// names the question, never the token.
+    var cachePolicy: CachePolicy {
+        var parts: [String] = [operation.rawValue, crs ?? "", filterCRS ?? "", serviceID ?? ""]
+        parts.append(numRows.map { String($0) } ?? "")
+        parts.append(filterType.map { "\($0)" } ?? "")
+        parts.append(timeOffset.map { String($0) } ?? "")
+        parts.append(timeWindow.map { String($0) } ?? "")
+        parts.append(destinations.joined(separator: ","))
+        let key = parts.joined(separator: "|")
+        return CachePolicy(key: key, ttl: .seconds(15), staleWhileRevalidate: .seconds(30))
+    }
+}

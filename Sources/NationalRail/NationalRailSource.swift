@@ -25,7 +25,9 @@ public final class NationalRailSource: TransitSource {
 
     private let token: String
     private let endpoint: URL
-    private let fetcher: any HTTPFetching
+    /// Darwin through the upstream client: a board asked by many people within a few
+    /// seconds is one request (coalesced, then cached briefly), and retries are bounded.
+    private let client: UpstreamClient
     private let now: @Sendable () -> Instant
     private let directory: Result<StationDirectory, SourceError>
     private let health = Mutex(Health.idle)
@@ -41,7 +43,9 @@ public final class NationalRailSource: TransitSource {
     ///   - stations: the station list; nil for the bundled one.
     public init(token: String, endpoint: URL = NationalRailSource.defaultEndpoint, fetcher: any HTTPFetching,
                 now: @escaping @Sendable () -> Instant = { Instant.now() }, stations: StationDirectory? = nil) {
-        self.token = token; self.endpoint = endpoint; self.fetcher = fetcher; self.now = now
+        self.token = token; self.endpoint = endpoint; self.now = now
+        client = UpstreamClient(configuration: .init(name: NationalRailIDs.source, secrets: token.isEmpty ? [] : [token]),
+                                fetcher: fetcher, now: now)
         if let stations {
             directory = .success(stations)
         } else {
@@ -257,7 +261,7 @@ public final class NationalRailSource: TransitSource {
         }
         let response: HTTPResponse
         do {
-            response = try await fetcher.fetch(request.httpRequest(token: token, endpoint: endpoint))
+            response = try await client.fetch(request.httpRequest(token: token, endpoint: endpoint), cache: request.cachePolicy).response
         } catch {
             throw record(error)
         }
