@@ -123,6 +123,7 @@ let package = Package(
         .executableTarget(
             name: "onward-bench",
             dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "App", "API", "Transit", "WebPages",
+                           "NationalRail", "DataSources", "TransitSources",
                            .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             swiftSettings: strict
         ),
