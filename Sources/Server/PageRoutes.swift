@@ -64,6 +64,18 @@ struct PageRoutes: Sendable {
             return page(ServicePage.render(service, context: ctx, names: names(service.alerts ?? [], queries),
                                            routeColor: routeColor(service.routeId, queries)), request)
         }
+        router.get("sources/{source}/routes") { request, context in
+            let routes = try await deps.sourceQueries().routes(source: try context.pathID("source"))
+            return page(BrowsePage.routes(routes, context: pageContext(request, deps.queries())), request)
+        }
+        router.get("routes/{routeId}") { request, context in
+            let detail = try await deps.sourceQueries().route(try context.pathID("routeId"), direction: nil)
+            return page(BrowsePage.route(detail, context: pageContext(request, deps.queries())), request)
+        }
+        router.get("routes/{routeId}/directions/{direction}") { request, context in
+            let detail = try await deps.sourceQueries().route(try context.pathID("routeId"), direction: try context.pathID("direction"))
+            return page(BrowsePage.route(detail, context: pageContext(request, deps.queries())), request)
+        }
         router.get("alerts") { request, _ in
             let queries = deps.queries()
             let q = try Params(request)

@@ -141,6 +141,18 @@ struct UpstreamSourceTests {
             try await client.execute(uri: "/api/v1/routes/cta:22/directions/Northbound/stops", method: .get) { r in
                 let decoded = try decode(RouteDetailDTO.self, r); #expect(decoded.stops?.count == 86)
             }
+            // The same in the web app, following each page's own links (prefixed IDs, percent-encoded).
+            var next = "/sources/cta/routes"
+            for (expected, linkTo) in [("Clark", "/routes/cta%3A22\""), ("Northbound", "/routes/cta%3A22/directions/Northbound\""),
+                                       ("Clark &amp; Addison", "/stops/cta%3A1926\"")] {
+                let page = try await client.execute(uri: next, method: .get) { r in
+                    #expect(r.status == .ok, "\(next)")
+                    return String(buffer: r.body)
+                }
+                #expect(page.contains(expected), "\(next)")
+                #expect(page.contains("href=\"" + linkTo), "\(next) links to \(linkTo)")
+                next = String(linkTo.dropLast())
+            }
             try await client.execute(uri: "/api/v1/sources", method: .get) { r in
                 let names = try decode(SourcesDTO.self, r).sources.map(\.name)
                 #expect(names.contains("national-rail") && names.contains("cta"))

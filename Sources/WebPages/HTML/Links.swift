@@ -33,6 +33,12 @@ public enum Links {
     }
 
     /// `/search?q=…`.
+    /// A source's routes, a route's directions, a direction's stops.
+    public static func routes(source: String) -> String { "/sources/" + pathSegment(source) + "/routes" }
+    public static func route(_ routeID: String, direction: String? = nil) -> String {
+        "/routes/" + pathSegment(routeID) + (direction.map { "/directions/" + pathSegment($0) } ?? "")
+    }
+
     public static func search(_ text: String) -> String { search + queryString([("q", text)]) }
 
     /// `?a=1&b=2`, or nothing for no pairs.
