@@ -1,0 +1,105 @@
+"""National Rail and the CTA bus tracker in the browser, with recorded answers
+replayed by Scripts/replay-upstreams.py standing in for both upstreams."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import pytest
+
+from conftest import ROOT, _free_port
+
+TOKEN = "TOKEN-SECRET-123"
+KEY = "KEY-SECRET-456"
+
+
+@pytest.fixture(scope="module")
+def upstream_server():
+    """`onward serve` configured for National Rail and the bus tracker, pointed at the replay."""
+    if not (ROOT.parent / "shared" / "data" / "darwin-ldbws").is_dir():
+        pytest.skip("../shared/data is missing: no recordings to replay")
+    binary = ROOT / ".build" / "debug" / "onward"
+    if not binary.exists():
+        pytest.fail(f"{binary} is missing: run `swift build --build-tests` first", pytrace=False)
+    replay_port, port = _free_port(), _free_port()
+    replay = subprocess.Popen([sys.executable, str(ROOT / "Scripts" / "replay-upstreams.py"), "--port", str(replay_port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert replay.stdout.readline().decode().startswith("listening"), "the replay did not start"
+    data = tempfile.mkdtemp(prefix="onward-browser-upstreams-")
+    env = dict(os.environ, ONWARD_NATIONAL_RAIL_TOKEN=TOKEN, ONWARD_NATIONAL_RAIL_URL=f"http://127.0.0.1:{replay_port}/darwin",
+               ONWARD_CTA_KEY=KEY, ONWARD_CTA_URL=f"http://127.0.0.1:{replay_port}/cta/v2")
+    proc = subprocess.Popen([str(binary), "serve", "--port", str(port), "--data-dir", data],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/health/ready", timeout=2) as r:
+                if json.load(r).get("timetable") == "loaded":
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.time() > deadline:
+            proc.kill()
+            replay.kill()
+            raise RuntimeError("the server did not start:\n" + proc.stdout.read().decode(errors="replace"))
+        time.sleep(0.2)
+    yield base
+    proc.terminate()
+    log = proc.communicate(timeout=15)[0].decode(errors="replace")
+    replay.terminate()
+    replay.wait(timeout=5)
+    shutil.rmtree(data, ignore_errors=True)
+    # Nothing the server logged shows the token or the key.
+    assert TOKEN not in log and KEY not in log
+
+
+def test_national_rail_board_with_calling_points_and_station_messages(upstream_server, browser, shot):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    browser.set_window_size(1280, 900)
+    browser.get(upstream_server + "/stops/national-rail:ECR")
+    rows = WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board-rows tr"))
+    assert len(rows) == 7
+    main = browser.find_element(By.ID, "main").text
+    assert "East Croydon" in browser.find_element(By.TAG_NAME, "h1").text
+    assert "Calling at South Croydon" in main
+    assert "lifts are out of order" in main
+    assert "national-rail" in main
+    shot("board-national-rail")
+    # A row opens its service, with the train that divides.
+    rows[0].find_element(By.CSS_SELECTOR, "a.row-link").click()
+    WebDriverWait(browser, 10).until(lambda d: "/services/" in d.current_url)
+    assert "Caterham" in browser.find_element(By.ID, "main").text
+    shot("service-national-rail")
+    assert TOKEN not in browser.page_source
+
+
+def test_cta_stop_predictions_with_bulletins_at_phone_size(upstream_server, browser, shot):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    browser.set_window_size(360, 800)
+    browser.get(upstream_server + "/stops/cta:15895")
+    rows = WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board-rows tr"))
+    assert len(rows) == 2
+    main = browser.find_element(By.ID, "main").text
+    assert "Howard" in main and "12:25" in main
+    assert "Halsted" in main  # the bulletins
+    width = browser.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 360, f"the page scrolls sideways at phone size ({width} px)"
+    shot("board-cta-phone")
+    assert KEY not in browser.page_source
+
+
+def test_browse_cta_routes_to_a_stop(upstream_server, browser, shot):
+    from selenium.webdriver.common.by import By
+    browser.set_window_size(1280, 900)
+    browser.get(upstream_server + "/sources/cta/routes")
+    browser.find_element(By.CSS_SELECTOR, "a[href='/routes/cta%3A22']").click()
+    browser.find_element(By.LINK_TEXT, "Northbound").click()
+    assert "Clark & Addison" in browser.find_element(By.ID, "main").text
+    shot("browse-cta")
