@@ -117,7 +117,7 @@ struct LiveRoutes {
                                              limit: try q.int("limit", in: 1...Queries.maxLimit), languages: q.languages))
         }
         if let trip = q.string("service") {
-            let date = q.string("date").flatMap { ServiceDate(iso: $0) }
+            let date = try q.date("date")
             return .service(tripID: trip, date: date, languages: q.languages)
         }
         throw QueryError(.invalidParameter, "give board=STOP_ID or service=TRIP_ID", parameter: "board")
