@@ -12,14 +12,28 @@ struct Params {
 
     init(_ request: Request) throws(QueryError) {
         var values: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters {
+        for (key, value) in Params.formDecoded(request.uri.query ?? "") {
             guard value.count <= Params.maxValueLength else {
-                throw QueryError(.invalidParameter, "\(key) is longer than \(Params.maxValueLength) characters", parameter: String(key))
+                throw QueryError(.invalidParameter, "\(key) is longer than \(Params.maxValueLength) characters", parameter: key)
             }
-            values[String(key)] = String(value)
+            values[key] = value
         }
         self.values = values
         acceptLanguage = request.headers[.acceptLanguage]
+    }
+
+    /// The pairs of a query string as a form sends it (application/x-www-form-urlencoded):
+    /// `+` is a space, then percent escapes are decoded (so `%2B` stays a plus sign).
+    /// A value that is not valid percent-encoded UTF-8 is kept as sent.
+    static func formDecoded(_ query: String) -> [(key: String, value: String)] {
+        query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ text: Substring) -> String {
+                let spaced = text.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return (key: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : "")
+        }
     }
 
     func string(_ name: String) -> String? {

@@ -62,4 +62,26 @@ struct RequestParsingTests {
             }
         }
     }
+
+    @Test("+ in a query string is a space (a form's search), %2B a plus sign")
+    func plusIsSpace() async throws {
+        let app = TestServer.app(TestServer.deps(try TestServer.store()))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/search?q=blok+m", method: .get) { r in
+                let html = text(r)
+                #expect(!html.contains("blok+m"))
+                #expect(html.contains("<title>Results for “blok m”"))
+                #expect(html.contains("<h1>Results for “blok m”</h1>"))
+                #expect(html.contains(#"value="blok m""#))
+                #expect(html.contains("/stops/SBKM"))
+            }
+            try await client.execute(uri: "/api/v1/stops?q=blok+m", method: .get) { r in
+                let stops = try JSONDecoder().decode(StopsDTO.self, from: Data(r.body.readableBytesView)).stops
+                #expect(stops.first?.name.lowercased().contains("blok m") == true)
+            }
+            try await client.execute(uri: "/search?q=a%2Bb", method: .get) { r in
+                #expect(text(r).contains("a+b"))
+            }
+        }
+    }
 }
