@@ -54,7 +54,7 @@ public enum ServerApplication {
         let router = buildRouter(deps)
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            server: .onward(router, deps: deps),
             configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Onward"),
             services: services,
             logger: logger
