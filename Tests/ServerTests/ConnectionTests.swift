@@ -96,4 +96,26 @@ struct ConnectionTests {
             #expect(oneRequest.closed)
         }
     }
+
+    @Test("a path asked with a method it does not have gets 405 with Allow and a problem", arguments: [
+        ("/api/v1/stops", HTTPRequest.Method.delete, "GET"), ("/stops/SLBB", .post, "GET"), ("/api/v1/stops/SLBB/departures", .put, "GET"),
+        ("/live", .post, "GET"),
+    ])
+    func methodNotAllowed(path: String, method: HTTPRequest.Method, allow: String) async throws {
+        let app = TestServer.app(TestServer.deps(try TestServer.store()))
+        try await app.test(.router) { client in
+            try await client.execute(uri: path, method: method) { r in
+                #expect(r.status == .methodNotAllowed)
+                #expect(r.headers[.allow] == allow)
+                #expect(r.headers[.contentType] == "application/problem+json")
+                let p = try JSONDecoder().decode(Problem.self, from: Data(r.body.readableBytesView))
+                #expect(p.code == "method-not-allowed")
+                #expect(p.requestId == r.headers[HTTPField.Name("X-Request-Id")!])
+            }
+            // A path that does not exist is still 404, whatever the method.
+            try await client.execute(uri: "/api/v1/nothing", method: method) { r in
+                #expect(r.status == .notFound)
+            }
+        }
+    }
 }
