@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Server
+import Synchronization
 import Testing
 
 /// What a hostile or careless client sends, over a real socket to a live server.
@@ -117,5 +118,50 @@ struct ConnectionTests {
                 #expect(r.status == .notFound)
             }
         }
+    }
+
+    @Test("each request is logged at info: method, path without the query, status, duration and request ID")
+    func accessLog() async throws {
+        let lines = LogLines()
+        var logger = Logger(label: "test") { _ in CapturingLogHandler(lines: lines) }
+        logger.logLevel = .info
+        let app = TestServer.app(TestServer.deps(try TestServer.store()), logger: logger)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/v1/stops?q=secret", method: .get, headers: [HTTPField.Name("X-Request-Id")!: "abc-123"]) { r in
+                #expect(r.status == .ok)
+            }
+            try await client.execute(uri: "/stops/NOPE", method: .get) { r in #expect(r.status == .notFound) }
+        }
+        let logged = lines.all
+        let first = try #require(logged.first { $0.contains("GET /api/v1/stops ") })
+        #expect(first.hasPrefix("info GET /api/v1/stops 200 "))
+        #expect(first.contains(" ms"))
+        #expect(first.contains("request.id=abc-123"))
+        #expect(!first.contains("secret"))
+        #expect(logged.contains { $0.hasPrefix("info GET /stops/NOPE 404 ") && $0.contains("request.id=") })
+    }
+}
+
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+}
+
+/// Keeps each log line as "level message key=value…".
+struct CapturingLogHandler: LogHandler {
+    let lines: LogLines
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let all = self.metadata.merging(event.metadata ?? [:]) { $1 }
+        let text = "\(event.level) \(event.message) " + all.keys.sorted().map { "\($0)=\(all[$0]!)" }.joined(separator: " ")
+        lines.append(text)
     }
 }
