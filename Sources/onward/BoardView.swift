@@ -49,7 +49,8 @@ struct BoardView {
                 if let h = e.headwaySeconds, !e.exactTimes { time = "~" + time + t.dim(" every \(max(h / 60, 1)) min") }
                 var row = [e.status == .cancelled ? t.strike(time) : t.bold(time)]
                 if live != nil {
-                    row.append(LiveText.render(status: e.status, expected: e.expected.map { LocalTime($0, in: zone).hhmm }, delay: e.delaySeconds, t))
+                    row.append(LiveText.render(status: e.status, expected: e.expected.map { LocalTime($0, in: zone).hhmm }, delay: e.delaySeconds,
+                                               scheduledAt: e.hasScheduledTime ? e.scheduled : nil, expectedAt: e.expected, t))
                 }
                 if via != nil { row.append(e.destinationArrival.map { LocalTime($0, in: zone).hhmm } ?? "") }
                 let line = e.routeShortName.isEmpty ? e.routeLongName : e.routeShortName

@@ -4,8 +4,11 @@ import OnwardCore
 
 /// How live status reads in a terminal: one short phrase, coloured by meaning.
 enum LiveText {
-    static func render(status: LiveStatus, expected: String?, delay: Int?, _ t: Terminal) -> String {
-        let minutes = abs(delay ?? 0) / 60
+    /// With `scheduledAt` and `expectedAt`, the minutes late or early are those the two
+    /// times shown differ by (each floored to its minute), not the delay's whole minutes.
+    static func render(status: LiveStatus, expected: String?, delay: Int?, scheduledAt: Instant? = nil, expectedAt: Instant? = nil,
+                       _ t: Terminal) -> String {
+        let minutes = scheduledAt.flatMap { s in expectedAt.map { abs(Instant.minutesAsShown(from: s, to: $0)) } } ?? abs(delay ?? 0) / 60
         switch status {
         case .scheduled: return ""
         case .noLiveData: return t.dim("no live data")

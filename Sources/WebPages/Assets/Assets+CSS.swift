@@ -429,8 +429,10 @@ input[type="search"]:focus-visible { outline-offset: 0; border-color: var(--colo
 .board tbody tr:hover { background: var(--color-surface-2); }
 
 .col-time { width: 4.2em; white-space: nowrap; }
-.col-time .time-scheduled { font-size: 1.125rem; font-weight: 800; }
-.time-expected { display: block; font-size: 0.875rem; font-weight: 700; }
+.col-time .time-scheduled, .col-time .time-expected { font-size: 1.125rem; font-weight: 800; }
+.time-expected { font-weight: 800; }
+/* The scheduled time under an expected one that differs: struck, secondary. */
+.time-was { display: block; font-size: 0.875rem; font-weight: 500; color: var(--color-muted); }
 /* Phone: the line and platform columns fold into the destination cell. */
 .col-line, .col-platform { display: none; }
 .col-status { width: 7.2em; }
@@ -539,7 +541,7 @@ input[type="search"]:focus-visible { outline-offset: 0; border-color: var(--colo
 .call-notes .platform { font-size: 0.75rem; padding: 0 6px; }
 .call-times { grid-column: 2; text-align: right; font-weight: 700; }
 .call-time { display: block; white-space: nowrap; }
-.call-time .time-expected { display: inline; margin-left: 6px; }
+.call-time .time-was { display: inline; margin-left: 6px; }
 .time-label { color: var(--color-muted); font-weight: 500; font-size: 0.8125rem; }
 .call-status { grid-column: 2; text-align: right; }
 .call-status .status { font-size: 0.8125rem; }
@@ -579,7 +581,7 @@ input[type="search"]:focus-visible { outline-offset: 0; border-color: var(--colo
   .board th:first-child, .board td:first-child { padding-left: 16px; }
   .board th:last-child, .board td:last-child { padding-right: 16px; }
   .col-time { width: 5.5em; }
-  .col-time .time-scheduled { font-size: 1.25rem; }
+  .col-time .time-scheduled, .col-time .time-expected { font-size: 1.25rem; }
   .col-status { width: 10em; }
   .col-status .status { font-size: 0.9375rem; }
   .line-badge { font-size: 0.875rem; }
