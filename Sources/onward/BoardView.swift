@@ -50,7 +50,8 @@ struct BoardView {
                 var row = [e.status == .cancelled ? t.strike(time) : t.bold(time)]
                 if live != nil {
                     row.append(LiveText.render(status: e.status, expected: e.expected.map { LocalTime($0, in: zone).hhmm }, delay: e.delaySeconds,
-                                               scheduledAt: e.hasScheduledTime ? e.scheduled : nil, expectedAt: e.expected, t))
+                                               scheduledAt: e.hasScheduledTime ? e.scheduled : nil, expectedAt: e.expected,
+                                               added: e.isAddedTrip, t))
                 }
                 if via != nil { row.append(e.destinationArrival.map { LocalTime($0, in: zone).hhmm } ?? "") }
                 let line = e.routeShortName.isEmpty ? e.routeLongName : e.routeShortName
@@ -67,7 +68,7 @@ struct BoardView {
             for a in alerts.other { lines += alertView.block(a, t) }
         }
         if let live {
-            lines.append(LiveText.footer(live, t) + t.dim(" · Timetable: \(origin)."))
+            lines.append(LiveText.footer(live, zone: zone, t) + t.dim(" · Timetable: \(origin)."))
         } else {
             lines.append(t.dim("Timetable: \(origin). Times are scheduled."))
         }

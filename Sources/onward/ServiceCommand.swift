@@ -106,7 +106,10 @@ struct ServiceCommand: AsyncParsableCommand {
             table.rows.append(row)
         }
         lines.append(table.render(t))
-        if let live { lines.append(""); lines.append(LiveText.footer(live, t)) }
+        if let live {
+            lines.append("")
+            lines.append(LiveText.footer(live, zone: TimeZone(identifier: s.calls.first?.timeZone ?? "UTC") ?? .gmt, t))
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -49,7 +49,7 @@ struct SourceBoardView {
         if status == .onTime, e.scheduledDeparture == nil, e.scheduledArrival == nil { return t.dim("predicted") }
         let instant = { (iso: String?) in iso.flatMap { ISO8601DateFormatter().date(from: $0) }.map(Instant.init) }
         return LiveText.render(status: status, expected: expected.map { Self.hhmm($0) }, delay: e.delaySeconds,
-                               scheduledAt: instant(scheduled), expectedAt: instant(expected), t)
+                               scheduledAt: instant(scheduled), expectedAt: instant(expected), added: e.addedTrip == true, t)
     }
 
     func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }

@@ -153,7 +153,18 @@ struct LiveCaptureCLITests {
         let text = try board(at: "17:30")
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("stale: shown as last known"))
-        #expect(text.stdout.contains("Live data from 2025-11-06T21:04:14+00:00"))
+        // In Halifax's time, like every other time on the board (the capture was made at 21:04:14 UTC).
+        #expect(text.stdout.contains("Live data from 2025-11-06 17:04:14"))
+        #expect(!text.stdout.contains("21:04"))
+    }
+
+    @Test("an added trip says 'added' on the terminal, not plain 'on time'")
+    func addedTrip() throws {
+        let text = try board(at: "17:04")
+        #expect(text.status == 0, "\(text.stderr)")
+        let row = try #require(text.stdout.split(separator: "\n").first { $0.contains("3790544_1") })
+        #expect(row.contains("17:20  added "))
+        #expect(!row.contains("on time"))
     }
 
     @Test("service --realtime --json: expected times per call, skipped calls")
