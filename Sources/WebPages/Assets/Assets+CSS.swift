@@ -18,6 +18,7 @@ extension Assets {
   --color-early: #86c3ff;
   --color-cancelled: #ff8279;
   --color-departed: #8b95a3;
+  --color-passed: #8b95a3;
   --color-warn-bg: #2b2008;
   --color-warn-border: #9c6a0b;
   --color-warn-text: #f8d98e;
@@ -58,6 +59,8 @@ extension Assets {
   --color-early: #0b5cad;
   --color-cancelled: #c01b2e;
   --color-departed: #6a7280;
+  /* Text of stops passed and services gone: quieter than muted, still 4.5:1 on every surface. */
+  --color-passed: #646c79;
   --color-warn-bg: #fff5e0;
   --color-warn-border: #e9a53a;
   --color-warn-text: #5f3400;
@@ -459,7 +462,8 @@ input[type="search"]:focus-visible { outline-offset: 0; border-color: var(--colo
 }
 .is-cancelled .row-link, .is-skipped .row-link, .is-cancelled .col-time, .is-skipped .col-time { color: var(--color-muted); }
 .is-cancelled s, .is-skipped s { text-decoration-color: var(--color-cancelled); }
-.is-departed td { opacity: 0.62; }
+/* Gone: quieter by colour, not opacity (opacity took muted text under 4.5:1). */
+.is-departed .col-time, .is-departed .row-link, .is-departed .row-notes, .is-departed .via-time, .is-departed .status { color: var(--color-passed); }
 
 /* ---------- Alerts ---------- */
 
@@ -545,8 +549,9 @@ input[type="search"]:focus-visible { outline-offset: 0; border-color: var(--colo
 .time-label { color: var(--color-muted); font-weight: 500; font-size: 0.8125rem; }
 .call-status { grid-column: 2; text-align: right; }
 .call-status .status { font-size: 0.8125rem; }
-.call.is-passed .call-name, .call.is-passed .call-times { color: var(--color-muted); }
-.call.is-passed .call-main, .call.is-passed .call-times, .call.is-passed .call-status { opacity: 0.75; }
+/* Passed: quieter by colour, not opacity (muted at 0.75 opacity was #7a808c on white, 3.96:1). */
+.call.is-passed .call-name, .call.is-passed .call-times, .call.is-passed .call-notes, .call.is-passed .time-label,
+.call.is-passed .call-status .status { color: var(--color-passed); }
 .call.is-skipped .call-name, .call.is-cancelled .call-name { color: var(--color-muted); text-decoration: line-through; }
 .call.is-current { background: linear-gradient(90deg, var(--color-accent-soft), transparent 70%); }
 
