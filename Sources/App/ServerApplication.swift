@@ -62,6 +62,9 @@ public enum ServerApplication {
         return Built(application: app, store: store, origin: loaded.origin)
     }
 
+    /// Whether the server could not listen because another process has the port.
+    public static func isAddressInUse(_ error: any Error) -> Bool { isAddressInUseError(error) }
+
     /// Who made the data, for every page's footer.
     static func attribution(_ loaded: Network.Loaded) -> String {
         let agencies = loaded.timetable.agencies.map(\.name).joined(separator: ", ")

@@ -157,3 +157,9 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
         context.close(promise: nil)
     }
 }
+
+/// Whether `error` is the listening socket's "address already in use" (another
+/// process has the port), so the command can say so in words.
+public func isAddressInUseError(_ error: any Error) -> Bool {
+    (error as? IOError)?.errnoCode == EADDRINUSE
+}
