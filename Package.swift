@@ -90,6 +90,8 @@ let package = Package(
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Prometheus", package: "swift-prometheus")],

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Every test: the Swift tests, then the browser tests (a real headless Chromium
 # against `onward serve --simulate`). Screenshots go to artifacts/screenshots/.
+# Without pytest, Selenium or Chromium the browser tests are skipped with a message
+# (unless ONWARD_REQUIRE_BROWSER=1, as in CI): see Scripts/browser-tests.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests
 swift test --skip-build
-python3 -m pytest -q -p no:cacheprovider Tests/Browser
+Scripts/browser-tests.sh

@@ -54,13 +54,16 @@ public enum ServerApplication {
         let router = buildRouter(deps)
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            server: .onward(router, deps: deps),
             configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Onward"),
             services: services,
             logger: logger
         )
         return Built(application: app, store: store, origin: loaded.origin)
     }
+
+    /// Whether the server could not listen because another process has the port.
+    public static func isAddressInUse(_ error: any Error) -> Bool { isAddressInUseError(error) }
 
     /// Who made the data, for every page's footer.
     static func attribution(_ loaded: Network.Loaded) -> String {

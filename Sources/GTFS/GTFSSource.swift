@@ -28,8 +28,11 @@ public struct ZipGTFSSource: GTFSSource, @unchecked Sendable {
         let archive: Archive
         do {
             archive = try Archive(url: url, accessMode: .read)
+        } catch Archive.ArchiveError.unreadableArchive {
+            throw FeedError(code: "unreadable", location: SourceLocation(file: url.path), message: "cannot be opened for reading")
         } catch {
-            throw FeedError(code: "unreadable", location: SourceLocation(file: url.path), message: "not a readable zip archive (\(error))")
+            // ZIPFoundation's case names (missingEndOfCentralDirectoryRecord, …) mean nothing to a person.
+            throw FeedError(code: "unreadable", location: SourceLocation(file: url.path), message: "not a zip file (or it is damaged)")
         }
         var paths: [String: String] = [:], sizes: [String: Int] = [:]
         for entry in archive where entry.type == .file {

@@ -16,6 +16,14 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static func < (a: Instant, b: Instant) -> Bool { a.epochSeconds < b.epochSeconds }
 
     public var description: String { LocalTime(self, in: .gmt).iso8601 }
+
+    /// Whole minutes from `earlier` to `later` as a clock shows them: each floored to its
+    /// minute, then subtracted, so 07:02:50 to 07:05:31 is 3 minutes (07:02 to 07:05), never
+    /// the 2 that 161 seconds make. A "late N min" then agrees with the two times beside it.
+    public static func minutesAsShown(from earlier: Instant, to later: Instant) -> Int {
+        func minute(_ i: Instant) -> Int64 { i.epochSeconds >= 0 ? i.epochSeconds / 60 : (i.epochSeconds - 59) / 60 }
+        return Int(minute(later) - minute(earlier))
+    }
 }
 
 /// A wall-clock reading of an instant in one time zone: what a traveller at the

@@ -176,20 +176,36 @@ struct LiveRoutes {
                                              limit: try q.int("limit", in: 1...Queries.maxLimit), languages: q.languages))
         }
         if let trip = q.string("service") {
-            let date = q.string("date").flatMap { ServiceDate(iso: $0) }
+            let date = try q.date("date")
             return .service(tripID: trip, date: date, languages: q.languages)
         }
         throw QueryError(.invalidParameter, "give board=STOP_ID or service=TRIP_ID", parameter: "board")
     }
 
-    /// A browser always sends its page's Origin (http or https) on a WebSocket: a
-    /// page from another site may not subscribe. Clients that are not browsers
-    /// cannot be told apart by Origin anyway, so theirs is not checked.
     func originAllowed(_ request: Request) -> Bool {
-        guard let origin = request.headers[.origin], origin.hasPrefix("http://") || origin.hasPrefix("https://") else { return true }
-        if deps.allowedOrigins.contains(origin) { return true }
-        guard let host = request.head.authority else { return false }
+        Self.originAllowed(request.headers[.origin], host: request.head.authority, allowed: deps.allowedOrigins)
+    }
+
+    /// A browser always sends an Origin on a WebSocket: only this server's own pages
+    /// (and configured origins) may subscribe. Any other value is refused, including
+    /// `null` (a sandboxed frame, a file, a redirect) and `file://`. A request with no
+    /// Origin at all is not from a browser, and such a client could send any Origin it
+    /// liked, so it is not refused; nor is a `ws:` or `wss:` origin, which no page has
+    /// (WebSocket client libraries send one, e.g. swift-websocket's `ws://HOST`).
+    static func originAllowed(_ origin: String?, host: String?, allowed: Set<String>) -> Bool {
+        guard let origin, !origin.hasPrefix("ws://"), !origin.hasPrefix("wss://") else { return true }
+        if allowed.contains(origin) { return true }
+        guard let host, !host.isEmpty else { return false }
         return origin == "http://\(host)" || origin == "https://\(host)"
+    }
+
+    /// Whether a WebSocket upgrade request for `/live` will be refused (origin or parameters),
+    /// so it can be answered over plain HTTP with its problem document: a refused upgrade
+    /// itself can only be an empty 400.
+    func refusesUpgrade(_ request: Request) -> Bool {
+        guard request.uri.path == "/live" else { return false }
+        guard originAllowed(request) else { return true }
+        return (try? subject(request)) == nil
     }
 }
 

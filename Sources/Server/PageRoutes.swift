@@ -55,7 +55,7 @@ struct PageRoutes: Sendable {
         router.get("services/{tripId}") { request, context in
             let queries = deps.queries()
             let q = try Params(request)
-            let date = q.string("date").flatMap { ServiceDate(iso: $0) }
+            let date = try q.date("date")
             let ctx = pageContext(request, queries)
             let tripID = try context.pathID("tripId")
             let service = deps.sourceOwns(tripID, as: .service, queries)

@@ -12,14 +12,28 @@ struct Params {
 
     init(_ request: Request) throws(QueryError) {
         var values: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters {
+        for (key, value) in Params.formDecoded(request.uri.query ?? "") {
             guard value.count <= Params.maxValueLength else {
-                throw QueryError(.invalidParameter, "\(key) is longer than \(Params.maxValueLength) characters", parameter: String(key))
+                throw QueryError(.invalidParameter, "\(key) is longer than \(Params.maxValueLength) characters", parameter: key)
             }
-            values[String(key)] = String(value)
+            values[key] = value
         }
         self.values = values
         acceptLanguage = request.headers[.acceptLanguage]
+    }
+
+    /// The pairs of a query string as a form sends it (application/x-www-form-urlencoded):
+    /// `+` is a space, then percent escapes are decoded (so `%2B` stays a plus sign).
+    /// A value that is not valid percent-encoded UTF-8 is kept as sent.
+    static func formDecoded(_ query: String) -> [(key: String, value: String)] {
+        query.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ text: Substring) -> String {
+                let spaced = text.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return (key: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : "")
+        }
     }
 
     func string(_ name: String) -> String? {
@@ -51,10 +65,20 @@ struct Params {
         return v
     }
 
+    /// `name` as a date (YYYY-MM-DD, a day that exists); nil when absent.
+    func date(_ name: String) throws(QueryError) -> ServiceDate? {
+        guard let text = string(name) else { return nil }
+        guard let date = ServiceDate(iso: text) else {
+            throw QueryError(.invalidParameter, "\(name) '\(text)' is not a date; use YYYY-MM-DD", parameter: name)
+        }
+        return date
+    }
+
     /// The moment `date` (YYYY-MM-DD) and `time` (HH:MM[:SS]) name in `zone`, or `at` (ISO 8601); nil for now.
     func moment(in zone: TimeZone, now: Instant) throws(QueryError) -> Instant? {
         if let at = string("at") {
-            guard let date = ISO8601DateFormatter().date(from: at) else {
+            // The formatter rolls impossible fields over (30 February becomes 2 March): check them first.
+            guard Params.fieldsExist(iso8601: at), let date = ISO8601DateFormatter().date(from: at) else {
                 throw QueryError(.invalidParameter, "at '\(at)' is not an ISO 8601 date and time with offset", parameter: "at")
             }
             return Instant(epochSeconds: Int64(date.timeIntervalSince1970))
@@ -63,12 +87,7 @@ struct Params {
         guard dateText != nil || timeText != nil else { return nil }
         let current = LocalTime(now, in: zone)
         var date = current.date
-        if let dateText {
-            guard let d = ServiceDate(iso: dateText) else {
-                throw QueryError(.invalidParameter, "date '\(dateText)' is not a date; use YYYY-MM-DD", parameter: "date")
-            }
-            date = d
-        }
+        if let d = try self.date("date") { date = d }
         var seconds = dateText == nil ? current.secondsOfDay : 0
         if let timeText {
             let parts = timeText.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
@@ -79,6 +98,20 @@ struct Params {
             seconds = h * 3600 + m * 60 + (parts.count == 3 ? parts[2]! : 0)
         }
         return LocalTime.instant(date: date, secondsOfDay: seconds, in: zone)
+    }
+
+    /// Whether the date and time of `YYYY-MM-DDTHH:MM:SS…` name a day that exists and a time of day
+    /// (hours 0–23, minutes and seconds 0–59); what follows the seconds is left to the formatter.
+    static func fieldsExist(iso8601 text: String) -> Bool {
+        let u = Array(text.utf8)
+        guard u.count >= 19, u[10] == UInt8(ascii: "T") || u[10] == UInt8(ascii: "t"), u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"),
+              ServiceDate(iso: text.prefix(10)) != nil else { return false }
+        func number(_ at: Int) -> Int? {
+            guard (48...57).contains(u[at]), (48...57).contains(u[at + 1]) else { return nil }
+            return Int(u[at] - 48) * 10 + Int(u[at + 1] - 48)
+        }
+        guard let h = number(11), let m = number(14), let s = number(17) else { return false }
+        return h <= 23 && m <= 59 && s <= 59
     }
 
     /// Preferred languages: `lang`, then Accept-Language, then English.

@@ -8,16 +8,19 @@ import Transit
 public func buildRouter(_ deps: ServerDependencies) -> Router<OnwardRequestContext> {
     let router = Router(context: OnwardRequestContext.self)
     let pages = PageRoutes(deps: deps)
+    let routes = RouteTable()
+    router.add(middleware: AccessLogMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware(page: pages.errorPage))
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: RequestMetricsMiddleware(metrics: deps.metrics))
     router.add(middleware: BodyLimitMiddleware(maxBytes: deps.maxBodyBytes))
-    router.add(middleware: LogRequestsMiddleware(.debug))
+    router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
     HealthRoutes(deps: deps).add(to: router)
     let api = router.group("").add(middleware: RateLimitMiddleware(limiter: RateLimiter(deps.rateLimit)))
     APIRoutes(deps: deps).add(to: api)
     LiveRoutes(deps: deps, fragment: pages.liveFragment).add(to: router)
     pages.add(to: router)
+    routes.set(router.routes.map { (path: $0.path, method: $0.method) })
     return router
 }

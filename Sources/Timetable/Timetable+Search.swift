@@ -129,3 +129,53 @@ extension Timetable {
         return .ambiguous(Array(matches.prefix(12)))
     }
 }
+
+extension Timetable {
+    /// The stations and stops whose names come nearest `text` when nothing matches it,
+    /// for "did you mean …?": the fewest edits (Levenshtein, case and accents ignored)
+    /// between the query and as many consecutive words of a name, at most one edit in
+    /// four letters. "Bundran HI" finds "Stasiun MRT Bundaran HI …" (one edit). Best first.
+    public func nearestNames(_ text: String, limit: Int = 3) -> [StopPlace] {
+        let query = Array(TextFolding.fold(text).utf8)
+        let wordCount = query.split(separator: 32).count
+        guard wordCount > 0 else { return [] }
+        let allowed = max(1, query.count / 4)
+        var best: [(distance: Int, stop: Int)] = []
+        for s in 0..<stopID.count where isListed(s) {
+            let words = stopFoldedName[s].utf8.split(separator: 32).map(Array.init)
+            var nearest = Int.max
+            for count in Set([wordCount - 1, wordCount, wordCount + 1]) where count > 0 && count <= words.count {
+                for start in 0...(words.count - count) {
+                    let window = Array(words[start..<(start + count)].joined(separator: [32]))
+                    nearest = min(nearest, Self.editDistance(query, window, atMost: allowed))
+                }
+            }
+            if nearest <= allowed { best.append((nearest, s)) }
+        }
+        best.sort { ($0.distance, stopKind[$0.stop] == StopKind.station.rawValue ? 0 : 1, stopName[$0.stop]) <
+                    ($1.distance, stopKind[$1.stop] == StopKind.station.rawValue ? 0 : 1, stopName[$1.stop]) }
+        var names = Set<String>(), places: [StopPlace] = []
+        for candidate in best where places.count < limit && names.insert(stopName[candidate.stop]).inserted {
+            places.append(place(StopIndex(raw: UInt32(candidate.stop))))
+        }
+        return places
+    }
+
+    /// Levenshtein distance of two byte strings; anything over `atMost` reads as `atMost + 1`.
+    static func editDistance(_ a: [UInt8], _ b: [UInt8], atMost: Int) -> Int {
+        if abs(a.count - b.count) > atMost { return atMost + 1 }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            current[0] = i
+            var rowBest = current[0]
+            for j in 1..<(b.count + 1) {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                rowBest = min(rowBest, current[j])
+            }
+            if rowBest > atMost { return atMost + 1 }
+            swap(&previous, &current)
+        }
+        return min(previous[b.count], atMost + 1)
+    }
+}

@@ -132,7 +132,13 @@ func resolve(_ text: String, in tt: Timetable) throws -> StopIndex {
     case .found(let s):
         return s
     case .notFound:
-        throw CLIError("no stop or station matches '\(text)'. Try `onward stops --search \(text.split(separator: " ").first ?? "")`.")
+        // Suggest names that are near (a typo), never a search that would find nothing either.
+        let near = tt.nearestNames(text)
+        guard !near.isEmpty else {
+            throw CLIError("no stop or station matches '\(text)'. Search by part of a name with `onward stops --search TEXT`.")
+        }
+        let list = near.map { "  \($0.id)  \($0.name)" }.joined(separator: "\n")
+        throw CLIError("no stop or station matches '\(text)'. Did you mean:\n\(list)")
     case .ambiguous(let candidates):
         let list = candidates.map { "  \($0.id)  \($0.name)\($0.kind == .station ? " (station)" : "")" }.joined(separator: "\n")
         throw CLIError("'\(text)' matches several stops; name one by ID:\n\(list)")

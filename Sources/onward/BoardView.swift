@@ -49,7 +49,9 @@ struct BoardView {
                 if let h = e.headwaySeconds, !e.exactTimes { time = "~" + time + t.dim(" every \(max(h / 60, 1)) min") }
                 var row = [e.status == .cancelled ? t.strike(time) : t.bold(time)]
                 if live != nil {
-                    row.append(LiveText.render(status: e.status, expected: e.expected.map { LocalTime($0, in: zone).hhmm }, delay: e.delaySeconds, t))
+                    row.append(LiveText.render(status: e.status, expected: e.expected.map { LocalTime($0, in: zone).hhmm }, delay: e.delaySeconds,
+                                               scheduledAt: e.hasScheduledTime ? e.scheduled : nil, expectedAt: e.expected,
+                                               added: e.isAddedTrip, t))
                 }
                 if via != nil { row.append(e.destinationArrival.map { LocalTime($0, in: zone).hhmm } ?? "") }
                 let line = e.routeShortName.isEmpty ? e.routeLongName : e.routeShortName
@@ -66,7 +68,7 @@ struct BoardView {
             for a in alerts.other { lines += alertView.block(a, t) }
         }
         if let live {
-            lines.append(LiveText.footer(live, t) + t.dim(" · Timetable: \(origin)."))
+            lines.append(LiveText.footer(live, zone: zone, t) + t.dim(" · Timetable: \(origin)."))
         } else {
             lines.append(t.dim("Timetable: \(origin). Times are scheduled."))
         }

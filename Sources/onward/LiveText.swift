@@ -4,8 +4,17 @@ import OnwardCore
 
 /// How live status reads in a terminal: one short phrase, coloured by meaning.
 enum LiveText {
-    static func render(status: LiveStatus, expected: String?, delay: Int?, _ t: Terminal) -> String {
-        let minutes = abs(delay ?? 0) / 60
+    /// With `scheduledAt` and `expectedAt`, the minutes late or early are those the two
+    /// times shown differ by (each floored to its minute), not the delay's whole minutes.
+    /// An added trip says so.
+    static func render(status: LiveStatus, expected: String?, delay: Int?, scheduledAt: Instant? = nil, expectedAt: Instant? = nil,
+                       added: Bool = false, _ t: Terminal) -> String {
+        let minutes = scheduledAt.flatMap { s in expectedAt.map { abs(Instant.minutesAsShown(from: s, to: $0)) } } ?? abs(delay ?? 0) / 60
+        if added {
+            let rest = status == .onTime || status == .scheduled || status == .noLiveData ? ""
+                : " · " + render(status: status, expected: expected, delay: delay, scheduledAt: scheduledAt, expectedAt: expectedAt, t)
+            return t.cyan("added") + rest
+        }
         switch status {
         case .scheduled: return ""
         case .noLiveData: return t.dim("no live data")
@@ -19,15 +28,23 @@ enum LiveText {
         }
     }
 
-    /// The line under a board or service that says where its live data stands.
-    static func footer(_ live: LiveDTO, _ t: Terminal) -> String {
+    /// The line under a board or service that says where its live data stands; its time
+    /// is the stop's local time, like every other time on the screen.
+    static func footer(_ live: LiveDTO, zone: TimeZone, _ t: Terminal) -> String {
         var parts: [String] = []
         if live.simulated { parts.append(t.yellow("SIMULATED live data (demonstration, not a real feed)")) }
-        else if let at = live.updatedAt { parts.append("Live data from \(at)") }
+        else if let at = live.updatedAt { parts.append("Live data from \(localTime(at, zone: zone))") }
         if live.stale { parts.append(t.yellow("stale: shown as last known")) }
         if !live.unavailable.isEmpty { parts.append(t.red("unavailable: \(live.unavailable.count) source\(live.unavailable.count == 1 ? "" : "s")")) }
         if parts.isEmpty { parts.append(t.dim("No live data")) }
         return parts.joined(separator: t.dim(" · "))
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS` in `zone` of an ISO 8601 time (the API's, in UTC); as given if unreadable.
+    static func localTime(_ iso: String, zone: TimeZone) -> String {
+        guard let date = ISO8601DateFormatter().date(from: iso) else { return iso }
+        let local = LocalTime(Instant(date), in: zone)
+        return "\(local.date.isoString) \(local.hhmmss)"
     }
 }
 

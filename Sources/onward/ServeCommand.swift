@@ -61,7 +61,11 @@ struct ServeCommand: AsyncParsableCommand {
             logger.info("serving \(built.summary)",
                         metadata: ["url": "http://\(settings.host):\(settings.port)/", "simulate": "\(settings.simulate)",
                                    "realtime": "\(settings.realtime.count) source(s)"])
-            try await built.application.runService()
+            do {
+                try await built.application.runService()
+            } catch where ServerApplication.isAddressInUse(error) {
+                throw CLIError("port \(settings.port) on \(settings.host) is already in use by another program: stop it, or choose another port with --port")
+            }
         }
     }
 }

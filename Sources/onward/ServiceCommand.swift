@@ -106,8 +106,11 @@ struct ServiceCommand: AsyncParsableCommand {
             if !c.isTimepoint { notes.append("approximate") }
             var row = [arr, t.bold(dep)]
             if live != nil {
-                let expected = (i == s.calls.count - 1 ? c.expectedArrival : c.expectedDeparture ?? c.expectedArrival)
-                row.append(LiveText.render(status: c.status, expected: expected.map { LocalTime($0, in: zone).hhmm }, delay: c.delaySeconds, t))
+                let last = i == s.calls.count - 1
+                let expected = (last ? c.expectedArrival : c.expectedDeparture ?? c.expectedArrival)
+                row.append(LiveText.render(status: c.status, expected: expected.map { LocalTime($0, in: zone).hhmm }, delay: c.delaySeconds,
+                                           scheduledAt: last || c.expectedDeparture == nil ? c.scheduledArrival : c.scheduledDeparture,
+                                           expectedAt: expected, t))
             }
             var here = ""
             if let v = s.vehicle, v.callIndex == i {
@@ -118,7 +121,10 @@ struct ServiceCommand: AsyncParsableCommand {
             table.rows.append(row)
         }
         lines.append(table.render(t))
-        if let live { lines.append(""); lines.append(LiveText.footer(live, t)) }
+        if let live {
+            lines.append("")
+            lines.append(LiveText.footer(live, zone: TimeZone(identifier: s.calls.first?.timeZone ?? "UTC") ?? .gmt, t))
+        }
         return lines.joined(separator: "\n")
     }
 }

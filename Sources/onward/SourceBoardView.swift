@@ -29,7 +29,7 @@ struct SourceBoardView {
             let line = e.routeShortName.isEmpty ? e.routeLongName : e.routeShortName
             let platform = e.platform.map { "plat \($0)" } ?? ""
             let place = arrivals ? e.origin : e.headsign
-            out.append("\(time)  \(pad(line, 6)) \(pad(place, 32)) \(pad(platform, 8)) \(status(e, expected: expected, t))")
+            out.append("\(time)  \(pad(line, 6)) \(pad(place, 32)) \(pad(platform, 8)) \(status(e, scheduled: scheduled, expected: expected, t))")
             if let calls = e.callingAt, !calls.isEmpty {
                 out.append(t.dim("       calling at " + calls.map(\.stopName).joined(separator: ", ")))
             }
@@ -43,11 +43,13 @@ struct SourceBoardView {
         return out.joined(separator: "\n")
     }
 
-    func status(_ e: BoardEntryDTO, expected: String?, _ t: Terminal) -> String {
+    func status(_ e: BoardEntryDTO, scheduled: String?, expected: String?, _ t: Terminal) -> String {
         let status = LiveStatus(rawValue: e.status) ?? .scheduled
         // A prediction-only row (the bus tracker) has no timetable time to be on time against.
         if status == .onTime, e.scheduledDeparture == nil, e.scheduledArrival == nil { return t.dim("predicted") }
-        return LiveText.render(status: status, expected: expected.map { Self.hhmm($0) }, delay: e.delaySeconds, t)
+        let instant = { (iso: String?) in iso.flatMap { ISO8601DateFormatter().date(from: $0) }.map(Instant.init) }
+        return LiveText.render(status: status, expected: expected.map { Self.hhmm($0) }, delay: e.delaySeconds,
+                               scheduledAt: instant(scheduled), expectedAt: instant(expected), added: e.addedTrip == true, t)
     }
 
     func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }

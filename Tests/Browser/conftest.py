@@ -26,6 +26,16 @@ def _missing(reason):
     pytest.skip(f"browser tests skipped: {reason}")
 
 
+def _require_browser_tools():
+    """Skips (or fails) before anything starts when Selenium, Chromium or chromedriver is missing."""
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        _missing("Selenium is not installed (pip install selenium)")
+    if not shutil.which("chromium") or not shutil.which("chromedriver"):
+        _missing("Chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
+
+
 def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -35,6 +45,7 @@ def _free_port():
 @pytest.fixture(scope="session")
 def server():
     """The debug-built server with a fast simulation, so a live update comes within seconds."""
+    _require_browser_tools()
     binary = ROOT / ".build" / "debug" / "onward"
     if not binary.exists():
         pytest.fail(f"{binary} is missing: run `swift build --build-tests` first", pytrace=False)
@@ -64,15 +75,11 @@ def server():
 
 @pytest.fixture(scope="session")
 def browser():
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        _missing("Selenium is not installed (pip install selenium)")
+    _require_browser_tools()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
     chromium = shutil.which("chromium")
     driver_path = shutil.which("chromedriver")
-    if not chromium or not driver_path:
-        _missing("Chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900", "--lang=en-US"):

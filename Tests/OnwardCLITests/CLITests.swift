@@ -53,6 +53,28 @@ struct CLITests {
         #expect(out.stderr.contains("no stop or station matches 'Nowhere Central'"))
     }
 
+    @Test("a name with a typo suggests the nearest names, not a search that finds nothing either")
+    func nearestNames() throws {
+        let out = try OnwardExecutable.run(["board", "Bundran HI"])
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("no stop or station matches 'Bundran HI'. Did you mean:\n  SBHI  Stasiun MRT Bundaran HI Bank Jakarta"), "\(out.stderr)")
+        #expect(!out.stderr.contains("--search Bundran"))
+        let nothing = try OnwardExecutable.run(["board", "Nowhere Central"])
+        #expect(!nothing.stderr.contains("Did you mean"))
+        #expect(nothing.stderr.contains("onward stops --search TEXT"))
+    }
+
+    @Test("a feed that is not a zip file is refused in words")
+    func notAZip() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("onward-not-a-zip-\(UUID().uuidString).zip")
+        try Data("a page of HTML saved as a zip\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let out = try OnwardExecutable.run(["board", "X", "--feed", file.path])
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("\(file.path): not a zip file (or it is damaged)"), "\(out.stderr)")
+        #expect(!out.stderr.contains("missingEndOfCentralDirectoryRecord"))
+    }
+
     @Test("service details as JSON")
     func service() throws {
         let out = try OnwardExecutable.run(["service", "NS-WD-LBB-BHI-028", "--date", "2026-11-23", "--json"])

@@ -58,6 +58,27 @@ struct LiveCLITests {
         #expect(out.stdout.contains("cancelled") && out.stdout.contains("not stopping") && out.stdout.contains(" late "))
     }
 
+    @Test("board --simulate on the terminal: the minutes late are the difference of the two times shown")
+    func minutesAgreeWithTimes() throws {
+        let out = try OnwardExecutable.run(Self.simulatedBoard)
+        #expect(out.status == 0, "\(out.stderr)")
+        // 07:57:50 expected 08:03:25 is 335 s, 5 whole minutes, but the row shows 07:57 and 08:03.
+        #expect(out.stdout.contains("07:57  08:03 late 6 min"))
+        func minutes(_ hhmm: Substring) -> Int? {
+            let parts = hhmm.split(separator: ":").compactMap { Int($0) }
+            return parts.count == 2 ? parts[0] * 60 + parts[1] : nil
+        }
+        var checked = 0
+        for line in out.stdout.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard words.count > 4, ["late", "early"].contains(words[2]), let scheduled = minutes(words[0]), let expected = minutes(words[1]),
+                  let shown = Int(words[3]) else { continue }
+            #expect(shown == abs(expected - scheduled), "\(line)")
+            checked += 1
+        }
+        #expect(checked > 5)
+    }
+
     @Test("a realtime file that is missing: the static board, 'live data unavailable' on stderr, exit 0")
     func missingRealtimeFile() throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("onward-missing-\(UUID().uuidString).pb").path
@@ -132,7 +153,18 @@ struct LiveCaptureCLITests {
         let text = try board(at: "17:30")
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("stale: shown as last known"))
-        #expect(text.stdout.contains("Live data from 2025-11-06T21:04:14+00:00"))
+        // In Halifax's time, like every other time on the board (the capture was made at 21:04:14 UTC).
+        #expect(text.stdout.contains("Live data from 2025-11-06 17:04:14"))
+        #expect(!text.stdout.contains("21:04"))
+    }
+
+    @Test("an added trip says 'added' on the terminal, not plain 'on time'")
+    func addedTrip() throws {
+        let text = try board(at: "17:04")
+        #expect(text.status == 0, "\(text.stderr)")
+        let row = try #require(text.stdout.split(separator: "\n").first { $0.contains("3790544_1") })
+        #expect(row.contains("17:20  added "))
+        #expect(!row.contains("on time"))
     }
 
     @Test("service --realtime --json: expected times per call, skipped calls")

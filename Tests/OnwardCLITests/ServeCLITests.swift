@@ -85,4 +85,27 @@ struct ServeCLITests {
         #expect(out.stderr.contains(file.path) && out.stderr.contains("Move it aside"), "\(out.stderr)")
         #expect(try Data(contentsOf: file) == notADatabase)
     }
+
+    @Test("a port already in use is refused in words, naming the port and --port")
+    func portInUse() throws {
+        // Hold a port: bind and listen on it for the length of the test.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        #expect(listen(fd, 1) == 0)
+        let port = Int(UInt16(bigEndian: addr.sin_port))
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-serve-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dataDir) }
+        let out = try OnwardExecutable.run(["serve", "--port", String(port), "--data-dir", dataDir.path])
+        #expect(out.status != 0)
+        #expect(out.stderr.contains("port \(port) on 127.0.0.1 is already in use"), "\(out.stderr)")
+        #expect(out.stderr.contains("--port"))
+        #expect(!out.stderr.contains("errno"))
+    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import GTFSRealtime
 import Hummingbird
 import HummingbirdWebSocket
+import Logging
 import OnwardCore
 import Server
 import Timetable
@@ -23,11 +24,19 @@ enum TestServer {
         return LiveStore(state)
     }
 
-    static func app(_ deps: ServerDependencies) -> some ApplicationProtocol {
+    static func app(_ deps: ServerDependencies, limits: ConnectionLimits = .init(), logger: Logger? = nil) -> some ApplicationProtocol {
         let router = buildRouter(deps)
-        return Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
-                           configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        return Application(router: router, server: .onward(router, deps: deps, limits: limits),
+                           configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                           logger: logger ?? quiet)
     }
+
+    /// Warnings and errors only: each request is logged at info.
+    static let quiet: Logger = {
+        var logger = Logger(label: "Onward")
+        logger.logLevel = .warning
+        return logger
+    }()
 
     static func deps(_ store: LiveStore, rateLimit: RateLimiter.Configuration = .init(ratePerSecond: 1000, burst: 1000)) -> ServerDependencies {
         ServerDependencies(store: store, now: { now }, attribution: "Test data", rateLimit: rateLimit)

@@ -4,7 +4,7 @@ import GTFS
 import OnwardCore
 import OnwardTesting
 import Testing
-import Timetable
+@testable import Timetable
 
 /// Stop search and nearby stops on the bundled MRT Jakarta network.
 /// Expected IDs and distances read from the bundled zip's stops.txt (stations are location_type 1;
@@ -23,6 +23,21 @@ struct SearchTests {
         #expect(found.map(\.id) == ["SLBB"])
         guard case .found(let s) = tt.resolveStop("lebak") else { Issue.record("lebak did not resolve"); return }
         #expect(tt.place(s).id == "SLBB")
+    }
+
+    @Test("a name with a typo finds nothing, but the nearest names are suggested", arguments: [
+        ("Bundran HI", "SBHI"), ("Lebak Bulsu", "SLBB"), ("fatmawatti", "SFTM"), ("blok n", "SBKM"),
+    ])
+    func nearestNames(query: String, id: String) throws {
+        let tt = try Self.network.get()
+        guard case .notFound = tt.resolveStop(query) else { Issue.record("\(query) resolved"); return }
+        let near = tt.nearestNames(query)
+        #expect(near.map(\.id).contains(id), "\(near.map(\.name))")
+        if query == "Bundran HI" { #expect(near.map(\.id) == ["SBHI"]) }
+        #expect(near.count <= 3)
+        #expect(tt.nearestNames("xyzzy quux").isEmpty)
+        #expect(Timetable.editDistance(Array("bundran hi".utf8), Array("bundaran hi".utf8), atMost: 2) == 1)
+        #expect(Timetable.editDistance(Array("kitten".utf8), Array("sitting".utf8), atMost: 5) == 3)
     }
 
     @Test(arguments: ["BUNDARÁN", "bundaran", "Bundaran hi", "bundarán-HI", "MRT BUNDARAN"])

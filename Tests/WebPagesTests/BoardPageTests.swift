@@ -51,6 +51,32 @@ struct BoardPageTests {
         #expect(!ontime.contains("time-expected"))
     }
 
+    @Test func aLateRowShowsTheExpectedTimeLargeAndTheScheduledStruck() throws {
+        let late = try #require(row("T-LATE", in: page))
+        // Expected first, as the large time; the scheduled one after it, struck and secondary; both labelled for screen readers.
+        #expect(late.contains(#"<span class="visually-hidden">Expected </span><time class="time-expected status-late" datetime="2026-11-23T08:10:37+07:00">08:10</time>"#))
+        #expect(late.contains(#"<span class="time-was"><span class="visually-hidden">Scheduled </span><s><time datetime="2026-11-23T08:05:10+07:00">08:05</time></s></span>"#))
+        #expect(!late.contains("time-scheduled"))
+        // Each row's large time is the one a traveller goes by: the expected one where it reads differently.
+        let times = page.components(separatedBy: "<td class=\"col-time\">").dropFirst().compactMap { cell in
+            cell.range(of: #"class="time-(scheduled|expected)[^"]*" datetime="[^"]+">\d\d:\d\d"#, options: .regularExpression).map { String(cell[$0].suffix(5)) }
+        }
+        #expect(times == ["08:03", "08:10", "08:08", "08:12", "08:15"])
+    }
+
+    @Test("the minutes late are the difference of the two times shown, not of the seconds", arguments: [
+        ("2026-11-23T07:02:50+07:00", "2026-11-23T07:05:31+07:00", 161, "Late 3 min"),
+        ("2026-11-23T07:02:00+07:00", "2026-11-23T07:04:59+07:00", 179, "Late 2 min"),
+        ("2026-11-23T07:02:10+07:00", "2026-11-23T07:00:50+07:00", -80, "Early 2 min"),
+        ("2026-11-23T23:59:30+07:00", "2026-11-24T00:01:10+07:00", 100, "Late 2 min"),
+    ])
+    func minutesAgreeWithTheTimesShown(scheduled: String, expected: String, delay: Int, words: String) throws {
+        let status = delay > 0 ? "late" : "early"
+        let board = Fixtures.board(entries: [Fixtures.entry(trip: "T-X", scheduled: scheduled, expected: expected, status: status, delay: delay)])
+        let r = try #require(row("T-X", in: BoardPage.render(board, context: Fixtures.context())))
+        #expect(r.contains(">\(words)</span>"))
+    }
+
     @Test func cancelledAndSkippedRowsStayStruckThrough() throws {
         let cancelled = try #require(row("T-CANCELLED", in: page))
         #expect(cancelled.contains("class=\"row is-cancelled\""))

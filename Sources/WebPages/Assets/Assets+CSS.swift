@@ -18,6 +18,7 @@ extension Assets {
   --color-early: #86c3ff;
   --color-cancelled: #ff8279;
   --color-departed: #8b95a3;
+  --color-passed: #8b95a3;
   --color-warn-bg: #2b2008;
   --color-warn-border: #9c6a0b;
   --color-warn-text: #f8d98e;
@@ -58,6 +59,8 @@ extension Assets {
   --color-early: #0b5cad;
   --color-cancelled: #c01b2e;
   --color-departed: #6a7280;
+  /* Text of stops passed and services gone: quieter than muted, still 4.5:1 on every surface. */
+  --color-passed: #646c79;
   --color-warn-bg: #fff5e0;
   --color-warn-border: #e9a53a;
   --color-warn-text: #5f3400;
@@ -429,8 +432,10 @@ input[type="search"]:focus-visible { outline-offset: 0; border-color: var(--colo
 .board tbody tr:hover { background: var(--color-surface-2); }
 
 .col-time { width: 4.2em; white-space: nowrap; }
-.col-time .time-scheduled { font-size: 1.125rem; font-weight: 800; }
-.time-expected { display: block; font-size: 0.875rem; font-weight: 700; }
+.col-time .time-scheduled, .col-time .time-expected { font-size: 1.125rem; font-weight: 800; }
+.time-expected { font-weight: 800; }
+/* The scheduled time under an expected one that differs: struck, secondary. */
+.time-was { display: block; font-size: 0.875rem; font-weight: 500; color: var(--color-muted); }
 /* Phone: the line and platform columns fold into the destination cell. */
 .col-line, .col-platform { display: none; }
 .col-status { width: 7.2em; }
@@ -457,7 +462,8 @@ input[type="search"]:focus-visible { outline-offset: 0; border-color: var(--colo
 }
 .is-cancelled .row-link, .is-skipped .row-link, .is-cancelled .col-time, .is-skipped .col-time { color: var(--color-muted); }
 .is-cancelled s, .is-skipped s { text-decoration-color: var(--color-cancelled); }
-.is-departed td { opacity: 0.62; }
+/* Gone: quieter by colour, not opacity (opacity took muted text under 4.5:1). */
+.is-departed .col-time, .is-departed .row-link, .is-departed .row-notes, .is-departed .via-time, .is-departed .status { color: var(--color-passed); }
 
 /* ---------- Alerts ---------- */
 
@@ -539,12 +545,13 @@ input[type="search"]:focus-visible { outline-offset: 0; border-color: var(--colo
 .call-notes .platform { font-size: 0.75rem; padding: 0 6px; }
 .call-times { grid-column: 2; text-align: right; font-weight: 700; }
 .call-time { display: block; white-space: nowrap; }
-.call-time .time-expected { display: inline; margin-left: 6px; }
+.call-time .time-was { display: inline; margin-left: 6px; }
 .time-label { color: var(--color-muted); font-weight: 500; font-size: 0.8125rem; }
 .call-status { grid-column: 2; text-align: right; }
 .call-status .status { font-size: 0.8125rem; }
-.call.is-passed .call-name, .call.is-passed .call-times { color: var(--color-muted); }
-.call.is-passed .call-main, .call.is-passed .call-times, .call.is-passed .call-status { opacity: 0.75; }
+/* Passed: quieter by colour, not opacity (muted at 0.75 opacity was #7a808c on white, 3.96:1). */
+.call.is-passed .call-name, .call.is-passed .call-times, .call.is-passed .call-notes, .call.is-passed .time-label,
+.call.is-passed .call-status .status { color: var(--color-passed); }
 .call.is-skipped .call-name, .call.is-cancelled .call-name { color: var(--color-muted); text-decoration: line-through; }
 .call.is-current { background: linear-gradient(90deg, var(--color-accent-soft), transparent 70%); }
 
@@ -579,7 +586,7 @@ input[type="search"]:focus-visible { outline-offset: 0; border-color: var(--colo
   .board th:first-child, .board td:first-child { padding-left: 16px; }
   .board th:last-child, .board td:last-child { padding-right: 16px; }
   .col-time { width: 5.5em; }
-  .col-time .time-scheduled { font-size: 1.25rem; }
+  .col-time .time-scheduled, .col-time .time-expected { font-size: 1.25rem; }
   .col-status { width: 10em; }
   .col-status .status { font-size: 0.9375rem; }
   .line-badge { font-size: 0.875rem; }

@@ -203,7 +203,7 @@ public enum BoardPage {
         if e.addedTrip == true { notes.append("<span class=\"badge badge-added\">\(s(.addedTrip))</span>") }
         dest += "<span class=\"row-notes\">\(HTML.join(notes, separator: " "))</span>"
 
-        var statusHTML = status.badge(delaySeconds: e.delaySeconds, arrivals: arrivals, strings: s)
+        var statusHTML = status.badge(delaySeconds: e.delaySeconds, arrivals: arrivals, scheduled: scheduled, expected: expected, strings: s)
         if let alerts = e.alerts, !alerts.isEmpty {
             statusHTML += " <span class=\"row-alert\" title=\"\(s(.rowHasAlert))\"><span aria-hidden=\"true\">!</span>"
                 + "<span class=\"visually-hidden\">\(s(.rowHasAlert))</span></span>"
@@ -248,7 +248,8 @@ public enum BoardPage {
         guard let e = next else { return s(.liveSummaryBoardEmpty) }
         let status = RunStatus(api: e.status)
         let iso = (arrivals ? (e.expectedArrival ?? e.scheduledArrival) : (e.expectedDeparture ?? e.scheduledDeparture))
-        var statusText = status.text(delaySeconds: e.delaySeconds, arrivals: arrivals, strings: s)
+        var statusText = status.text(delaySeconds: e.delaySeconds, arrivals: arrivals,
+                                     scheduled: arrivals ? e.scheduledArrival : e.scheduledDeparture, expected: iso, strings: s)
         if let first = statusText.first { statusText = first.lowercased() + statusText.dropFirst() }
         let line = e.routeShortName.isEmpty ? e.routeLongName : e.routeShortName
         let time = WallClock.hhmm(iso) ?? ""

@@ -102,6 +102,8 @@ public enum ServicePage {
             let classes = ["call", passed ? "is-passed" : nil, isNext ? "is-current" : nil,
                            status == .skipped ? "is-skipped" : nil, status == .cancelled ? "is-cancelled" : nil,
                            i == 0 ? "is-first" : nil, i == calls.count - 1 ? "is-last" : nil].compactMap { $0 }
+            // The minutes of the status agree with the departure time shown (the arrival at the last call).
+            let last = i == calls.count - 1
             let nameText: HTML = status.isStruck ? "<s>\(call.stopName)</s>" : "\(call.stopName)"
             var notes: [HTML] = []
             if let platform = call.platform, !platform.isEmpty {
@@ -122,7 +124,8 @@ public enum ServicePage {
             <div class="call-main"><a class="call-name" href="\(Links.board(call.stopId))">\(nameText)</a>\
             \(notes.isEmpty ? HTML.empty : "<span class=\"call-notes\">\(HTML.join(notes, separator: " "))</span>")</div>\
             <div class="call-times">\(times(call, index: i, count: calls.count, status: status, strings: s))</div>\
-            <div class="call-status">\(status.badge(delaySeconds: call.delaySeconds, strings: s))</div>\
+            <div class="call-status">\(status.badge(delaySeconds: call.delaySeconds, scheduled: last ? call.scheduledArrival : call.scheduledDeparture,
+                                                  expected: last ? call.expectedArrival : call.expectedDeparture, strings: s))</div>\
             </li>
             """
         }

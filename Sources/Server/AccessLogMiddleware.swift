@@ -1,0 +1,30 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// One line per request at info: method, path (never the query string), status,
+/// duration in milliseconds and the request ID. Outermost, so it sees the status
+/// an error was turned into.
+struct AccessLogMiddleware: RouterMiddleware {
+    typealias Context = OnwardRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            log(request, context, status: response.status.code, id: response.headers[.requestID], since: start)
+            return response
+        } catch {
+            log(request, context, status: 500, id: nil, since: start)
+            throw error
+        }
+    }
+
+    private func log(_ request: Request, _ context: Context, status: Int, id: String?, since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
+        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        context.logger.info("\(request.method.rawValue) \(request.uri.path) \(status) \((ms * 10).rounded() / 10) ms", metadata: [
+            "request.id": .string(id ?? context.requestID),
+        ])
+    }
+}
