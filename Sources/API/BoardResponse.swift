@@ -106,8 +106,13 @@ public struct CallingAtDTO: Codable, Sendable, Equatable {
 }
 
 public struct BoardDTO: Codable, Sendable, Equatable {
-    /// The source that answered (`national-rail`, `cta`, a GTFS feed's name).
+    /// The source that answered (`national-rail`, `cta`), for a source behind the protocol.
     public var source: String?
+    /// Its name for people ("National Rail").
+    public var sourceName: String?
+    /// What that source can answer (`arrivals`, `callingAt`, `anyTime`, …), so a page offers
+    /// only what works; absent for the timetable, which answers everything.
+    public var sourceCapabilities: [String]?
     /// Why the board is empty, when the source said ("No arrival times").
     public var emptyReason: String?
     public var stop: StopDTO

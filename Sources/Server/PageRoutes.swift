@@ -105,8 +105,10 @@ struct PageRoutes: Sendable {
         let board = try await sq.board(Queries.BoardQuery(
             stopID: stopID, arrivals: arrivals, via: q.string(arrivals ? "from" : "to"), at: moment, windowMinutes: window,
             limit: window == nil ? 20 : nil, languages: ctx.language.alertLanguages))
+        // Alerts name the station by its ID: show its name.
+        let names = AlertNames(stops: [board.stop.id: board.stop.name])
         let page = BoardPage.render(board, context: ctx,
-                                    options: .init(windowMinutes: window, limit: window == nil ? 20 : nil,
+                                    options: .init(windowMinutes: window, limit: window == nil ? 20 : nil, names: names,
                                                    at: moment.map { LocalTime($0, in: zone).iso8601 }))
         return self.page(page, request)
     }

@@ -57,7 +57,10 @@ public struct SourceQueries: Sendable {
             board.entries.removeLast(board.entries.count - limit)
             board.entryAlertIDs = board.entryAlertIDs.map { Array($0.prefix(limit)) }
         }
-        return Self.dto(board, source: CanonicalID.split(stopID)?.source, languages: q.languages)
+        var dto = Self.dto(board, source: CanonicalID.split(stopID)?.source, languages: q.languages)
+        dto.sourceName = source.displayName
+        dto.sourceCapabilities = source.capabilities.names
+        return dto
     }
 
     /// A source's board in the API's shape.

@@ -74,7 +74,9 @@ def test_national_rail_board_with_calling_points_and_station_messages(upstream_s
     # A row opens its service, with the train that divides.
     rows[0].find_element(By.CSS_SELECTOR, "a.row-link").click()
     WebDriverWait(browser, 10).until(lambda d: "/services/" in d.current_url)
-    assert "Caterham" in browser.find_element(By.ID, "main").text
+    main = browser.find_element(By.ID, "main").text
+    assert "Caterham" in main
+    assert "The portion to Tattenham Corner, which divides at Purley" in main
     shot("service-national-rail")
     assert TOKEN not in browser.page_source
 

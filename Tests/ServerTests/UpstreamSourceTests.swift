@@ -97,7 +97,7 @@ struct UpstreamSourceTests {
                 let html = String(buffer: r.body)
                 #expect(html.contains("East Croydon"))
                 #expect(html.contains("Calling at"))
-                #expect(html.contains("Live from national-rail"))
+                #expect(html.contains("Live from National Rail"))
                 #expect(html.contains("lifts are out of order"))
                 #expect(html.contains("/services/national-rail"))
             }
@@ -120,6 +120,9 @@ struct UpstreamSourceTests {
                 #expect(r.status == .ok)
                 let html = String(buffer: r.body)
                 #expect(html.contains("Clark &amp; Harrison") && html.contains("Howard") && html.contains("12:25"))
+                // Made at 12:21: the rows count down from then. The bus tracker has no arrivals or calling-at filter to offer.
+                #expect(html.contains(">4 min<") && html.contains(">14 min<"))
+                #expect(!html.contains("arrivals=1") && !html.contains("filter-box"))
             }
             // The bus tracker has no timetable: another time is refused with a reason, not an empty board.
             try await client.execute(uri: "/api/v1/stops/cta:15895/departures?at=2015-02-14T18:00:00-06:00", method: .get) { r in

@@ -19,7 +19,11 @@ enum LiveNotice {
         let age = WallClock.minutes(since: live.updatedAt, now: context.now)
         let stale = live.stale || (age.map { $0 * 60 >= staleAfterSeconds } ?? false)
         if stale {
-            let title = age.map { s(.liveStaleMinutes, ["minutes": String($0)]) } ?? s(.liveStale)
+            // Minutes read well up to two hours, hours up to two days; a replayed recording is days old.
+            let title = age.map { m in
+                m < 120 ? s(.liveStaleMinutes, ["minutes": String(m)])
+                    : m < 2_880 ? s(.liveStaleHours, ["hours": String(m / 60)]) : s(.liveStaleDays, ["days": String(m / 1_440)])
+            } ?? s(.liveStale)
             out.append("""
             <div class="banner banner-warn" data-stale="true"><strong>\(title)</strong> <span>\(s(.liveStaleNote))</span></div>
             """)

@@ -34,7 +34,10 @@ public enum BoardPage {
         let title = s(arrivals ? .boardTitleArrivals : .boardTitleDepartures, ["stop": stop.name])
         var kind = [stop.kind == "station" ? s(.boardStationLabel) : s(.boardStopLabel)]
         if let code = stop.code, !code.isEmpty { kind.append(code) }
-        if let source = board.source, board.live != nil, stop.id.hasPrefix(source + ":") { kind.append(s(.boardSourceLabel, ["source": source])) }
+        if let source = board.sourceName ?? board.source { kind.append(s(.boardSourceLabel, ["source": source])) }
+        // A source that cannot answer arrivals or a calling-at filter is not offered them.
+        let offersArrivals = board.sourceCapabilities?.contains("arrivals") ?? true
+        let offersFilter = board.sourceCapabilities?.contains("callingAt") ?? true
 
         func tab(_ key: L10nKey, _ href: String, _ current: Bool) -> HTML {
             "<a class=\"tab\" href=\"\(href)\"\(HTML.attribute("aria-current", current ? "page" : nil))>\(s(key))</a>"
@@ -58,13 +61,17 @@ public enum BoardPage {
         <div class="page-head">
         <p class="eyebrow">\(kind.joined(separator: " · "))</p>
         <h1>\(stop.name)</h1>
-        <nav class="tabs" aria-label="\(s(.boardTabsLabel))">\
-        \(tab(.boardDepartures, Links.board(stop.id), !arrivals))\(tab(.boardArrivals, Links.board(stop.id, arrivals: true), arrivals))</nav>
+        \(offersArrivals ? """
+            <nav class="tabs" aria-label="\(s(.boardTabsLabel))">\
+            \(tab(.boardDepartures, Links.board(stop.id), !arrivals))\(tab(.boardArrivals, Links.board(stop.id, arrivals: true), arrivals))</nav>
+            """ as HTML : .empty)
         </div>
-        <details class="filter-box"\(HTML.flag("open", board.via != nil))>
-        <summary>\(s(arrivals ? .boardComingFrom : .boardCallingAt))</summary>
-        \(filter)
-        </details>
+        \(offersFilter ? """
+            <details class="filter-box"\(HTML.flag("open", board.via != nil))>
+            <summary>\(s(arrivals ? .boardComingFrom : .boardCallingAt))</summary>
+            \(filter)
+            </details>
+            """ as HTML : .empty)
         \(activeFilter)
         <div class="live-bar">
         <span class="connection" data-connection hidden></span>
@@ -151,7 +158,12 @@ public enum BoardPage {
     static func table(_ board: BoardDTO, entries: [BoardEntryDTO], arrivals: Bool, context: PageContext, utcOffset: Int?) -> HTML {
         let s = context.strings
         let caption = s(arrivals ? .boardCaptionArrivals : .boardCaptionDepartures, ["stop": board.stop.name])
-        let asOf = utcOffset.map { s(.boardAsOf, ["time": LocalClock.hhmm(context.now, utcOffset: $0)]) }
+        // A live-only source's board is as of its own now (when the upstream made it), not ours.
+        let madeAt = board.source == nil ? nil : board.live?.updatedAt.flatMap(WallClock.init(iso:))
+        let zone = TimeZone(identifier: board.stop.timeZone)
+        let upstreamTime = madeAt.flatMap { w in zone.map { LocalClock.hhmm(w.instant, utcOffset: $0.secondsFromGMT(for: w.instant.date)) } }
+        let asOf = upstreamTime.map { s(.boardAsOf, ["time": $0]) }
+            ?? utcOffset.map { s(.boardAsOf, ["time": LocalClock.hhmm(context.now, utcOffset: $0)]) }
         var badges = LineBadge.Cache()
         let rows = entries.map { row($0, board: board, arrivals: arrivals, strings: s, badges: &badges) }
         return """
@@ -204,6 +216,12 @@ public enum BoardPage {
         dest += "<span class=\"row-notes\">\(HTML.join(notes, separator: " "))</span>"
 
         var statusHTML = status.badge(delaySeconds: e.delaySeconds, arrivals: arrivals, scheduled: scheduled, expected: expected, strings: s)
+        // A prediction with no timetable time (the bus tracker) counts down from when it was made: "3 min", "Due".
+        if scheduled == nil, status == .onTime, let exp = expected.flatMap(WallClock.init(iso:)),
+           let made = board.live?.updatedAt.flatMap(WallClock.init(iso:)) {
+            let minutes = max(0, Int(exp.instant.epochSeconds - made.instant.epochSeconds) / 60)
+            statusHTML = "<span class=\"status status-on-time\">\(minutes <= 1 ? s(.statusDue) : s(.statusInMinutes, ["minutes": String(minutes)]))</span>"
+        }
         if let alerts = e.alerts, !alerts.isEmpty {
             statusHTML += " <span class=\"row-alert\" title=\"\(s(.rowHasAlert))\"><span aria-hidden=\"true\">!</span>"
                 + "<span class=\"visually-hidden\">\(s(.rowHasAlert))</span></span>"

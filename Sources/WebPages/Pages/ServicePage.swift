@@ -68,6 +68,17 @@ public enum ServicePage {
             """)
         }
         parts.append(diagram(service, position: position, color: routeColor, strings: s))
+        // A train that divides: each other portion runs on from where it divides, with calls of its own.
+        for branch in service.branches ?? [] {
+            var portion = service
+            portion.calls = branch.calls
+            portion.branches = nil
+            let at = service.calls.first { $0.stopId == branch.afterStopId }?.stopName ?? branch.afterStopId
+            parts.append("""
+            <h2 class="section-title">\(s(.serviceBranch, ["headsign": branch.headsign, "stop": at]))</h2>
+            \(diagram(portion, position: nil, color: routeColor, strings: s))
+            """)
+        }
         let summary = position.map { position -> String in
             s(.liveSummaryService, ["detail": position.where_(service, strings: s)])
         } ?? s(.liveSummaryService, ["detail": ""]).trimmingWhitespace
