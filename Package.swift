@@ -95,6 +95,8 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
+            // The OpenAPI document is a file (written by Scripts/openapi.py), embedded so the server stays one binary.
+            resources: [.embedInCode("Resources/openapi.json")],
             swiftSettings: strict
         ),
         // Composition root: turns configuration into a loaded network and a running server. Ships the default network.

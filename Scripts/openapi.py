@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""Writes Sources/Server/OpenAPIDocument.swift from the description below.
+"""Writes Sources/Server/Resources/openapi.json from the description below.
 
 The API's OpenAPI 3.1 document lives here as data, so it is easy to read and
-edit; ServerTests checks real responses against it. Run after editing:
+edit; the server embeds the JSON file in its binary (SwiftPM embedInCode), and
+ServerTests checks real responses against it. Run after editing:
     python3 Scripts/openapi.py
+`--check` exits 1 when the committed file differs from what this script makes
+(the test script runs it, so CI fails on a stale document).
 """
 import json
 import pathlib
+import sys
 
 S = {"type": "string"}
 I = {"type": "integer"}
@@ -18,7 +22,7 @@ def obj(required, optional):
     props = dict(required); props.update(optional)
     return {"type": "object", "required": sorted(required), "properties": props, "additionalProperties": False}
 
-STATUS = {"type": "string", "enum": ["scheduled", "noLiveData", "onTime", "late", "early", "cancelled", "skipped", "departed"]}
+STATUS = {"type": "string", "enum": ["scheduled", "noLiveData", "onTime", "late", "delayed", "early", "cancelled", "skipped", "departed"]}
 ISO = {"type": "string", "description": "ISO 8601 local time with UTC offset, e.g. 2026-11-23T08:05:00+07:00"}
 
 schemas = {
@@ -38,9 +42,12 @@ schemas = {
                       {"routeColor": S, "platform": S, "scheduledDeparture": ISO, "scheduledArrival": ISO,
                        "arrivalAtDestination": ISO, "destinationStopId": S, "departureFromOrigin": ISO, "originStopId": S,
                        "headwaySeconds": I, "exactTimes": B, "startTime": S, "expectedDeparture": ISO, "expectedArrival": ISO,
-                       "delaySeconds": I, "platformChanged": B, "addedTrip": B, "alerts": arr(S)}),
+                       "delaySeconds": I, "platformChanged": B, "addedTrip": B, "alerts": arr(S),
+                       "operatorName": S, "reason": S, "callingAt": arr(ref("CallingAt"))}),
+    "CallingAt": obj({"stopId": S, "stopName": S, "scheduled": ISO, "status": STATUS}, {"expected": ISO}),
     "Board": obj({"stop": ref("Stop")}, {"via": ref("Stop"), "departures": arr(ref("BoardEntry")), "arrivals": arr(ref("BoardEntry")),
-                                        "live": ref("Live"), "alerts": ref("BoardAlerts")}),
+                                        "live": ref("Live"), "alerts": ref("BoardAlerts"), "source": S, "sourceName": S,
+                                        "sourceCapabilities": arr(S), "emptyReason": S}),
     "Call": obj({"stopId": S, "stopName": S, "stopSequence": I, "scheduledArrival": ISO, "scheduledDeparture": ISO,
                  "pickup": S, "dropOff": S, "timepoint": B, "status": STATUS},
                 {"platform": S, "stopHeadsign": S, "expectedArrival": ISO, "expectedDeparture": ISO, "delaySeconds": I,
@@ -50,7 +57,17 @@ schemas = {
                         "reportedAt": ISO}),
     "Service": obj({"tripId": S, "routeId": S, "routeShortName": S, "routeLongName": S, "headsign": S, "serviceDate": S,
                     "calls": arr(ref("Call"))},
-                   {"headwaySeconds": I, "cancelled": B, "vehicle": ref("Vehicle"), "live": ref("Live"), "alerts": arr(ref("Alert"))}),
+                   {"headwaySeconds": I, "cancelled": B, "vehicle": ref("Vehicle"), "live": ref("Live"), "alerts": arr(ref("Alert")),
+                    "operatorName": S, "reason": S, "branches": arr(ref("Branch")), "source": S}),
+    "Branch": obj({"afterStopId": S, "headsign": S, "calls": arr(ref("Call"))}, {}),
+    "Route": obj({"id": S, "shortName": S, "longName": S}, {"color": S}),
+    "Routes": obj({"source": S, "routes": arr(ref("Route"))}, {}),
+    "Direction": obj({"id": S, "name": S}, {}),
+    "RouteDetail": obj({"route": S}, {"directions": arr(ref("Direction")), "direction": S, "stops": arr(ref("Stop"))}),
+    "Upstream": obj({"name": S, "state": {"type": "string", "enum": ["fresh", "stale", "failing", "unavailable", "idle", "starting"]}},
+                    {"ageSeconds": I, "detail": S, "budgetRemaining": I}),
+    "Source": obj({"name": S, "displayName": S, "capabilities": arr(S), "upstreams": arr(ref("Upstream"))}, {}),
+    "Sources": obj({"sources": arr(ref("Source"))}, {}),
     "Alerts": obj({"at": ISO, "alerts": arr(ref("Alert")), "inactiveCount": I, "totalInFeeds": I}, {"stop": ref("Stop"), "routeId": S}),
     "VehicleItem": obj({"tripId": S, "routeId": S, "routeShortName": S, "serviceDate": S, "vehicle": ref("Vehicle")}, {}),
     "Vehicles": obj({"vehicles": arr(ref("VehicleItem"))}, {"live": ref("Live")}),
@@ -89,20 +106,32 @@ paths = {
         "responses": {"200": ok("Stops", "Stops by distance, with distanceMetres"), **errors(400, 429)}}},
     "/api/v1/stops/{stopId}": {"get": {"operationId": "getStop", "summary": "One stop or station",
         "parameters": [param("stopId", "path", S, "A stop or station ID.")],
-        "responses": {"200": ok("Stop", "The stop"), **errors(404, 429)}}},
+        "responses": {"200": ok("Stop", "The stop"), **errors(404, 429, 503)}}},
     "/api/v1/stops/{stopId}/departures": {"get": {"operationId": "departures", "summary": "Departure board, live when realtime data is configured",
         "parameters": board_params + [param("to", "query", S, "Only services that later call at this stop ID.")],
-        "responses": {"200": ok("Board", "The board"), **errors(400, 404, 429)}}},
+        "responses": {"200": ok("Board", "The board"), **errors(400, 404, 429, 503)}}},
     "/api/v1/stops/{stopId}/arrivals": {"get": {"operationId": "arrivals", "summary": "Arrivals board",
         "parameters": board_params + [param("from", "query", S, "Only services that earlier called at this stop ID.")],
-        "responses": {"200": ok("Board", "The board"), **errors(400, 404, 429)}}},
+        "responses": {"200": ok("Board", "The board"), **errors(400, 404, 429, 503)}}},
     "/api/v1/services/{tripId}": {"get": {"operationId": "service", "summary": "Every calling point of one run of a trip",
         "parameters": [param("tripId", "path", S, "A trip ID (on every board row)."),
                        param("date", "query", S, "Service date YYYY-MM-DD (default today, else the next day it runs)."), LANG],
-        "responses": {"200": ok("Service", "The service"), **errors(400, 404, 429)}}},
+        "responses": {"200": ok("Service", "The service"), **errors(400, 404, 429, 503)}}},
     "/api/v1/alerts": {"get": {"operationId": "alerts", "summary": "Station alerts (stop), service alerts (route), or all, active now",
         "parameters": [param("stop", "query", S, "A stop or station ID."), param("route", "query", S, "A route ID."), LANG],
-        "responses": {"200": ok("Alerts", "Alerts, most severe first"), **errors(400, 404, 429)}}},
+        "responses": {"200": ok("Alerts", "Alerts, most severe first"), **errors(400, 404, 429, 503)}}},
+    "/api/v1/sources": {"get": {"operationId": "sources", "summary": "The configured sources and how each upstream is doing (never a URL or key)",
+        "responses": {"200": ok("Sources", "Sources by name"), **errors(429)}}},
+    "/api/v1/sources/{source}/routes": {"get": {"operationId": "sourceRoutes", "summary": "Browse, step 1: a source's routes",
+        "parameters": [param("source", "path", S, "A source name, e.g. cta.")],
+        "responses": {"200": ok("Routes", "The routes"), **errors(400, 429, 503)}}},
+    "/api/v1/routes/{routeId}": {"get": {"operationId": "routeDirections", "summary": "Browse, step 2: a route's directions",
+        "parameters": [param("routeId", "path", S, "A route ID, e.g. cta:22.")],
+        "responses": {"200": ok("RouteDetail", "The directions"), **errors(400, 404, 429, 503)}}},
+    "/api/v1/routes/{routeId}/directions/{direction}/stops": {"get": {"operationId": "routeStops",
+        "summary": "Browse, step 3: the stops one direction of a route serves, in order",
+        "parameters": [param("routeId", "path", S, "A route ID, e.g. cta:22."), param("direction", "path", S, "A direction's id.")],
+        "responses": {"200": ok("RouteDetail", "The stops"), **errors(400, 404, 429, 503)}}},
     "/api/v1/vehicles": {"get": {"operationId": "vehicles", "summary": "Vehicles the realtime data places",
         "responses": {"200": ok("Vehicles", "Vehicles with their trips"), **errors(429)}}},
 }
@@ -110,21 +139,19 @@ paths = {
 doc = {
     "openapi": "3.1.0",
     "info": {"title": "Onward API", "version": "1.0.0",
-             "description": "Departure boards, services, stops and alerts, live from GTFS-Realtime. Errors are application/problem+json (RFC 9457) with a stable code. Live updates: a WebSocket at /live?board=STOP_ID or /live?service=TRIP_ID."},
+             "description": "Departure boards, services, stops and alerts from every configured source (GTFS with GTFS-Realtime, National Rail Darwin, the CTA Bus Tracker), in one shape. IDs are SOURCE:LOCAL. Errors are application/problem+json (RFC 9457) with a stable code. Live updates: a WebSocket at /live?board=STOP_ID or /live?service=TRIP_ID."},
     "paths": paths,
     "components": {"schemas": schemas},
 }
 
-text = json.dumps(doc, indent=1, sort_keys=True)
-swift = f'''// Generated by Scripts/openapi.py: edit that file and run it, not this one.
-
-/// The API's OpenAPI 3.1 document, served at /api/v1/openapi.json.
-enum OpenAPIDocument {{
-    static let json = #"""
-{text}
-"""#
-}}
-'''
-out = pathlib.Path(__file__).resolve().parent.parent / "Sources/Server/OpenAPIDocument.swift"
-out.write_text(swift)
-print(f"wrote {out} ({len(text)} bytes of JSON)")
+text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
+out = pathlib.Path(__file__).resolve().parent.parent / "Sources/Server/Resources/openapi.json"
+if "--check" in sys.argv[1:]:
+    if not out.exists() or out.read_text() != text:
+        print(f"{out} is not what Scripts/openapi.py makes: run python3 Scripts/openapi.py and commit it", file=sys.stderr)
+        sys.exit(1)
+    print(f"{out} is current")
+    sys.exit(0)
+out.parent.mkdir(exist_ok=True)
+out.write_text(text)
+print(f"wrote {out} ({len(text)} bytes)")

@@ -5,6 +5,8 @@
 # (unless ONWARD_REQUIRE_BROWSER=1, as in CI): see Scripts/browser-tests.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Generated files are current: the OpenAPI document is what its generator makes.
+python3 Scripts/openapi.py --check
 swift build --build-tests
 swift test --skip-build
 Scripts/browser-tests.sh

@@ -75,7 +75,7 @@ struct APIRoutes {
         v1.get("vehicles") { _, _ in try json(deps.queries().vehicles()) }
         v1.get("openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
-                     body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+                     body: .init(byteBuffer: OpenAPIDocument.bytes))
         }
     }
 

@@ -26,6 +26,10 @@ struct OpenAPIConformanceTests {
         ("/api/v1/alerts", "/api/v1/alerts?stop=SLBB&lang=id"),
         ("/api/v1/alerts", "/api/v1/alerts?stop=NOPE"),
         ("/api/v1/vehicles", "/api/v1/vehicles"),
+        ("/api/v1/sources", "/api/v1/sources"),
+        ("/api/v1/sources/{source}/routes", "/api/v1/sources/nope/routes"),
+        ("/api/v1/routes/{routeId}", "/api/v1/routes/nope:1"),
+        ("/api/v1/routes/{routeId}/directions/{direction}/stops", "/api/v1/routes/nope:1/directions/North/stops"),
     ]
 
     /// In process, and over a real socket (a live server on a free port): the same answers both ways.

@@ -163,6 +163,40 @@ struct UpstreamSourceTests {
         }
     }
 
+    @Test("National Rail's and the bus tracker's answers match the OpenAPI document")
+    func conformance() async throws {
+        try await withServer { client, _ in
+            let document = try await client.execute(uri: "/api/v1/openapi.json", method: .get) { r in
+                try #require(try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView)) as? [String: Any])
+            }
+            let validator = SchemaValidator(document: document)
+            let tripID = try await client.execute(uri: "/api/v1/stops/national-rail:ECR/departures", method: .get) { r in
+                try #require(try decode(BoardDTO.self, r).departures?.first?.tripId)
+            }
+            let encodedTrip = tripID.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            for (path, uri) in [("/api/v1/stops/{stopId}/departures", "/api/v1/stops/national-rail:ECR/departures"),
+                                ("/api/v1/stops/{stopId}/arrivals", "/api/v1/stops/national-rail:ECR/arrivals"),
+                                ("/api/v1/stops/{stopId}", "/api/v1/stops/national-rail:ECR"),
+                                ("/api/v1/services/{tripId}", "/api/v1/services/\(encodedTrip)"),
+                                ("/api/v1/alerts", "/api/v1/alerts?stop=national-rail:ECR"),
+                                ("/api/v1/stops", "/api/v1/stops?q=york"),
+                                ("/api/v1/stops/nearby", "/api/v1/stops/nearby?lat=53.958&lon=-1.093&radius=1000"),
+                                ("/api/v1/stops/{stopId}/departures", "/api/v1/stops/cta:15895/departures"),
+                                ("/api/v1/stops/{stopId}/departures", "/api/v1/stops/cta:15895/departures?time=03:00"),
+                                ("/api/v1/sources", "/api/v1/sources"),
+                                ("/api/v1/sources/{source}/routes", "/api/v1/sources/cta/routes"),
+                                ("/api/v1/routes/{routeId}", "/api/v1/routes/cta:22"),
+                                ("/api/v1/routes/{routeId}/directions/{direction}/stops", "/api/v1/routes/cta:22/directions/Northbound/stops")] {
+                try await client.execute(uri: uri, method: .get) { r in
+                    let schema = try #require(validator.responseSchema(path: path, status: Int(r.status.code)),
+                                              "\(uri): status \(r.status.code) is not documented for \(path)")
+                    let problems = validator.validate(try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView)), against: schema)
+                    #expect(problems.isEmpty, "\(uri): \(problems.prefix(5).joined(separator: "; "))")
+                }
+            }
+        }
+    }
+
     @Test("no answer, page, health report or metric shows a token, a key or an upstream URL")
     func secretsStaySecret() async throws {
         try await withServer { client, upstream in
