@@ -197,17 +197,28 @@ public final class AlertBook: Sendable {
     /// With a trip, the route is only used when the timetable does not know the trip.
     /// With neither, the network-wide ones (agency-wide and route-type alerts).
     public func serviceAlerts(route: String?, trip: String?, at instant: Instant?) -> [Alert] {
-        ordered(serviceAlertIndices(route: route, trip: trip, wholeRouteOnly: false), at: instant)
+        ordered(serviceAlertIndices(route: route, trip: trip, wholeRouteOnly: false), during: instant.map { $0...$0 })
+    }
+
+    /// The service alerts active at any moment of `range` (a board's time window).
+    public func serviceAlerts(route: String?, trip: String?, during range: ClosedRange<Instant>) -> [Alert] {
+        ordered(serviceAlertIndices(route: route, trip: trip, wholeRouteOnly: false), during: range)
     }
 
     /// What a board at `stop` shows: its station alerts, plus the service alerts of the
     /// routes and trips it lists — except alerts narrowed to other stops of those
     /// routes, which belong to those stops' boards. Split by `Alert.isHighPriority`.
     public func boardAlerts(for stop: StopIndex, routes: [String], trips: [String] = [], at instant: Instant) -> BoardAlerts {
+        boardAlerts(for: stop, routes: routes, trips: trips, during: instant...instant)
+    }
+
+    /// The same for a board's time window: an alert belongs to a board for another day
+    /// when it is active then, not because it is active now.
+    public func boardAlerts(for stop: StopIndex, routes: [String], trips: [String] = [], during range: ClosedRange<Instant>) -> BoardAlerts {
         var indices = stationAlertIndices(for: stop)
         for r in Set(routes) { indices.formUnion(serviceAlertIndices(route: r, trip: nil, wholeRouteOnly: true)) }
         for t in Set(trips) { indices.formUnion(byTrip[t] ?? []) }
-        let list = ordered(indices, at: instant)
+        let list = ordered(indices, during: range)
         return BoardAlerts(highPriority: list.filter(\.isHighPriority), other: list.filter { !$0.isHighPriority })
     }
 
@@ -274,6 +285,10 @@ public final class AlertBook: Sendable {
     }
 
     private func ordered(_ indices: Set<Int>, at instant: Instant?) -> [Alert] {
-        indices.map { alerts[$0] }.filter { a in instant.map { a.isActive(at: $0) } ?? true }.sorted(by: Alert.mostSevereFirst)
+        ordered(indices, during: instant.map { $0...$0 })
+    }
+
+    private func ordered(_ indices: Set<Int>, during range: ClosedRange<Instant>?) -> [Alert] {
+        indices.map { alerts[$0] }.filter { a in range.map { a.isActive(during: $0) } ?? true }.sorted(by: Alert.mostSevereFirst)
     }
 }

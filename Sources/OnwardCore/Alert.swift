@@ -31,6 +31,11 @@ public struct Alert: Sendable, Hashable, Identifiable {
         activePeriods.isEmpty || activePeriods.contains { $0.contains(instant) }
     }
 
+    /// Whether the alert applies at any moment of `range` (a board's time window).
+    public func isActive(during range: ClosedRange<Instant>) -> Bool {
+        activePeriods.isEmpty || activePeriods.contains { $0.overlaps(range) }
+    }
+
     /// The period that contains `instant`, if any (nil for an alert without periods).
     public func period(containing instant: Instant) -> ActivePeriod? {
         activePeriods.first { $0.contains(instant) }
@@ -88,6 +93,13 @@ extension Alert {
         public func contains(_ instant: Instant) -> Bool {
             if let start, instant < start { return false }
             if let end, instant >= end { return false }
+            return true
+        }
+
+        /// Whether the period and `range` share a moment.
+        public func overlaps(_ range: ClosedRange<Instant>) -> Bool {
+            if let start, range.upperBound < start { return false }
+            if let end, range.lowerBound >= end { return false }
             return true
         }
     }

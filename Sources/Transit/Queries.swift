@@ -72,14 +72,27 @@ public struct Queries: Sendable {
                                    limit: q.windowMinutes == nil ? (q.limit ?? Queries.defaultLimit) : nil, via: via)
         let entries = state.hasRealtime ? timetable.liveBoard(request, overlay: state.realtime.overlay, now: now) : timetable.board(request)
         let book = state.realtime.alertBook
+        // Alerts belong to the board's time: from its moment to its last row (or the end of its window).
+        let windowEnd = q.windowMinutes.map { from.adding(seconds: Int64($0) * 60) } ?? from
+        let boardRange = from...max(windowEnd, entries.map { $0.expected ?? $0.scheduled }.max() ?? from)
         let alerts = book.map { b in
-            let a = b.boardAlerts(for: stop, routes: entries.map(\.routeID), trips: entries.map(\.tripID), at: now)
+            let a = b.boardAlerts(for: stop, routes: entries.map(\.routeID), trips: entries.map(\.tripID), during: boardRange)
             return BoardAlertsDTO(highPriority: a.highPriority.map { AlertDTO($0, languages: q.languages, timeZone: zone) },
                                   other: a.other.map { AlertDTO($0, languages: q.languages, timeZone: zone) })
         }
-        let entryAlerts = book.map { b in entries.map { e in b.serviceAlerts(route: e.routeID, trip: e.tripID, at: now).map(\.id) } }
-        return BoardDTO(stop: timetable.place(stop), via: via.map { timetable.place($0) }, entries: entries, arrivals: q.arrivals,
-                        live: live, alerts: alerts, entryAlerts: entryAlerts)
+        let entryAlerts = book.map { b in entries.map { e in b.serviceAlerts(route: e.routeID, trip: e.tripID, during: boardRange).map(\.id) } }
+        var dto = BoardDTO(stop: timetable.place(stop), via: via.map { timetable.place($0) }, entries: entries, arrivals: q.arrivals,
+                           live: live, alerts: alerts, entryAlerts: entryAlerts)
+        // An empty board outside the calendar says so, rather than looking like a quiet day.
+        if entries.isEmpty, let range = timetable.calendarRange {
+            let day = LocalTime(from, in: zone).date
+            if day > range.upperBound {
+                dto.emptyReason = "The timetable ends on \(range.upperBound.isoString): there is no service data after that date."
+            } else if day < range.lowerBound {
+                dto.emptyReason = "The timetable starts on \(range.lowerBound.isoString): there is no service data before that date."
+            }
+        }
+        return dto
     }
 
     /// One run of a trip on a service date (default: today where it runs, else the next day it runs).
