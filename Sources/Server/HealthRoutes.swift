@@ -66,7 +66,8 @@ struct HealthRoutes {
         }
         router.get("metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                     body: .init(byteBuffer: ByteBuffer(string: deps.metrics.render(deps.store.current, now: deps.now()))))
+                     body: .init(byteBuffer: ByteBuffer(string: deps.metrics.render(deps.store.current, upstreams: deps.sources.sources.flatMap { $0.status(now: deps.now()) },
+                                                                              now: deps.now()))))
         }
     }
 }

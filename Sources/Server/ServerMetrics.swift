@@ -5,6 +5,7 @@ import OnwardCore
 import Prometheus
 import Synchronization
 import Transit
+import TransitSources
 
 /// The Prometheus metrics `/metrics` shows: requests by route and status with
 /// their latencies, and each realtime source's fetches, matches and feed age.
@@ -44,7 +45,21 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Refreshes the realtime gauges from the current state, then renders everything.
-    func render(_ state: NetworkState, now: Instant) -> String {
+    func render(_ state: NetworkState, upstreams: [SourceStatus] = [], now: Instant) -> String {
+        // Upstream sources behind the protocol, by name (never a URL): up (fresh) or not, age, allowance left.
+        for u in upstreams {
+            let labels = [("source", u.name)]
+            registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "onward_source_up", unitName: "", helpText: "1 when the upstream's last answer was good"), labels: labels)
+                .set(Double(u.state == .fresh ? 1 : 0))
+            if let age = u.ageSeconds {
+                registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "onward_source_age_seconds", unitName: "", helpText: "Seconds since the upstream's last good answer was made"), labels: labels)
+                    .set(Double(age))
+            }
+            if let left = u.budgetRemaining {
+                registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "onward_source_budget_remaining", unitName: "", helpText: "Upstream requests left in the current allowance"), labels: labels)
+                    .set(Double(left))
+            }
+        }
         for source in state.sources.values {
             let labels = [("source", source.name)]
             registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "onward_realtime_fetch_successes", unitName: "", helpText: "Successful realtime fetches"), labels: labels)

@@ -209,6 +209,12 @@ struct UpstreamSourceTests {
                     for secret in [Self.token, Self.key, host] { #expect(!body.contains(secret), "\(path) shows \(secret)") }
                 }
             }
+            // Each upstream is in the metrics by its name.
+            try await client.execute(uri: "/metrics", method: .get) { r in
+                let text = String(buffer: r.body)
+                #expect(text.contains("onward_source_up{source=\"national-rail\"} 1"), "\(text.prefix(2000))")
+                #expect(text.contains("onward_source_budget_remaining{source=\"cta\"}"))
+            }
             // The token is sent where it belongs, in the SOAP header.
             #expect(upstream.requests.contains { String(decoding: $0.body, as: UTF8.self).contains("<TokenValue>\(Self.token)</TokenValue>") }
                 || upstream.requests.contains { String(decoding: $0.body, as: UTF8.self).contains(Self.token) })
