@@ -84,24 +84,30 @@ def ok(schema_name, desc):
 PROBLEM = {"description": "A problem (RFC 9457)", "content": {"application/problem+json": {"schema": ref("Problem")}}}
 def errors(*codes): return {str(c): PROBLEM for c in codes}
 
+DATE = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
+TIME = {"type": "string", "pattern": "^[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$"}
+AT = {"type": "string", "format": "date-time"}
+
 board_params = [
     param("stopId", "path", S, "A stop or station ID; a station gathers its platforms."),
-    param("date", "query", S, "Service date YYYY-MM-DD in the stop's time zone (default today)."),
-    param("time", "query", S, "Local time HH:MM[:SS] at the stop (default now)."),
-    param("at", "query", S, "An ISO 8601 instant, instead of date and time."),
-    param("window", "query", {"type": "integer", "minimum": 1, "maximum": 1440}, "Minutes to show (instead of limit)."),
-    param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 100}, "Rows to show (default 15)."),
+    param("date", "query", DATE, "Service date YYYY-MM-DD in the stop's time zone (default today); an impossible date is refused."),
+    param("time", "query", TIME, "Local time HH:MM[:SS] at the stop (default now)."),
+    param("at", "query", AT, "An ISO 8601 instant with its offset, instead of date and time; an impossible one is refused."),
+    param("window", "query", {"type": "integer", "minimum": 1, "maximum": 1440}, "Minutes to show (instead of limit: give one of the two, not both)."),
+    param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 100}, "Rows to show (default 15; instead of window: not both)."),
     LANG,
 ]
 
 paths = {
     "/api/v1/stops": {"get": {"operationId": "searchStops", "summary": "Search stops and stations by name",
-        "parameters": [param("q", "query", {"type": "string", "maxLength": 100}, "Text to search for (case- and accent-insensitive).", True),
+        "parameters": [param("q", "query", {"type": "string", "minLength": 1, "maxLength": 100, "pattern": "\\S"},
+                             "Text to search for (case- and accent-insensitive; not blank; at most 100 characters, counted as code points).", True),
                        param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 100}, "At most this many.")],
         "responses": {"200": ok("Stops", "Matching stops, best first"), **errors(400, 429)}}},
     "/api/v1/stops/nearby": {"get": {"operationId": "nearbyStops", "summary": "Stops near a point",
-        "parameters": [param("lat", "query", N, "Latitude in degrees.", True), param("lon", "query", N, "Longitude in degrees.", True),
-                       param("radius", "query", {"type": "number", "maximum": 5000}, "Metres (default 800)."),
+        "parameters": [param("lat", "query", {"type": "number", "minimum": -90, "maximum": 90}, "Latitude in degrees.", True),
+                       param("lon", "query", {"type": "number", "minimum": -180, "maximum": 180}, "Longitude in degrees.", True),
+                       param("radius", "query", {"type": "number", "minimum": 1, "maximum": 5000}, "Metres (default 800)."),
                        param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 100}, "At most this many.")],
         "responses": {"200": ok("Stops", "Stops by distance, with distanceMetres"), **errors(400, 429)}}},
     "/api/v1/stops/{stopId}": {"get": {"operationId": "getStop", "summary": "One stop or station",
@@ -115,7 +121,7 @@ paths = {
         "responses": {"200": ok("Board", "The board"), **errors(400, 404, 429, 503)}}},
     "/api/v1/services/{tripId}": {"get": {"operationId": "service", "summary": "Every calling point of one run of a trip",
         "parameters": [param("tripId", "path", S, "A trip ID (on every board row)."),
-                       param("date", "query", S, "Service date YYYY-MM-DD (default today, else the next day it runs)."), LANG],
+                       param("date", "query", DATE, "Service date YYYY-MM-DD (default today, else the next day it runs); an impossible date is refused."), LANG],
         "responses": {"200": ok("Service", "The service"), **errors(400, 404, 429, 503)}}},
     "/api/v1/alerts": {"get": {"operationId": "alerts", "summary": "Station alerts (stop), service alerts (route), or all, active now",
         "parameters": [param("stop", "query", S, "A stop or station ID."), param("route", "query", S, "A route ID."), LANG],

@@ -13,7 +13,8 @@ struct Params {
     init(_ request: Request) throws(QueryError) {
         var values: [String: String] = [:]
         for (key, value) in Params.formDecoded(request.uri.query ?? "") {
-            guard value.count <= Params.maxValueLength else {
+            // Characters as JSON Schema and the OpenAPI document count them: Unicode code points, not grapheme clusters.
+            guard value.unicodeScalars.count <= Params.maxValueLength else {
                 throw QueryError(.invalidParameter, "\(key) is longer than \(Params.maxValueLength) characters", parameter: key)
             }
             values[key] = value
@@ -42,7 +43,7 @@ struct Params {
 
     func required(_ name: String, maxLength: Int) throws(QueryError) -> String {
         guard let v = string(name) else { throw QueryError(.invalidParameter, "\(name) is required", parameter: name) }
-        guard v.count <= maxLength else { throw QueryError(.invalidParameter, "\(name) must be at most \(maxLength) characters", parameter: name) }
+        guard v.unicodeScalars.count <= maxLength else { throw QueryError(.invalidParameter, "\(name) must be at most \(maxLength) characters", parameter: name) }
         return v
     }
 

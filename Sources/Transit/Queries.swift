@@ -126,14 +126,14 @@ public struct Queries: Sendable {
     public func searchStops(_ text: String, limit: Int = 10) throws(QueryError) -> StopsDTO {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw QueryError(.invalidParameter, "q must not be empty", parameter: "q") }
-        guard text.count <= 100 else { throw QueryError(.invalidParameter, "q must be at most 100 characters", parameter: "q") }
+        guard text.unicodeScalars.count <= 100 else { throw QueryError(.invalidParameter, "q must be at most 100 characters", parameter: "q") }
         return StopsDTO(timetable.searchStops(text, limit: min(max(limit, 1), Queries.maxLimit)))
     }
 
     public func nearbyStops(latitude: Double, longitude: Double, radius: Double = 800, limit: Int = 10) throws(QueryError) -> StopsDTO {
         guard (-90...90).contains(latitude) else { throw QueryError(.invalidParameter, "lat must be between -90 and 90", parameter: "lat") }
         guard (-180...180).contains(longitude) else { throw QueryError(.invalidParameter, "lon must be between -180 and 180", parameter: "lon") }
-        guard radius > 0 && radius <= 5_000 else { throw QueryError(.invalidParameter, "radius must be between 1 and 5000 metres", parameter: "radius") }
+        guard radius >= 1 && radius <= 5_000 else { throw QueryError(.invalidParameter, "radius must be between 1 and 5000 metres", parameter: "radius") }
         return StopsDTO(timetable.nearbyStops(latitude: latitude, longitude: longitude, radius: radius, limit: min(max(limit, 1), Queries.maxLimit)))
     }
 
@@ -141,7 +141,7 @@ public struct Queries: Sendable {
     public func alerts(stopID: String?, routeID: String?, languages: [String] = ["en"]) throws(QueryError) -> AlertsDTO {
         let stop = try stopID.map { id throws(QueryError) in try self.stop(id) }
         if let routeID, timetable.routeIndex(id: routeID) == nil {
-            throw QueryError(.invalidParameter, "No route has the ID '\(routeID)'.", parameter: "route")
+            throw QueryError(.routeNotFound, "No route has the ID '\(routeID)'.")
         }
         let zone = stop.map { TimeZone(identifier: timetable.timeZoneIdentifier(of: $0)) ?? .gmt }
             ?? TimeZone(identifier: timetable.agencies.first?.timeZone ?? "UTC") ?? .gmt

@@ -100,7 +100,8 @@ struct APITests {
         ("/api/v1/stops/SLBB/departures?time=25:00", 400, "invalid-parameter"),
         ("/api/v1/stops?q=", 400, "invalid-parameter"),
         ("/api/v1/stops/nearby?lat=100&lon=0", 400, "invalid-parameter"),
-        ("/api/v1/alerts?route=NOPE", 400, "invalid-parameter"),
+        ("/api/v1/alerts?route=NOPE", 404, "route-not-found"),
+        ("/api/v1/stops/nearby?lat=1&lon=1&radius=0.5", 400, "invalid-parameter"),
         ("/api/v1/nothing-here", 404, "not-found"),
     ])
     func problems(uri: String, status: Int, code: String) async throws {
