@@ -84,8 +84,8 @@ def ok(schema_name, desc):
 PROBLEM = {"description": "A problem (RFC 9457)", "content": {"application/problem+json": {"schema": ref("Problem")}}}
 def errors(*codes): return {str(c): PROBLEM for c in codes}
 
-DATE = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
-TIME = {"type": "string", "pattern": "^[0-9]{1,2}:[0-9]{2}(:[0-9]{2})?$"}
+DATE = {"type": "string", "format": "date"}
+TIME = {"type": "string", "pattern": "^([01]?[0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$"}
 AT = {"type": "string", "format": "date-time"}
 
 board_params = [
@@ -93,8 +93,8 @@ board_params = [
     param("date", "query", DATE, "Service date YYYY-MM-DD in the stop's time zone (default today); an impossible date is refused."),
     param("time", "query", TIME, "Local time HH:MM[:SS] at the stop (default now)."),
     param("at", "query", AT, "An ISO 8601 instant with its offset, instead of date and time; an impossible one is refused."),
-    param("window", "query", {"type": "integer", "minimum": 1, "maximum": 1440}, "Minutes to show (instead of limit: give one of the two, not both)."),
-    param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 100}, "Rows to show (default 15; instead of window: not both)."),
+    param("window", "query", {"type": "integer", "minimum": 1, "maximum": 1440}, "Minutes to show; with limit too, at most limit rows within them."),
+    param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 100}, "Rows to show (default 15 without a window)."),
     LANG,
 ]
 
@@ -130,7 +130,7 @@ paths = {
         "responses": {"200": ok("Sources", "Sources by name"), **errors(429)}}},
     "/api/v1/sources/{source}/routes": {"get": {"operationId": "sourceRoutes", "summary": "Browse, step 1: a source's routes",
         "parameters": [param("source", "path", S, "A source name, e.g. cta.")],
-        "responses": {"200": ok("Routes", "The routes"), **errors(400, 429, 503)}}},
+        "responses": {"200": ok("Routes", "The routes"), **errors(400, 404, 429, 503)}}},
     "/api/v1/routes/{routeId}": {"get": {"operationId": "routeDirections", "summary": "Browse, step 2: a route's directions",
         "parameters": [param("routeId", "path", S, "A route ID, e.g. cta:22.")],
         "responses": {"200": ok("RouteDetail", "The directions"), **errors(400, 404, 429, 503)}}},

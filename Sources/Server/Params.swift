@@ -47,7 +47,16 @@ struct Params {
         return v
     }
 
+    /// A parameter given with a blank value: refused for numbers, dates and times, whose
+    /// formats a blank does not have (leaving it out is how to say "the default").
+    func refuseBlank(_ name: String) throws(QueryError) {
+        if values[name] != nil && string(name) == nil {
+            throw QueryError(.invalidParameter, "\(name) is empty; leave it out for the default", parameter: name)
+        }
+    }
+
     func int(_ name: String, in range: ClosedRange<Int>) throws(QueryError) -> Int? {
+        try refuseBlank(name)
         guard let text = string(name) else { return nil }
         guard let v = Int(text), range.contains(v) else {
             throw QueryError(.invalidParameter, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)", parameter: name)
@@ -56,6 +65,7 @@ struct Params {
     }
 
     func double(_ name: String) throws(QueryError) -> Double? {
+        try refuseBlank(name)
         guard let text = string(name) else { return nil }
         guard let v = Double(text), v.isFinite else { throw QueryError(.invalidParameter, "\(name) must be a number", parameter: name) }
         return v
@@ -77,28 +87,35 @@ struct Params {
 
     /// The moment `date` (YYYY-MM-DD) and `time` (HH:MM[:SS]) name in `zone`, or `at` (ISO 8601); nil for now.
     func moment(in zone: TimeZone, now: Instant) throws(QueryError) -> Instant? {
+        // Given but blank is not "now": the document gives these a format, and a blank one is not it.
+        for name in ["at", "date", "time"] { try refuseBlank(name) }
+        let dateText = string("date"), timeText = string("time")
+        // Every part given must be well formed, even the ones `at` makes unnecessary.
+        let day = try self.date("date")
+        let timeOfDay = try timeText.map { text throws(QueryError) in try Params.secondsOfDay(text) }
         if let at = string("at") {
             // The formatter rolls impossible fields over (30 February becomes 2 March): check them first.
-            guard Params.fieldsExist(iso8601: at), let date = ISO8601DateFormatter().date(from: at) else {
+            // RFC 3339 allows fractional seconds ("…T08:00:00.25+07:00"); times count in whole seconds.
+            guard Params.fieldsExist(iso8601: at), let date = ISO8601DateFormatter().date(from: Params.droppingFraction(at)) else {
                 throw QueryError(.invalidParameter, "at '\(at)' is not an ISO 8601 date and time with offset", parameter: "at")
             }
             return Instant(epochSeconds: Int64(date.timeIntervalSince1970))
         }
-        let dateText = string("date"), timeText = string("time")
         guard dateText != nil || timeText != nil else { return nil }
         let current = LocalTime(now, in: zone)
-        var date = current.date
-        if let d = try self.date("date") { date = d }
-        var seconds = dateText == nil ? current.secondsOfDay : 0
-        if let timeText {
-            let parts = timeText.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
-            guard (2...3).contains(parts.count), let h = parts[0], let m = parts[1], (0...23).contains(h), (0...59).contains(m),
-                  parts.count == 2 || (parts[2].map { (0...59).contains($0) } ?? false) else {
-                throw QueryError(.invalidParameter, "time '\(timeText)' is not a time; use HH:MM or HH:MM:SS", parameter: "time")
-            }
-            seconds = h * 3600 + m * 60 + (parts.count == 3 ? parts[2]! : 0)
-        }
+        let date = day ?? current.date
+        let seconds = timeOfDay ?? (dateText == nil ? current.secondsOfDay : 0)
         return LocalTime.instant(date: date, secondsOfDay: seconds, in: zone)
+    }
+
+    /// `HH:MM` or `HH:MM:SS` as seconds since midnight.
+    static func secondsOfDay(_ text: String) throws(QueryError) -> Int {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        guard (2...3).contains(parts.count), let h = parts[0], let m = parts[1], (0...23).contains(h), (0...59).contains(m),
+              parts.count == 2 || (parts[2].map { (0...59).contains($0) } ?? false) else {
+            throw QueryError(.invalidParameter, "time '\(text)' is not a time; use HH:MM or HH:MM:SS", parameter: "time")
+        }
+        return h * 3600 + m * 60 + (parts.count == 3 ? parts[2]! : 0)
     }
 
     /// Whether the date and time of `YYYY-MM-DDTHH:MM:SS…` name a day that exists and a time of day
@@ -113,6 +130,15 @@ struct Params {
         }
         guard let h = number(11), let m = number(14), let s = number(17) else { return false }
         return h <= 23 && m <= 59 && s <= 59
+    }
+
+    /// `at` without a fractional part of its seconds (`…:00.297Z` → `…:00Z`).
+    static func droppingFraction(_ text: String) -> String {
+        let u = Array(text.utf8)
+        guard u.count > 20, u[19] == UInt8(ascii: ".") else { return text }
+        var end = 20
+        while end < u.count, (48...57).contains(u[end]) { end += 1 }
+        return String(decoding: u[..<19] + u[end...], as: UTF8.self)
     }
 
     /// Preferred languages: `lang`, then Accept-Language, then English.

@@ -33,6 +33,7 @@ public struct Problem: Codable, Sendable, Equatable {
             case .invalidParameter:
                 return Problem(status: .badRequest, code: e.code.rawValue, title: "Invalid parameter", detail: e.message, parameter: e.parameter)
             case .routeNotFound: return Problem(status: .notFound, code: e.code.rawValue, title: "Route not found", detail: e.message)
+            case .sourceNotFound: return Problem(status: .notFound, code: e.code.rawValue, title: "Source not found", detail: e.message)
             case .sourceUnavailable:
                 return Problem(status: .serviceUnavailable, code: e.code.rawValue, title: "Source unavailable", detail: e.message)
             case .unsupported:

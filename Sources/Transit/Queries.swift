@@ -56,9 +56,6 @@ public struct Queries: Sendable {
         if let l = q.limit, !(1...Queries.maxLimit).contains(l) {
             throw QueryError(.invalidParameter, "limit must be between 1 and \(Queries.maxLimit)", parameter: "limit")
         }
-        if q.windowMinutes != nil && q.limit != nil {
-            throw QueryError(.invalidParameter, "give window or limit, not both", parameter: "limit")
-        }
     }
 
     public func board(_ q: BoardQuery) throws(QueryError) -> BoardDTO {
@@ -69,7 +66,8 @@ public struct Queries: Sendable {
         let from = q.at ?? now
         let request = BoardRequest(kind: q.arrivals ? .arrivals : .departures, stop: stop, from: from,
                                    window: q.windowMinutes.map { $0 * 60 },
-                                   limit: q.windowMinutes == nil ? (q.limit ?? Queries.defaultLimit) : nil, via: via)
+                                   // Both may be given: at most `limit` rows within the window.
+                                   limit: q.windowMinutes == nil ? (q.limit ?? Queries.defaultLimit) : q.limit, via: via)
         let entries = state.hasRealtime ? timetable.liveBoard(request, overlay: state.realtime.overlay, now: now) : timetable.board(request)
         let book = state.realtime.alertBook
         // Alerts belong to the board's time: from its moment to its last row (or the end of its window).

@@ -7,6 +7,7 @@ public struct QueryError: Error, Sendable, Hashable {
         case notRunning = "not-running"
         case invalidParameter = "invalid-parameter"
         case routeNotFound = "route-not-found"
+        case sourceNotFound = "source-not-found"
         /// The source behind the answer cannot be reached or read now (its upstream failed,
         /// or the operator's key is wrong): try again later.
         case sourceUnavailable = "source-unavailable"

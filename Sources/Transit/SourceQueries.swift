@@ -48,7 +48,7 @@ public struct SourceQueries: Sendable {
             via = r.id
         }
         let request = SourceBoardRequest(kind: q.arrivals ? .arrivals : .departures, stopID: stopID, via: via, at: q.at,
-                                         windowMinutes: q.windowMinutes, limit: q.windowMinutes == nil ? (q.limit ?? Queries.defaultLimit) : nil,
+                                         windowMinutes: q.windowMinutes, limit: q.windowMinutes == nil ? (q.limit ?? Queries.defaultLimit) : q.limit,
                                          languages: q.languages, now: now)
         var board: SourceBoard
         do { board = try await source.board(request) } catch { throw QueryError(error, sourceName: source.displayName) }
@@ -139,8 +139,8 @@ public struct SourceQueries: Sendable {
     /// Browse, step 1: a source's routes.
     public func routes(source name: String) async throws(QueryError) -> RoutesDTO {
         guard let source = registry.source(named: name) else {
-            throw QueryError(.invalidParameter, "No source is named '\(name)'. Sources: \(registry.names.joined(separator: ", ")).",
-                             parameter: "source")
+            let known = registry.names.isEmpty ? "none is configured" : "configured: " + registry.names.joined(separator: ", ")
+            throw QueryError(.sourceNotFound, "No source is named '\(name)' (\(known)).")
         }
         guard source.capabilities.contains(.browse) else { throw QueryError(.unsupported, "\(source.displayName) has no list of routes.") }
         do { return RoutesDTO(source: name, routes: try await source.routes()) } catch { throw QueryError(error, sourceName: source.displayName, kind: .route) }

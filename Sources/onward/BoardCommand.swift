@@ -48,7 +48,6 @@ struct BoardCommand: AsyncParsableCommand {
     @OptionGroup var sources: SourceOptions
 
     func validate() throws {
-        if window != nil && limit != nil { throw ValidationError("Give --window or --limit, not both.") }
         // The API's limits: one query layer, one set of limits.
         if let window, !(1...Queries.maxWindowMinutes).contains(window) {
             throw ValidationError("--window must be between 1 and \(Queries.maxWindowMinutes) minutes.")
@@ -78,7 +77,7 @@ struct BoardCommand: AsyncParsableCommand {
             let zone = TimeZone(identifier: tt.timeZoneIdentifier(of: stopIndex)) ?? .gmt
             let start = try when.instant(in: zone)
             let request = BoardRequest(kind: arrivals ? .arrivals : .departures, stop: stopIndex, from: start,
-                                       window: window.map { $0 * 60 }, limit: window == nil ? (limit ?? 15) : nil, via: via)
+                                       window: window.map { $0 * 60 }, limit: window == nil ? (limit ?? 15) : limit, via: via)
             // With a date or time given, the board is "as of" that moment: a service before it has departed.
             let now = when.date == nil && when.time == nil ? Instant.now() : start
             let liveData = await live.load(tt, now: now)

@@ -47,4 +47,25 @@ struct BoardWindowTests {
             }
         }
     }
+
+    @Test("window and limit together: at most limit rows, all within the window")
+    func windowAndLimit() async throws {
+        try await TestServer.app(TestServer.deps(try TestServer.store())).test(.router) { client in
+            let both = try await board(client, "/api/v1/stops/SLBB/departures?date=2026-11-23&time=08:00&window=60&limit=3")
+            #expect(both.departures?.count == 3)
+            let windowOnly = try await board(client, "/api/v1/stops/SLBB/departures?date=2026-11-23&time=08:00&window=60")
+            #expect((windowOnly.departures?.count ?? 0) > 3)
+            #expect(both.departures?.map(\.tripId) == windowOnly.departures?.prefix(3).map(\.tripId))
+            #expect(windowOnly.departures?.allSatisfy { ($0.scheduledDeparture ?? "") < "2026-11-23T09:00:01+07:00" } == true)
+        }
+    }
+
+    @Test("an instant with fractional seconds (RFC 3339) is the same board as without them")
+    func fractionalSeconds() async throws {
+        try await TestServer.app(TestServer.deps(try TestServer.store())).test(.router) { client in
+            let plain = try await board(client, "/api/v1/stops/SLBB/departures?at=2026-11-23T08:00:00%2B07:00&limit=3")
+            let fraction = try await board(client, "/api/v1/stops/SLBB/departures?at=2026-11-23T08:00:00.75%2B07:00&limit=3")
+            #expect(plain.departures?.map(\.tripId) == fraction.departures?.map(\.tripId))
+        }
+    }
 }
