@@ -77,7 +77,10 @@ let package = Package(
         // Codable wire types shared by the CLI's --json and (later) the HTTP API.
         .target(name: "API", dependencies: ["OnwardCore"], swiftSettings: strict),
         // Server-rendered HTML pages, their CSS and JavaScript, and the string tables (no HTTP framework inside).
-        .target(name: "WebPages", dependencies: ["API", "OnwardCore"], swiftSettings: strict),
+        .target(name: "WebPages", dependencies: ["API", "OnwardCore"],
+                // CSS and JavaScript are files, embedded so the server stays one binary.
+                resources: [.embedInCode("Resources/app.css"), .embedInCode("Resources/dark-tokens.css"), .embedInCode("Resources/app.js")],
+                swiftSettings: strict),
         // The network as the server sees it: an immutable state (timetable, realtime overlay, alerts,
         // source health) swapped atomically, its subscribers, and the queries that answer in API types.
         .target(name: "Transit", dependencies: ["OnwardCore", "TransitSources", "Timetable", "GTFSRealtime", "DataSources", "API"],

@@ -1,12 +1,3 @@
-extension Assets {
-    /// The script: plain ES2017, no build step, no third-party code. Every
-    /// page works without it; it adds the theme switch without a reload,
-    /// route colours, search as you type, nearby and recent stations, and
-    /// live updates over a WebSocket. Texts come from the page (`data-t-*`
-    /// on `<body>`) in the page's language. Text from the network is only
-    /// ever set with `textContent`; the one `innerHTML` is the server's own
-    /// page fragment.
-    public static let javascript = #"""
 /* Onward: the web app's one script. Progressive enhancement only. */
 (function () {
   'use strict';
@@ -458,5 +449,3 @@ extension Assets {
     connect();
   })();
 })();
-"""#
-}
