@@ -51,14 +51,6 @@ extension CTABulletin {
         return [addsSubject ? subject : "", body].filter { !$0.isEmpty }.joined(separator: "\n\n")
     }
 
-    /// FNV-1a, 64 bits, as hex: the same in every process (Swift's `Hasher` is seeded per run).
-    static func stableHash(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    /// A stable hash of the text (see `StableHash`).
+    static func stableHash(_ text: String) -> String { StableHash.hex(text) }
 }

@@ -94,14 +94,6 @@ enum DarwinAlerts {
         return .unknown
     }
 
-    /// FNV-1a, 64 bits, as 16 hex digits: the same on every run and machine.
-    static func fnv1a(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    /// A stable hash of the text (see `StableHash`).
+    static func fnv1a(_ text: String) -> String { StableHash.hex(text) }
 }

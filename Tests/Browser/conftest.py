@@ -42,35 +42,51 @@ def _free_port():
         return s.getsockname()[1]
 
 
+class OnwardServer:
+    """`onward serve` (the debug build) on a free port with its own data folder, ready when
+    /health/ready says the timetable is loaded; `stop()` sends SIGTERM and returns its log."""
+
+    def __init__(self, args=(), env=None):
+        binary = ROOT / ".build" / "debug" / "onward"
+        if not binary.exists():
+            pytest.fail(f"{binary} is missing: run `swift build --build-tests` first", pytrace=False)
+        port = _free_port()
+        self.data = tempfile.mkdtemp(prefix="onward-browser-")
+        self.proc = subprocess.Popen([str(binary), "serve", *args, "--port", str(port), "--data-dir", self.data],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ, **(env or {})))
+        self.base = f"http://127.0.0.1:{port}"
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/health/ready", timeout=2) as r:
+                    if json.load(r).get("timetable") == "loaded":
+                        return
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.time() > deadline:
+                self.proc.kill()
+                raise RuntimeError("the server did not start:\n" + self.proc.stdout.read().decode(errors="replace"))
+            time.sleep(0.2)
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            # SIGTERM ends open live pages and stops cleanly; a loaded 2-core machine may take a while.
+            log = self.proc.communicate(timeout=60)[0].decode(errors="replace")
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            pytest.fail("onward serve did not stop within 60 s of SIGTERM")
+        shutil.rmtree(self.data, ignore_errors=True)
+        return log
+
+
 @pytest.fixture(scope="session")
 def server():
     """The debug-built server with a fast simulation, so a live update comes within seconds."""
     _require_browser_tools()
-    binary = ROOT / ".build" / "debug" / "onward"
-    if not binary.exists():
-        pytest.fail(f"{binary} is missing: run `swift build --build-tests` first", pytrace=False)
-    port = _free_port()
-    data = tempfile.mkdtemp(prefix="onward-browser-")
-    env = dict(os.environ, ONWARD_SIMULATE_INTERVAL="3")
-    proc = subprocess.Popen([str(binary), "serve", "--simulate", "--port", str(port), "--data-dir", data],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/health/ready", timeout=2) as r:
-                if json.load(r).get("timetable") == "loaded":
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.time() > deadline:
-            proc.kill()
-            raise RuntimeError("the server did not start:\n" + proc.stdout.read().decode(errors="replace"))
-        time.sleep(0.2)
-    yield base
-    proc.terminate()
-    proc.wait(timeout=15)
-    shutil.rmtree(data, ignore_errors=True)
+    onward = OnwardServer(["--simulate"], env={"ONWARD_SIMULATE_INTERVAL": "3"})
+    yield onward.base
+    onward.stop()
 
 
 @pytest.fixture(scope="session")

@@ -1,17 +1,11 @@
 """National Rail and the CTA bus tracker in the browser, with recorded answers
 replayed by Scripts/replay-upstreams.py standing in for both upstreams."""
-import json
-import os
-import shutil
 import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 
 import pytest
 
-from conftest import ROOT, _free_port
+from conftest import ROOT, OnwardServer, _free_port
 
 TOKEN = "TOKEN-SECRET-123"
 KEY = "KEY-SECRET-456"
@@ -22,43 +16,21 @@ def upstream_server():
     """`onward serve` configured for National Rail and the bus tracker, pointed at the replay."""
     if not (ROOT.parent / "shared" / "data" / "darwin-ldbws").is_dir():
         pytest.skip("../shared/data is missing: no recordings to replay")
-    binary = ROOT / ".build" / "debug" / "onward"
-    if not binary.exists():
-        pytest.fail(f"{binary} is missing: run `swift build --build-tests` first", pytrace=False)
-    replay_port, port = _free_port(), _free_port()
+    replay_port = _free_port()
     replay = subprocess.Popen([sys.executable, str(ROOT / "Scripts" / "replay-upstreams.py"), "--port", str(replay_port)],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert replay.stdout.readline().decode().startswith("listening"), "the replay did not start"
-    data = tempfile.mkdtemp(prefix="onward-browser-upstreams-")
-    env = dict(os.environ, ONWARD_NATIONAL_RAIL_TOKEN=TOKEN, ONWARD_NATIONAL_RAIL_URL=f"http://127.0.0.1:{replay_port}/darwin",
-               ONWARD_CTA_KEY=KEY, ONWARD_CTA_URL=f"http://127.0.0.1:{replay_port}/cta/v2")
-    proc = subprocess.Popen([str(binary), "serve", "--port", str(port), "--data-dir", data],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/health/ready", timeout=2) as r:
-                if json.load(r).get("timetable") == "loaded":
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.time() > deadline:
-            proc.kill()
-            replay.kill()
-            raise RuntimeError("the server did not start:\n" + proc.stdout.read().decode(errors="replace"))
-        time.sleep(0.2)
-    yield base
-    proc.terminate()
+    env = {"ONWARD_NATIONAL_RAIL_TOKEN": TOKEN, "ONWARD_NATIONAL_RAIL_URL": f"http://127.0.0.1:{replay_port}/darwin",
+           "ONWARD_CTA_KEY": KEY, "ONWARD_CTA_URL": f"http://127.0.0.1:{replay_port}/cta/v2"}
     try:
-        # SIGTERM ends open live pages and stops cleanly; a loaded 2-core machine may take a while.
-        log = proc.communicate(timeout=60)[0].decode(errors="replace")
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        pytest.fail("onward serve did not stop within 60 s of SIGTERM")
+        onward = OnwardServer(env=env)
+    except Exception:
+        replay.kill()
+        raise
+    yield onward.base
+    log = onward.stop()
     replay.terminate()
     replay.wait(timeout=5)
-    shutil.rmtree(data, ignore_errors=True)
     # Nothing the server logged shows the token or the key.
     assert TOKEN not in log and KEY not in log
 

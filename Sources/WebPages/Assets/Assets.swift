@@ -1,3 +1,5 @@
+import OnwardCore
+
 /// The site's one stylesheet, one script and its icon, served by the server
 /// from these constants. Pages link them with `?v=` and the version, so the
 /// server can let browsers cache them for a year (`Cache-Control: public,
@@ -12,16 +14,7 @@ public enum Assets {
     public static let iconContentType = "image/svg+xml"
 
     /// A hash of the assets' content: it changes whenever one of them does.
-    public static let version: String = {
-        // FNV-1a, 64 bits: stable across runs and platforms, unlike `Hasher`.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in (css + "\u{0}" + javascript + "\u{0}" + icon).utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }()
+    public static let version: String = StableHash.hex(css + "\u{0}" + javascript + "\u{0}" + icon)
 
     public static var cssURL: String { cssPath + "?v=" + version }
     public static var jsURL: String { jsPath + "?v=" + version }
