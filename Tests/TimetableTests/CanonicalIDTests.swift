@@ -54,4 +54,16 @@ struct CanonicalIDTests {
         let error = try #require(throws: Network.LoadError.self) { try Network.load(["a=" + Self.bundledZip, "a=" + Self.bundledZip]) }
         #expect(error.description.contains("two feeds are named 'a'"))
     }
+
+    @Test func aSnapshotKeepsItsNames() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("onward-ids-\(UUID().uuidString).onward")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Network.load(["jakarta=" + Self.bundledZip]).timetable.writeSnapshot(to: url)
+        let loaded = try Network.load([url.path]).timetable
+        #expect(loaded.feeds.map(\.name) == ["jakarta"] && loaded.stop(id: "jakarta:SLBB") != nil)
+        #expect(try Network.load(["jakarta=" + url.path]).timetable.stop(id: "jakarta:SLBB") != nil)
+        // Its IDs carry the name it was imported with: another name is refused, not silently ignored.
+        let error = try #require(throws: Network.LoadError.self) { try Network.load(["other=" + url.path]) }
+        #expect(error.description.contains("was imported as 'jakarta'"))
+    }
 }
