@@ -145,7 +145,7 @@ paths = {
 doc = {
     "openapi": "3.1.0",
     "info": {"title": "Onward API", "version": "1.0.0",
-             "description": "Departure boards, services, stops and alerts from every configured source (GTFS with GTFS-Realtime, National Rail Darwin, the CTA Bus Tracker), in one shape. IDs are SOURCE:LOCAL. Errors are application/problem+json (RFC 9457) with a stable code. Live updates: a WebSocket at /live?board=STOP_ID or /live?service=TRIP_ID."},
+             "description": "Departure boards, services, stops and alerts from every configured source (GTFS with GTFS-Realtime, National Rail Darwin, the CTA Bus Tracker), in one shape. Errors are application/problem+json (RFC 9457) with a stable code. Live updates: a WebSocket at /live?board=STOP_ID or /live?service=TRIP_ID. Every ID is canonical, SOURCE:LOCAL (mrt-jakarta:SLBB, national-rail:ECR), the source named by configuration; an unprefixed ID is accepted when exactly one source has it."},
     "paths": paths,
     "components": {"schemas": schemas},
 }

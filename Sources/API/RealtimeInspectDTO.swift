@@ -164,8 +164,11 @@ public struct RealtimeInspectDTO: Codable, Sendable, Equatable {
     /// The file or URL read.
     public var source: String
     public var sizeBytes: Int
-    /// The static feeds the IDs were matched against.
+    /// The static feed the IDs were matched against (`NAME=` before the input, else the first
+    /// feed loaded), its name as the one element: the feed's bare IDs take `NAME:`.
     public var staticFeeds: [String]
+    /// The other static feeds loaded, when there are any (the feed was not matched against them).
+    public var otherFeeds: [String]?
     /// The zone entity times are written in: the static feed's first agency's.
     public var timeZone: String
     public var header: Header
@@ -177,8 +180,9 @@ public struct RealtimeInspectDTO: Codable, Sendable, Equatable {
     public var match: Match
 
     public init(source: String, sizeBytes: Int, staticFeeds: [String], timeZone: String, header: Header, counts: Counts,
-                tripUpdates: [TripUpdate], vehiclePositions: [VehiclePosition], alerts: [AlertSummary], match: Match) {
-        self.source = source; self.sizeBytes = sizeBytes; self.staticFeeds = staticFeeds; self.timeZone = timeZone
+                tripUpdates: [TripUpdate], vehiclePositions: [VehiclePosition], alerts: [AlertSummary], match: Match,
+                otherFeeds: [String]? = nil) {
+        self.source = source; self.sizeBytes = sizeBytes; self.staticFeeds = staticFeeds; self.otherFeeds = otherFeeds; self.timeZone = timeZone
         self.header = header; self.counts = counts; self.tripUpdates = tripUpdates; self.vehiclePositions = vehiclePositions
         self.alerts = alerts; self.match = match
     }

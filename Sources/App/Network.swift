@@ -1,3 +1,4 @@
+import DataSources
 import Foundation
 import GTFS
 import OnwardCore
@@ -19,12 +20,25 @@ public enum Network {
         case feed(FeedError)
         case snapshot(SnapshotError)
         case mixed
+        /// A name given to a snapshot that is not the one its IDs were compiled with.
+        case snapshotName(path: String, given: String, stored: [String])
+        /// `--realtime NAME=…` names no loaded feed.
+        case unknownRealtimeFeed(name: String, known: [String])
+        /// A feed named like a protocol source, whose IDs would be read as that source's.
+        case nameTaken(String)
 
         public var description: String {
             switch self {
             case .feed(let e): "cannot use the feed: \(e)"
             case .snapshot(let e): "cannot use the snapshot: \(e)"
             case .mixed: "give either one snapshot or any number of feeds, not both"
+            case .snapshotName(let path, let given, let stored):
+                "\(path) was imported as '\(stored.joined(separator: "', '"))', and its IDs carry that name, so it cannot be "
+                    + "loaded as '\(given)'; import it again with `onward import \(given)=FEED`, or drop '\(given)='"
+            case .unknownRealtimeFeed(let name, let known):
+                "--realtime \(name)=…: no static feed is named '\(name)' (loaded: \(known.joined(separator: ", ")))"
+            case .nameTaken(let name):
+                "a feed cannot be named '\(name)': that is the name of a built-in source; give it another with --feed NAME=PATH"
             }
         }
     }
@@ -36,27 +50,72 @@ public enum Network {
     }
 
     public static let defaultName = "MRT Jakarta North–South line (bundled)"
+    /// The bundled network's source name, fixed so its IDs (`mrt-jakarta:SLBB`) never change.
+    public static let defaultSourceName = "mrt-jakarta"
 
-    /// Loads the named paths: one snapshot, or feeds (zips or folders). No paths: the bundled default.
+    /// A feed as written on the command line or in configuration: `NAME=PATH` names it (its
+    /// IDs are then `NAME:…`); a plain `PATH` takes its name from the file's name. A path that
+    /// exists as written is a path, even with an `=` in it.
+    public struct FeedArgument: Sendable, Hashable {
+        public var name: String?
+        public var path: String
+
+        public init(_ text: String) {
+            if let eq = text.firstIndex(of: "="), CanonicalID.isValidSourceName(String(text[..<eq])),
+               !FileManager.default.fileExists(atPath: text) {
+                name = String(text[..<eq])
+                path = String(text[text.index(after: eq)...])
+            } else {
+                name = nil
+                path = text
+            }
+        }
+    }
+
+    /// Loads the named paths: one snapshot, or feeds (zips or folders), each `PATH` or `NAME=PATH`.
+    /// No paths: the bundled default, named `mrt-jakarta`.
     public static func load(_ paths: [String], progress: ((GTFSImporter.Progress) -> Void)? = nil) throws(LoadError) -> Loaded {
         if paths.isEmpty {
             do {
-                let r = try GTFSImporter.load([ZipGTFSSource(url: defaultFeedURL)], progress: progress)
+                let r = try GTFSImporter.load([ZipGTFSSource(url: defaultFeedURL)], names: [defaultSourceName], progress: progress)
                 return Loaded(timetable: r.timetable, notices: r.notices, rowCounts: r.rowCounts, origin: defaultName)
             } catch { throw .feed(error) }
         }
-        let urls = paths.map { URL(fileURLWithPath: $0) }
+        let arguments = paths.map(FeedArgument.init)
+        let urls = arguments.map { URL(fileURLWithPath: $0.path) }
         let snapshots = urls.filter(isSnapshot)
         if !snapshots.isEmpty {
             guard urls.count == 1 else { throw .mixed }
-            do {
-                return Loaded(timetable: try Timetable.loadSnapshot(from: urls[0]), notices: [], rowCounts: [:], origin: paths[0])
-            } catch { throw .snapshot(error) }
+            let timetable: Timetable
+            do { timetable = try Timetable.loadSnapshot(from: urls[0]) } catch { throw .snapshot(error) }
+            // The name was fixed at import, in every ID stored: a different one cannot be given now.
+            if let given = arguments[0].name, timetable.feeds.map(\.name) != [given] {
+                throw .snapshotName(path: arguments[0].path, given: given, stored: timetable.feeds.map(\.name))
+            }
+            return Loaded(timetable: timetable, notices: [], rowCounts: [:], origin: arguments[0].path)
         }
         do {
-            let r = try GTFSImporter.load(paths: urls, progress: progress)
-            return Loaded(timetable: r.timetable, notices: r.notices, rowCounts: r.rowCounts, origin: paths.joined(separator: ", "))
+            let r = try GTFSImporter.load(paths: urls, names: arguments.map(\.name), progress: progress)
+            return Loaded(timetable: r.timetable, notices: r.notices, rowCounts: r.rowCounts,
+                          origin: arguments.map(\.path).joined(separator: ", "))
         } catch { throw .feed(error) }
+    }
+
+    /// The static feed each realtime source belongs to, by the source's name: the feed its
+    /// `NAME=` names, else the first feed. A name no feed has is refused.
+    public static func bind(_ realtime: [NamedFeedLocation], to timetable: Timetable) throws(LoadError) -> [String: FeedSummary] {
+        var bound: [String: FeedSummary] = [:]
+        for r in realtime {
+            if let name = r.explicitName {
+                guard let feed = timetable.feed(named: name) else {
+                    throw .unknownRealtimeFeed(name: name, known: timetable.feeds.map(\.name))
+                }
+                bound[r.name] = feed
+            } else if let first = timetable.feeds.first {
+                bound[r.name] = first
+            }
+        }
+        return bound
     }
 
     static func isSnapshot(_ url: URL) -> Bool {

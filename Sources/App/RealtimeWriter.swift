@@ -19,7 +19,7 @@ actor RealtimeWriter {
 
     func apply(_ message: RealtimeMessage, source: String, now: Instant) {
         let state = store.current
-        realtime.apply(message, source: source, timetable: state.timetable, idPrefix: state.idPrefix, now: now)
+        realtime.apply(message, source: source, timetable: state.timetable, idPrefix: state.idPrefix(ofSource: source), now: now)
         let applied = realtime
         let feedTime = message.timestamp.map { Instant(epochSeconds: Int64(clamping: $0)) }
         store.update { s in

@@ -39,6 +39,12 @@ public enum ServerApplication {
         state.simulated = config.simulate
         // Sources are known from the start, so a board says "no live data yet" rather than showing a plain timetable.
         let locations = config.realtime.compactMap(NamedFeedLocation.init)
+        // Each source's bare IDs take the prefix of the static feed it names (else the first feed's).
+        for (source, feed) in try Network.bind(locations, to: loaded.timetable) {
+            state.realtimePrefixes[source] = feed.idPrefix
+            logger.info("realtime source matched against static feed",
+                        metadata: ["source": .string(source), "feed": .string(feed.name)])
+        }
         for l in locations { state.sources[l.name] = SourceHealth(name: l.name) }
         if config.simulate { for name in SimulatedFeed.sourceNames { state.sources[name] = SourceHealth(name: name) } }
         let store = LiveStore(state)
@@ -49,7 +55,12 @@ public enum ServerApplication {
                                    saved: saved, now: now, logger: logger)
         }
         if config.simulate { services.append(SimulationService(writer: writer, interval: .seconds(config.simulateInterval))) }
-        let deps = ServerDependencies(store: store, sources: ProtocolSources.registry(config, fetcher: fetcher, now: now), now: now, attribution: attribution(loaded),
+        let registry = ProtocolSources.registry(config, fetcher: fetcher, now: now)
+        // A feed named like a protocol source would have its IDs claimed by that source.
+        if let taken = loaded.timetable.feeds.first(where: { registry.source(named: $0.name) != nil }) {
+            throw Network.LoadError.nameTaken(taken.name)
+        }
+        let deps = ServerDependencies(store: store, sources: registry, now: now, attribution: attribution(loaded),
                                       rateLimit: .init(ratePerSecond: config.rateLimit, burst: config.rateBurst))
         let router = buildRouter(deps)
         let app = Application(

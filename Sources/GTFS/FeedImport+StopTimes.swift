@@ -6,7 +6,7 @@ extension FeedImport {
     /// The hot loop of an import: millions of rows, parsed from bytes.
     mutating func readStopTimes(_ b: inout TimetableBuilder) throws {
         let trips = self.trips, stops = self.stops
-        let fileIndex = b.fileIndex(prefix.isEmpty ? "stop_times.txt" : "\(name)/stop_times.txt")
+        let fileIndex = b.fileIndex(qualifiesFiles ? "\(name)/stop_times.txt" : "stop_times.txt")
         if let size = source.size(of: "stop_times.txt") { b.stopTimes.reserve(b.stopTimes.count + size / 40) }
         var lastTripBytes: [UInt8] = []
         var lastTrip: UInt32 = 0

@@ -7,8 +7,10 @@ import Timetable
 struct FeedImport {
     let source: any GTFSSource
     let name: String
-    /// "" with one feed; "name:" with several, so IDs never clash.
+    /// "name:": every ID is canonical, `name:local`, with one feed or several.
     let prefix: String
+    /// Whether messages name files as `name/file` (with several feeds).
+    let qualifiesFiles: Bool
     let progress: ((GTFSImporter.Progress) -> Void)?
 
     var rowCounts: [String: Int] = [:]
@@ -22,8 +24,8 @@ struct FeedImport {
     /// Each trip's shape_id, linked once shapes.txt has been read.
     var tripShapes: [(trip: UInt32, shapeID: String, line: Int)] = []
 
-    init(source: any GTFSSource, name: String, prefix: String, progress: ((GTFSImporter.Progress) -> Void)?) {
-        self.source = source; self.name = name; self.prefix = prefix; self.progress = progress
+    init(source: any GTFSSource, name: String, prefix: String, qualifiesFiles: Bool, progress: ((GTFSImporter.Progress) -> Void)?) {
+        self.source = source; self.name = name; self.prefix = prefix; self.qualifiesFiles = qualifiesFiles; self.progress = progress
     }
 
     mutating func load(into b: inout TimetableBuilder, notices: inout [ImportNotice]) throws {
@@ -255,7 +257,7 @@ struct FeedImport {
         var trips = self.trips
         let routes = self.routes, services = self.services, prefix = self.prefix
         var tripShapes: [(trip: UInt32, shapeID: String, line: Int)] = []
-        let file = b.fileIndex(prefix.isEmpty ? "trips.txt" : "\(name)/trips.txt")
+        let file = b.fileIndex(qualifiesFiles ? "\(name)/trips.txt" : "trips.txt")
         try GTFSTable.read(source, "trips.txt", required: ["route_id", "service_id", "trip_id"], progress: report("trips.txt")) { t, row in
             let idC = try t.required("trip_id"), routeC = try t.required("route_id"), serviceC = try t.required("service_id")
             let id = row.string(idC)

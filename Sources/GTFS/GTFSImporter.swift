@@ -25,23 +25,37 @@ public struct GTFSImporter {
         public var rowCounts: [String: Int]
     }
 
-    public static func load(_ sources: [any GTFSSource], progress: ((Progress) -> Void)? = nil) throws(FeedError) -> Result {
+    /// Loads `sources` side by side. Each feed's source name is `names[i]` when given, else
+    /// `CanonicalID.slug` of its file name; every ID of the feed is then `name:local`, however
+    /// many feeds are loaded, so an ID saved today still resolves after another feed is added.
+    /// Two feeds with the same name, or a name that cannot name a source, are refused.
+    public static func load(_ sources: [any GTFSSource], names: [String?] = [],
+                            progress: ((Progress) -> Void)? = nil) throws(FeedError) -> Result {
         var builder = TimetableBuilder()
         var notices: [ImportNotice] = []
         var rowCounts: [String: Int] = [:]
-        let prefixed = sources.count > 1
-        var seenNames: Set<String> = []
-        for source in sources {
-            var name = source.name
-            var n = 2
-            while seenNames.contains(name) { name = "\(source.name)-\(n)"; n += 1 }
-            seenNames.insert(name)
-            var feed = FeedImport(source: source, name: name, prefix: prefixed ? name + ":" : "", progress: progress)
+        // File names in messages carry the feed's name only when there are several.
+        let several = sources.count > 1
+        var seenNames: [String: String] = [:]
+        for (i, source) in sources.enumerated() {
+            let given = i < names.count ? names[i] : nil
+            let name = given ?? CanonicalID.slug(source.name)
+            guard CanonicalID.isValidSourceName(name) else {
+                throw FeedError(code: "invalidName", location: SourceLocation(file: source.name),
+                                message: "'\(name)' cannot name a feed: use lower-case letters, digits and '-' (at most 40), as in --feed NAME=PATH")
+            }
+            if let other = seenNames[name] {
+                throw FeedError(code: "duplicateName", location: SourceLocation(file: source.name),
+                                message: "two feeds are named '\(name)'\(other == source.name ? "" : " (\(other) and \(source.name))"); "
+                                    + "give each its own name with --feed NAME=PATH")
+            }
+            seenNames[name] = source.name
+            var feed = FeedImport(source: source, name: name, prefix: name + ":", qualifiesFiles: several, progress: progress)
             do {
                 try feed.load(into: &builder, notices: &notices)
             } catch let e as FeedError {
                 var located = e
-                if prefixed { located.location.file = "\(name)/\(e.location.file)" }
+                if several { located.location.file = "\(name)/\(e.location.file)" }
                 throw located
             } catch {
                 throw FeedError(code: "unreadable", location: SourceLocation(file: name), message: "\(error)")
@@ -62,10 +76,11 @@ public struct GTFSImporter {
     }
 
     /// Opens each path (zip or folder) and loads them side by side.
-    public static func load(paths: [URL], progress: ((Progress) -> Void)? = nil) throws(FeedError) -> Result {
+    /// `names` as in `load(_:names:progress:)`.
+    public static func load(paths: [URL], names: [String?] = [], progress: ((Progress) -> Void)? = nil) throws(FeedError) -> Result {
         var sources: [any GTFSSource] = []
         for url in paths { sources.append(try openGTFSSource(url)) }
-        return try load(sources, progress: progress)
+        return try load(sources, names: names, progress: progress)
     }
 }
 

@@ -172,8 +172,9 @@ public final class AlertBook: Sendable {
     }
 
     /// Decodes a GTFS-Realtime message and indexes its alerts (see `AlertDecoding`).
-    public convenience init(message: TransitRealtime_FeedMessage, idPrefix: String = "", timetable: Timetable) {
-        self.init(alerts: AlertDecoding.alerts(from: message, idPrefix: idPrefix), timetable: timetable)
+    /// `idPrefix` as in `AlertDecoding`; nil: the timetable's first feed's.
+    public convenience init(message: TransitRealtime_FeedMessage, idPrefix: String? = nil, timetable: Timetable) {
+        self.init(alerts: AlertDecoding.alerts(from: message, idPrefix: idPrefix ?? timetable.defaultIDPrefix), timetable: timetable)
     }
 
     /// Every alert active at `instant` (nil: whatever their periods), most severe first.

@@ -5,8 +5,8 @@ import OnwardCore
 /// Turns GTFS-Realtime alerts into `Alert` values.
 public enum AlertDecoding {
     /// The alerts of a message: every entity with an `alert`, except those marked
-    /// `is_deleted`, in feed order. `idPrefix` (a static feed's `name:` when several
-    /// feeds are loaded) is put before every agency, route, trip and stop ID so they
+    /// `is_deleted`, in feed order. `idPrefix` (the bound static feed's `name:`) is
+    /// put before every agency, route, trip and stop ID so they are canonical and
     /// match the timetable's; the alerts' own IDs are left as the feed gave them.
     public static func alerts(from message: TransitRealtime_FeedMessage, idPrefix: String = "") -> [Alert] {
         message.entity.compactMap { entity in

@@ -13,9 +13,10 @@ public struct SimulatedFeed {
     public let timetable: Timetable
     public let idPrefix: String
 
-    public init(timetable: Timetable, idPrefix: String = "") {
+    /// `idPrefix`: the feed's `name:`, dropped from the IDs the simulated messages carry, as a real feed's are bare (nil: the first feed's).
+    public init(timetable: Timetable, idPrefix: String? = nil) {
         self.timetable = timetable
-        self.idPrefix = idPrefix
+        self.idPrefix = idPrefix ?? timetable.defaultIDPrefix
     }
 
     /// The simulation's sources, as they are named wherever live data is shown.

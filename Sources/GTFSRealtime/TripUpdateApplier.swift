@@ -9,9 +9,10 @@ public struct TripUpdateApplier {
     /// Prefixed to the feed's IDs when several static feeds are loaded.
     public let idPrefix: String
 
-    public init(timetable: Timetable, idPrefix: String = "") {
+    /// `idPrefix`: the bound static feed's `name:`, which the feed's bare IDs take (nil: the first feed's).
+    public init(timetable: Timetable, idPrefix: String? = nil) {
         self.timetable = timetable
-        self.idPrefix = idPrefix
+        self.idPrefix = idPrefix ?? timetable.defaultIDPrefix
     }
 
     /// A new overlay with the message's trip updates. A FULL_DATASET message

@@ -6,7 +6,8 @@ import Timetable
 public struct VehiclePositionApplier {
     let trips: TripUpdateApplier
 
-    public init(timetable: Timetable, idPrefix: String = "") {
+    /// `idPrefix`: the bound static feed's `name:`, which the feed's bare IDs take (nil: the first feed's).
+    public init(timetable: Timetable, idPrefix: String? = nil) {
         trips = TripUpdateApplier(timetable: timetable, idPrefix: idPrefix)
     }
 

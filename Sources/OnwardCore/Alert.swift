@@ -8,7 +8,7 @@ public struct Alert: Sendable, Hashable, Identifiable {
     public var id: String
     /// When the alert applies. Empty means always, as GTFS-Realtime says.
     public var activePeriods: [ActivePeriod]
-    /// What the alert is about. IDs carry the static feed's `name:` prefix when several feeds are loaded.
+    /// What the alert is about. IDs are canonical: they carry the static feed's `name:` prefix.
     public var informedEntities: [InformedEntity]
     public var cause: Cause
     public var effect: Effect

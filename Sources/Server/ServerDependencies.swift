@@ -41,10 +41,12 @@ public struct ServerDependencies: Sendable {
         guard !sources.isEmpty else { return false }
         if sources.owns(id) { return true }
         let tt = queries.state.timetable
+        // Known to the timetable: found, or ambiguous between its feeds (which the timetable explains).
+        func known<I>(_ lookup: IDLookup<I>) -> Bool { if case .notFound = lookup { false } else { true } }
         let knownToTimetable = switch kind {
-        case .stop: tt.stop(id: id) != nil
-        case .service: tt.trip(id: id) != nil
-        case .route: tt.routeIndex(id: id) != nil
+        case .stop: known(tt.lookupStop(id: id))
+        case .service: known(tt.lookupTrip(id: id))
+        case .route: known(tt.lookupRoute(id: id))
         }
         return !knownToTimetable && sources.resolve(id, as: kind) != nil
     }

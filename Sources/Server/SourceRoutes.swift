@@ -32,7 +32,7 @@ struct SourceRoutes {
                                    ageSeconds: s.age(at: now), detail: s.lastError?.message, budgetRemaining: nil)
         }
         let feeds = state.timetable.feeds.map { f in
-            SourcesDTO.Item(name: f.idPrefix.isEmpty ? f.name : f.idPrefix, displayName: f.publisher ?? f.name,
+            SourcesDTO.Item(name: f.name, displayName: f.publisher ?? f.name,
                             capabilities: ["stopSearch", "nearby", "departures", "arrivals", "callingAt", "serviceDetails", "alerts",
                                            "vehicles", "anyTime", "timeWindow"],
                             upstreams: realtime)

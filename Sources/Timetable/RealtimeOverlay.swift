@@ -271,9 +271,10 @@ extension Timetable {
 
     public func isFrequencyBased(_ trip: UInt32) -> Bool { !tripFrequencies[Int(trip)].isEmpty }
 
-    public func stopIndex(id: String) -> UInt32? { stop(id: id)?.raw }
+    /// Exact lookups by canonical ID, for realtime feeds whose IDs the applier has already prefixed.
+    public func stopIndex(id: String) -> UInt32? { stopIndex(exactID: id) }
     public func routeIndex(id: String) -> UInt32? { routeID.firstIndex(of: id).map(UInt32.init) }
-    public func tripIndex(id: String) -> UInt32? { trip(id: id)?.raw }
+    public func tripIndex(id: String) -> UInt32? { tripIndex(exactID: id) }
     public func stopIDString(_ stop: UInt32) -> String { stopID[Int(stop)] }
     /// Whether a stop's ID is `prefix` followed by `id`, without building the joined string.
     public func stopID(of stop: UInt32, is id: String, prefix: String) -> Bool {

@@ -12,15 +12,30 @@ public struct TripIndex: Hashable, Sendable {
 }
 
 extension Timetable {
-    public func stop(id: String) -> StopIndex? {
-        binarySearch(order: stopOrder, ids: stopID, id).map(StopIndex.init)
+    /// A stop by its canonical ID (`feed:local`), or by its local ID when exactly one feed has it
+    /// (see `lookupStop(id:)`); nil when no stop, or several, have it.
+    public func stop(id: String) -> StopIndex? { lookupStop(id: id).found }
+
+    /// A trip by its canonical ID, or by its local ID when exactly one feed has it.
+    public func trip(id: String) -> TripIndex? { lookupTrip(id: id).found }
+
+    /// A stop by ID: canonical (`feed:local`) IDs resolve within that feed; an unprefixed
+    /// one is found when exactly one feed has it, and otherwise lists the candidates.
+    public func lookupStop(id: String) -> IDLookup<StopIndex> {
+        resolveID(id) { binarySearch(order: stopOrder, ids: stopID, $0) }.map(StopIndex.init)
     }
 
-    public func trip(id: String) -> TripIndex? {
-        binarySearch(order: tripOrder, ids: tripID, id).map(TripIndex.init)
+    /// A trip by ID, with the same rule as `lookupStop(id:)`.
+    public func lookupTrip(id: String) -> IDLookup<TripIndex> {
+        resolveID(id) { binarySearch(order: tripOrder, ids: tripID, $0) }.map(TripIndex.init)
     }
 
-    private func binarySearch(order: [UInt32], ids: [String], _ id: String) -> UInt32? {
+    /// A stop by its exact stored ID (canonical), with no resolution of unprefixed IDs.
+    public func stopIndex(exactID id: String) -> UInt32? { binarySearch(order: stopOrder, ids: stopID, id) }
+    /// A trip by its exact stored ID (canonical), with no resolution of unprefixed IDs.
+    public func tripIndex(exactID id: String) -> UInt32? { binarySearch(order: tripOrder, ids: tripID, id) }
+
+    func binarySearch(order: [UInt32], ids: [String], _ id: String) -> UInt32? {
         var lo = 0, hi = order.count
         while lo < hi {
             let mid = (lo + hi) / 2

@@ -23,7 +23,7 @@ public struct RouteInfo: Sendable, Hashable {
 
 /// An agency of a loaded feed.
 public struct AgencyInfo: Sendable, Hashable {
-    /// With several feeds loaded, carries the feed's `name:` prefix; just the prefix when agency.txt gave no ID.
+    /// Carries the feed's `name:` prefix; just the prefix when agency.txt gave no ID.
     public var id: String
     public var name: String
     public var timeZone: String
@@ -35,9 +35,13 @@ extension Timetable {
         agencyID.indices.map { AgencyInfo(id: agencyID[$0], name: agencyName[$0], timeZone: zoneIDs[Int(agencyZone[$0])]) }
     }
 
-    /// A route by ID. A linear scan: callers that look up many IDs build a dictionary from `routeInfo`.
-    public func route(id: String) -> RouteIndex? {
-        routeID.firstIndex(of: id).map { RouteIndex(raw: UInt32($0)) }
+    /// A route by canonical ID, or by local ID when exactly one feed has it (see `lookupRoute(id:)`).
+    /// A linear scan: callers that look up many IDs build a dictionary from `routeInfo`.
+    public func route(id: String) -> RouteIndex? { lookupRoute(id: id).found }
+
+    /// A route by ID, with the rule of `lookupStop(id:)`.
+    public func lookupRoute(id: String) -> IDLookup<RouteIndex> {
+        resolveID(id) { routeID.firstIndex(of: $0).map(UInt32.init) }.map(RouteIndex.init)
     }
 
     public func routeInfo(_ route: RouteIndex) -> RouteInfo {

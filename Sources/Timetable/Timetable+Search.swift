@@ -25,7 +25,8 @@ extension Timetable {
         let queryBytes = Array(query.utf8)
         var scored: [(score: Int, stop: Int)] = []
         for s in 0..<stopID.count {
-            let exactID = Self.sameIgnoringCase(stopID[s], text) || (!stopCode[s].isEmpty && Self.sameIgnoringCase(stopCode[s], text))
+            let exactID = Self.sameIgnoringCase(stopID[s], text) || Self.localIDIs(stopID[s], text)
+                || (!stopCode[s].isEmpty && Self.sameIgnoringCase(stopCode[s], text))
             guard isListed(s) || exactID else { continue }
             let name = stopFoldedName[s]
             var score: Int
@@ -62,6 +63,17 @@ extension Timetable {
                 return false
             }
         }
+    }
+
+    /// Whether the local part of a canonical ID (after `feed:`) is `text`, ignoring case:
+    /// people type the ID a feed gives a stop ("GBHI01"), not its prefix.
+    static func localIDIs(_ id: String, _ text: String) -> Bool {
+        let bytes = id.utf8
+        // A feed's name has no ':', so the first one ends it.
+        guard let colon = bytes.firstIndex(of: 58) else { return false }
+        let local = bytes[bytes.index(after: colon)...]
+        guard local.count == text.utf8.count else { return false }
+        return sameIgnoringCase(String(Substring(local)), text)
     }
 
     /// Case-insensitive equality without Foundation for the usual case: IDs and
@@ -113,11 +125,16 @@ public enum StopResolution: Sendable {
 }
 
 extension Timetable {
-    /// Resolves an ID (exact) or a name (searched). A name that matches one
+    /// Resolves an ID (canonical, or unprefixed when one feed has it; several feeds having it
+    /// lists their stops) or a name (searched). A name that matches one
     /// station or stop, or matches one exactly, is found; otherwise the
     /// candidates are returned for the person to choose from.
     public func resolveStop(_ text: String) -> StopResolution {
-        if let s = stop(id: text) { return .found(s) }
+        switch lookupStop(id: text) {
+        case .found(let s): return .found(s)
+        case .ambiguous(let ids): return .ambiguous(ids.compactMap { stopIndex(exactID: $0) }.map { place(StopIndex(raw: $0)) })
+        case .notFound: break
+        }
         let scored = scoredSearch(text, limit: 50)
         if scored.isEmpty { return .notFound }
         // One match, or one that ranks strictly above the rest (a phrase beats scattered words).

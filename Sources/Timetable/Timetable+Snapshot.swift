@@ -16,7 +16,8 @@ public struct SnapshotError: Error, Sendable, CustomStringConvertible {
 enum SnapshotLayout {
     static let magic: [UInt8] = Array("ONWARDTT".utf8)
     /// Bump whenever the layout changes: an old snapshot is then refused with a clear message.
-    static let version: UInt32 = 4
+    /// 5: every ID is canonical (`feed:local`), even with one feed.
+    static let version: UInt32 = 5
     static let headerSize = 32
 
     /// Maps the file (untouched sections cost no memory) and hands its bytes to `body`.

@@ -146,8 +146,10 @@ public struct Timetable: Sendable {
 
 /// A summary of one loaded feed.
 public struct FeedSummary: Sendable, Hashable, Codable {
-    /// The feed's short name; with several feeds loaded, its IDs carry `name:` as a prefix.
+    /// The feed's source name, from configuration (`--feed NAME=PATH`) or its file's name:
+    /// every ID of the feed is canonical, `name:local`, whatever else is loaded.
     public var name: String
+    /// `name:`, the prefix of every ID of the feed.
     public var idPrefix: String
     public var publisher: String?
     public var version: String?

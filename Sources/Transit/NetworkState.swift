@@ -5,8 +5,12 @@ import Timetable
 /// laid over it. Readers take a whole state and never see half an update.
 public struct NetworkState: Sendable {
     public let timetable: Timetable
-    /// Prefixed to realtime feeds' IDs when several static feeds are loaded.
+    /// The prefix (`name:`) of the first static feed: realtime feeds that name no feed
+    /// (and the simulation) belong to it, and their bare IDs take it.
     public let idPrefix: String
+    /// The prefix of the static feed each realtime source (by its name) is bound to
+    /// (`--realtime NAME=URL`); a source missing here takes `idPrefix`.
+    public var realtimePrefixes: [String: String] = [:]
     public var realtime = RealtimeState()
     public var sources: [String: SourceHealth] = [:]
     /// Realtime data older than this (seconds past its timestamp) is shown as last known.
@@ -21,6 +25,9 @@ public struct NetworkState: Sendable {
         self.idPrefix = timetable.feeds.first?.idPrefix ?? ""
         self.maxAge = maxAge
     }
+
+    /// The prefix a realtime source's bare IDs take.
+    public func idPrefix(ofSource source: String) -> String { realtimePrefixes[source] ?? idPrefix }
 
     /// Whether any realtime source is configured.
     public var hasRealtime: Bool { !sources.isEmpty }

@@ -42,10 +42,24 @@ public struct Queries: Sendable {
     }
 
     public func stop(_ id: String) throws(QueryError) -> StopIndex {
-        guard let s = timetable.stop(id: id) else {
+        switch timetable.lookupStop(id: id) {
+        case .found(let s): return s
+        case .ambiguous(let ids):
+            throw QueryError(.stopNotFound, "Several feeds have a stop '\(id)': \(ids.joined(separator: ", ")). Give one of these IDs.")
+        case .notFound:
             throw QueryError(.stopNotFound, "No stop or station has the ID '\(id)'. Search for stops at /api/v1/stops?q=NAME.")
         }
-        return s
+    }
+
+    /// A trip by ID (canonical, or unprefixed when one feed has it).
+    public func trip(_ id: String) throws(QueryError) -> TripIndex {
+        switch timetable.lookupTrip(id: id) {
+        case .found(let t): return t
+        case .ambiguous(let ids):
+            throw QueryError(.tripNotFound, "Several feeds have a trip '\(id)': \(ids.joined(separator: ", ")). Give one of these IDs.")
+        case .notFound:
+            throw QueryError(.tripNotFound, "No trip has the ID '\(id)'. Trip IDs are on each board row.")
+        }
     }
 
     /// The limits every board obeys, whatever its source.
@@ -95,9 +109,7 @@ public struct Queries: Sendable {
 
     /// One run of a trip on a service date (default: today where it runs, else the next day it runs).
     public func service(tripID: String, date: ServiceDate?, languages: [String] = ["en"]) throws(QueryError) -> ServiceDTO {
-        guard let trip = timetable.trip(id: tripID) else {
-            throw QueryError(.tripNotFound, "No trip has the ID '\(tripID)'. Trip IDs are on each board row.")
-        }
+        let trip = try trip(tripID)
         let zone = TimeZone(identifier: timetable.tripTimeZoneIdentifier(trip)) ?? .gmt
         let today = LocalTime(now, in: zone).date
         let day = date ?? (timetable.runs(trip, on: today) ? today : timetable.serviceDates(of: trip).first { $0 > today } ?? today)
@@ -138,8 +150,16 @@ public struct Queries: Sendable {
     /// Station alerts (with a stop), service alerts (with a route), or every alert, active now.
     public func alerts(stopID: String?, routeID: String?, languages: [String] = ["en"]) throws(QueryError) -> AlertsDTO {
         let stop = try stopID.map { id throws(QueryError) in try self.stop(id) }
-        if let routeID, timetable.routeIndex(id: routeID) == nil {
-            throw QueryError(.routeNotFound, "No route has the ID '\(routeID)'.")
+        // The alerts name routes by canonical ID, so an unprefixed one is made canonical first.
+        var routeID = routeID
+        if let id = routeID {
+            switch timetable.lookupRoute(id: id) {
+            case .found(let r): routeID = timetable.routeInfo(r).id
+            case .ambiguous(let ids):
+                throw QueryError(.invalidParameter, "Several feeds have a route '\(id)': \(ids.joined(separator: ", ")).", parameter: "route")
+            case .notFound:
+                throw QueryError(.routeNotFound, "No route has the ID '\(id)'.")
+            }
         }
         let zone = stop.map { TimeZone(identifier: timetable.timeZoneIdentifier(of: $0)) ?? .gmt }
             ?? TimeZone(identifier: timetable.agencies.first?.timeZone ?? "UTC") ?? .gmt

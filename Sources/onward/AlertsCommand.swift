@@ -76,9 +76,16 @@ struct AlertsCommand: AsyncParsableCommand {
             guard let data = await live.load(tt, now: instant), data.isLive else {
                 throw CLIError("no alert feed could be read (see the messages above)")
             }
-            // LiveData reads every feed against the first static feed, so its alerts take the same prefix.
-            let prefix = tt.feeds.first?.idPrefix ?? ""
-            let book = AlertBook(alerts: data.messages.flatMap { AlertDecoding.alerts(from: $0, idPrefix: prefix) }, timetable: tt)
+            // Each feed's alerts take the prefix of the static feed it is bound to.
+            let book = data.alertBook(tt)
+            // A trip given unprefixed is matched by its canonical ID, as the alerts name it.
+            let trip = try trip.map { id throws -> String in
+                switch tt.lookupTrip(id: id) {
+                case .found(let t): return tt.tripIdentifier(t)
+                case .ambiguous(let ids): throw CLIError("'\(id)' is a trip of several feeds; name one: \(ids.joined(separator: ", "))")
+                case .notFound: return id
+                }
+            }
             let languages = live.languages
 
             func query(_ when: Instant?) -> [Alert] {
@@ -132,12 +139,14 @@ func parseAt(_ text: String, zone: TimeZone) throws -> Instant {
     throw CLIError("--at '\(text)' is not a time; use ISO 8601 like 2025-11-06T17:04:00-04:00 or 2025-11-06T21:04:00Z, or 'now'")
 }
 
-/// A route by ID (with or without a feed's prefix) or by short or long name, or an explanation.
+/// A route by ID (canonical, or unprefixed when one feed has it) or by short or long name, or an explanation.
 func resolveRoute(_ text: String, in tt: Timetable) throws -> RouteInfo {
-    if let r = tt.route(id: text) { return tt.routeInfo(r) }
+    switch tt.lookupRoute(id: text) {
+    case .found(let r): return tt.routeInfo(r)
+    case .ambiguous(let ids): throw CLIError("'\(text)' is a route of several feeds; name one by ID:\n" + ids.map { "  " + $0 }.joined(separator: "\n"))
+    case .notFound: break
+    }
     let all = (0..<tt.routeCount).map { tt.routeInfo(RouteIndex(raw: UInt32($0))) }
-    let byPrefixedID = all.filter { r in tt.feeds.contains { !$0.idPrefix.isEmpty && r.id == $0.idPrefix + text } }
-    if byPrefixedID.count == 1 { return byPrefixedID[0] }
     for match in [{ (r: RouteInfo) in r.shortName.caseInsensitiveCompare(text) == .orderedSame },
                   { (r: RouteInfo) in r.longName.caseInsensitiveCompare(text) == .orderedSame }] {
         let found = all.filter(match)

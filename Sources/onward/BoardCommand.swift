@@ -67,7 +67,7 @@ struct BoardCommand: AsyncParsableCommand {
             try sources.explainUnconfigured(stop)
             let loaded = try feeds.load()
             let tt = loaded.timetable
-            if !registry.isEmpty, tt.stop(id: stop) == nil, registry.resolve(stop, as: .stop) != nil {
+            if !registry.isEmpty, case .notFound = tt.lookupStop(id: stop), registry.resolve(stop, as: .stop) != nil {
                 try await sourceBoard(registry)
                 return
             }

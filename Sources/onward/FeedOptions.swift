@@ -6,8 +6,9 @@ import Timetable
 
 /// `--feed`, shared by every command that reads a timetable.
 struct FeedOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("A GTFS zip or folder, or a snapshot from `onward import`. Repeat for several feeds.",
-                                            valueName: "FEED_OR_SNAPSHOT"))
+    @Option(name: .long, help: ArgumentHelp("A GTFS zip or folder, or a snapshot from `onward import`; NAME=PATH names the feed, "
+                                            + "whose IDs are NAME:LOCAL (else the file's name names it). Repeat for several feeds.",
+                                            valueName: "[NAME=]FEED_OR_SNAPSHOT"))
     var feed: [String] = []
 
     func load() throws -> Network.Loaded {

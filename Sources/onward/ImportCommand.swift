@@ -11,7 +11,8 @@ struct ImportCommand: AsyncParsableCommand {
         abstract: "Check GTFS feeds and compile them into a snapshot the other commands load instantly."
     )
 
-    @Argument(help: ArgumentHelp("GTFS zips or folders. Several feeds load side by side; their IDs get the feed's name as a prefix.",
+    @Argument(help: ArgumentHelp("GTFS zips or folders, each PATH or NAME=PATH. Every ID is NAME:LOCAL; without NAME, the file's name "
+                                 + "(lower case, '-' for other characters) names the feed. The snapshot keeps the names.",
                                  valueName: "FEED"))
     var feeds: [String]
 
@@ -25,7 +26,10 @@ struct ImportCommand: AsyncParsableCommand {
             let started = Date()
             let result: GTFSImporter.Result
             do {
-                result = try GTFSImporter.load(paths: feeds.map { URL(fileURLWithPath: $0) }) { bar.update($0) }
+                let arguments = feeds.map(Network.FeedArgument.init)
+                result = try GTFSImporter.load(paths: arguments.map { URL(fileURLWithPath: $0.path) }, names: arguments.map(\.name)) {
+                    bar.update($0)
+                }
             } catch let error as FeedError {
                 bar.clear()
                 throw CLIError("the feed was refused: \(error.location): \(error.message)")

@@ -8,8 +8,9 @@ import Timetable
 
 /// `--realtime` and `--simulate`, shared by the commands that show live data.
 struct RealtimeOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("GTFS-Realtime trip updates, vehicle positions or alerts: a file or an http(s) URL. Repeatable.",
-                                            valueName: "URL_OR_FILE"))
+    @Option(name: .long, help: ArgumentHelp("GTFS-Realtime trip updates, vehicle positions or alerts: a file or an http(s) URL; "
+                                            + "NAME=URL_OR_FILE binds it to the static feed NAME (else the first feed). Repeatable.",
+                                            valueName: "[NAME=]URL_OR_FILE"))
     var realtime: [String] = []
 
     @Flag(help: "Show simulated live data for the bundled network (labelled as simulated).")
@@ -38,8 +39,7 @@ struct RealtimeOptions: ParsableArguments {
     /// Live data for `timetable`, or nil when none was asked for. Sources that fail are reported on standard error.
     func load(_ timetable: Timetable, now: Instant) async -> LiveData? {
         guard wanted else { return nil }
-        let prefix = timetable.feeds.first?.idPrefix ?? ""
-        var live = await LiveData.load(realtime, timetable: timetable, idPrefix: prefix, fetcher: Fetchers.live(), now: now)
+        var live = await LiveData.load(realtime, timetable: timetable, fetcher: Fetchers.live(), now: now)
         if simulate {
             live.applySimulation(timetable: timetable, now: now)
         }

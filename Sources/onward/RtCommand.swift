@@ -28,7 +28,8 @@ struct RtInspectCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A GTFS-Realtime file or http(s) URL.", valueName: "FILE_OR_URL"))
+    @Argument(help: ArgumentHelp("A GTFS-Realtime file or http(s) URL; NAME=FILE_OR_URL matches it against the static feed NAME "
+                                 + "(else the first feed).", valueName: "[NAME=]FILE_OR_URL"))
     var input: String
 
     @Option(help: ArgumentHelp("Show the first N entities of each kind; 0 for none.", valueName: "N"))
@@ -46,15 +47,24 @@ struct RtInspectCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             // The realtime input first: a wrong path fails at once, before a large timetable loads.
+            let named = NamedFeedLocation(input)
+            let location = named?.location.description ?? input
             let bytes: Data
             do throws(SourceError) {
-                bytes = try await RealtimeInput.load(input, fetcher: Fetchers.live())
+                bytes = try await RealtimeInput.load(location, fetcher: Fetchers.live())
             } catch {
-                throw CLIError(error.message.contains(input) ? error.message : "\(input): \(error.message)")
+                throw CLIError(error.message.contains(location) ? error.message : "\(location): \(error.message)")
             }
             let message = try decode(bytes)
             let tt = try feeds.load().timetable
-            let inspection = RealtimeInspection(timetable: tt, limit: limit)
+            var feed = tt.feeds.first
+            if let name = named?.explicitName {
+                guard let f = tt.feed(named: name) else {
+                    throw CLIError("no static feed is named '\(name)'; loaded: \(tt.feeds.map(\.name).joined(separator: ", "))")
+                }
+                feed = f
+            }
+            let inspection = RealtimeInspection(timetable: tt, limit: limit, feed: feed)
             let dto = inspection.make(message, source: input, size: bytes.count, now: .now())
             if json {
                 try printJSON(dto)
@@ -85,8 +95,9 @@ struct RtInspectCommand: AsyncParsableCommand {
 struct RealtimeInspection {
     let timetable: Timetable
     let limit: Int
-    /// With several static feeds, realtime IDs are read against the first, as `--realtime` does.
-    var prefix: String { timetable.feeds.first?.idPrefix ?? "" }
+    /// The static feed the realtime IDs belong to: named (`NAME=`), else the first, as `--realtime` does.
+    var feed: FeedSummary?
+    var prefix: String { feed?.idPrefix ?? timetable.defaultIDPrefix }
     var zone: TimeZone { timetable.agencies.first.flatMap { TimeZone(identifier: $0.timeZone) } ?? .gmt }
 
     func make(_ m: TransitRealtime_FeedMessage, source: String, size: Int, now: Instant) -> RealtimeInspectDTO {
@@ -101,7 +112,7 @@ struct RealtimeInspection {
                                                alerts: m.entity.count(where: \.hasAlert), deleted: m.entity.count(where: \.isDeleted))
         let alerts = AlertDecoding.alerts(from: m, idPrefix: prefix)
         return RealtimeInspectDTO(
-            source: source, sizeBytes: size, staticFeeds: timetable.feeds.map(\.name), timeZone: zone.identifier,
+            source: source, sizeBytes: size, staticFeeds: feed.map { [$0.name] } ?? [], timeZone: zone.identifier,
             header: header, counts: counts,
             tripUpdates: m.entity.filter(\.hasTripUpdate).prefix(limit).map(tripUpdate),
             vehiclePositions: m.entity.filter(\.hasVehicle).prefix(limit).map(vehicle),
@@ -111,7 +122,8 @@ struct RealtimeInspection {
                                                 header: a.header.best(for: [])?.trimmingCharacters(in: .whitespacesAndNewlines),
                                                 informedEntities: a.informedEntities.map(AlertDTO.EntityDTO.init))
             },
-            match: match(m, alerts: alerts, now: now))
+            match: match(m, alerts: alerts, now: now),
+            otherFeeds: timetable.feeds.count > 1 ? timetable.feeds.map(\.name).filter { $0 != feed?.name } : nil)
     }
 
     private func iso(_ epoch: Int64) -> String { LocalTime(Instant(epochSeconds: epoch), in: zone).iso8601 }
@@ -160,12 +172,13 @@ struct RealtimeInspection {
         let updates = m.entity.filter { $0.hasTripUpdate && !$0.isDeleted }.map(\.tripUpdate)
         let positions = m.entity.filter { $0.hasVehicle && !$0.isDeleted }.map(\.vehicle)
 
+        // Unknown IDs are listed canonical, as the feed's bare IDs were read (`prefix` + ID).
         // ADDED and NEW trips are not expected in the static feed, so they are not "unknown".
         let unknownTrips = updates.filter { ![.added, .new].contains($0.trip.scheduleRelationship) && $0.trip.hasTripID }
-            .map(\.trip.tripID).filter { tt.trip(id: prefix + $0) == nil }
-        let unknownStops = updates.flatMap(\.stopTimeUpdate).filter(\.hasStopID).map(\.stopID).filter { tt.stop(id: prefix + $0) == nil }
-        let unknownVehicleTrips = positions.filter { $0.hasTrip && $0.trip.hasTripID }.map(\.trip.tripID)
-            .filter { tt.trip(id: prefix + $0) == nil }
+            .map { prefix + $0.trip.tripID }.filter { tt.tripIndex(id: $0) == nil }
+        let unknownStops = updates.flatMap(\.stopTimeUpdate).filter(\.hasStopID).map { prefix + $0.stopID }.filter { tt.stopIndex(id: $0) == nil }
+        let unknownVehicleTrips = positions.filter { $0.hasTrip && $0.trip.hasTripID }.map { prefix + $0.trip.tripID }
+            .filter { tt.tripIndex(id: $0) == nil }
 
         // Route IDs from every trip descriptor and informed entity, each checked once.
         let known = Set((0..<tt.routeCount).map { tt.routeInfo(RouteIndex(raw: UInt32($0))).id })
@@ -304,7 +317,8 @@ struct RealtimeInspectView {
                 rows.append((name, ["\(count(tally.matched)) of \(count(tally.matched + tally.unknown)) known"] + unknown(tally, "unknown", t)))
             }
         }
-        var out = [t.bold("Match with the static feed") + " " + dto.staticFeeds.joined(separator: ", ")]
+        var out = [t.bold("Match with the static feed") + " " + dto.staticFeeds.joined(separator: ", ")
+                   + (dto.otherFeeds.map { t.dim(" (also loaded: \($0.joined(separator: ", ")); NAME=FILE_OR_URL picks the feed)") } ?? "")]
         if rows.isEmpty { out.append("  Nothing in the feed names a trip, stop or route.") }
         let width = (rows.map(\.name.count).max() ?? 0) + 2
         for row in rows {
@@ -315,7 +329,8 @@ struct RealtimeInspectView {
         // Nothing at all matching is nearly always the wrong static feed, not a broken realtime one.
         let tallies = [m.trips, m.vehicles, m.routes, m.alertStops, m.alertTrips]
         if tallies.allSatisfy({ $0.matched == 0 }) && tallies.contains(where: { $0.unknown > 0 }) {
-            out.append(t.yellow("  Nothing matched: is this the static feed the realtime data belongs to? Pass it with --feed."))
+            out.append(t.yellow("  Nothing matched: is this the static feed the realtime data belongs to? "
+                                + (dto.otherFeeds == nil ? "Pass it with --feed." : "Name it: NAME=FILE_OR_URL, or pass it with --feed.")))
         }
         return out
     }

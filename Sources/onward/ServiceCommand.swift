@@ -42,7 +42,12 @@ struct ServiceCommand: AsyncParsableCommand {
             }
             try sources.explainUnconfigured(tripID)
             let tt = try feeds.load().timetable
-            guard let trip = tt.trip(id: tripID) else { throw CLIError("no trip '\(tripID)' in this timetable") }
+            let trip: TripIndex
+            switch tt.lookupTrip(id: tripID) {
+            case .found(let t): trip = t
+            case .ambiguous(let ids): throw CLIError("several feeds have a trip '\(tripID)'; name one by ID:\n" + ids.map { "  " + $0 }.joined(separator: "\n"))
+            case .notFound: throw CLIError("no trip '\(tripID)' in this timetable")
+            }
             let startTime = try when.parsedTime().map(Int32.init)
             var date = try when.parsedDate()
             if date == nil {

@@ -26,7 +26,7 @@ struct SourcesCommand: AsyncParsableCommand {
             let loaded = try feeds.load()
             let registry = try sources.registry()
             let feedItems = loaded.timetable.feeds.map { f in
-                SourcesDTO.Item(name: f.idPrefix.isEmpty ? f.name : f.idPrefix, displayName: f.publisher ?? f.name,
+                SourcesDTO.Item(name: f.name, displayName: f.publisher ?? f.name,
                                 capabilities: ["timetable"], upstreams: [])
             }
             let all = SourcesDTO(sources: feedItems + SourceQueries(registry, now: .now()).sources())

@@ -104,7 +104,8 @@ private func selector(agency: String? = nil, route: String? = nil, routeType: In
 }
 
 /// Serializes a feed of these entities and decodes it back, as a realtime source would arrive.
-private func roundTrip(_ entities: [TransitRealtime_FeedEntity], idPrefix: String = "") throws -> [Alert] {
+/// `idPrefix`: the inline timetable's feed, "test:", as a realtime feed bound to it would be read.
+private func roundTrip(_ entities: [TransitRealtime_FeedEntity], idPrefix: String = "test:") throws -> [Alert] {
     var m = TransitRealtime_FeedMessage()
     m.header.gtfsRealtimeVersion = "2.0"
     m.header.timestamp = 1_750_000_000
@@ -143,12 +144,12 @@ struct AlertTests {
 
     @Test("Halifax: informed entities matched against the static feed, unknown ones counted")
     func halifaxMatch() throws {
-        let book = AlertBook(alerts: try AlertDecoding.alerts(from: try AlertCaptures.halifaxBytes.get()),
+        let book = AlertBook(alerts: try AlertDecoding.alerts(from: try AlertCaptures.halifaxBytes.get(), idPrefix: "halifax-transit-2025-08:"),
                              timetable: try AlertCaptures.halifax.get())
         let r = book.report
         #expect(r.alerts == 46 && r.informedEntities == 259)
-        #expect((r.matchedStops, r.unknownStops, r.unknownStopExamples) == (179, 1, ["6611"]))
-        #expect((r.matchedRoutes, r.unknownRoutes, r.unknownRouteExamples) == (19, 1, ["hwst"]))
+        #expect((r.matchedStops, r.unknownStops, r.unknownStopExamples) == (179, 1, ["halifax-transit-2025-08:6611"]))
+        #expect((r.matchedRoutes, r.unknownRoutes, r.unknownRouteExamples) == (19, 1, ["halifax-transit-2025-08:hwst"]))
         #expect((r.matchedTrips, r.unknownTrips, r.matchedAgencies, r.unknownAgencies) == (0, 0, 0, 0))
         // Only (route hwst, stop 6611) names nothing the timetable knows.
         #expect(r.unmatchedEntities == 1)
@@ -157,7 +158,7 @@ struct AlertTests {
     @Test("Halifax: station, station-platform and route queries, ordered and filtered by time")
     func halifaxQueries() throws {
         let tt = try AlertCaptures.halifax.get()
-        let book = AlertBook(alerts: try AlertDecoding.alerts(from: try AlertCaptures.halifaxBytes.get()), timetable: tt)
+        let book = AlertBook(alerts: try AlertDecoding.alerts(from: try AlertCaptures.halifaxBytes.get(), idPrefix: "halifax-transit-2025-08:"), timetable: tt)
         let at = AlertCaptures.halifaxCaptured
         let all = book.all(at: at)
         #expect(all.count == 46 && book.inactiveCount(at: at) == 0)
@@ -179,14 +180,14 @@ struct AlertTests {
         #expect(try ids("7601") == [])
         #expect(book.stationAlerts(for: try #require(tt.stop(id: "10001")), at: later).isEmpty)
 
-        #expect(book.serviceAlerts(route: "28", trip: nil, at: at).map(\.id) == ["171199", "171202"])
-        #expect(book.serviceAlerts(route: "137", trip: nil, at: at).map(\.id) == ["171201", "171203", "176234"])
-        #expect(book.serviceAlerts(route: "7B", trip: nil, at: at).map(\.id) == ["94597", "158720", "173521"])
+        #expect(book.serviceAlerts(route: "halifax-transit-2025-08:28", trip: nil, at: at).map(\.id) == ["171199", "171202"])
+        #expect(book.serviceAlerts(route: "halifax-transit-2025-08:137", trip: nil, at: at).map(\.id) == ["171201", "171203", "176234"])
+        #expect(book.serviceAlerts(route: "halifax-transit-2025-08:7B", trip: nil, at: at).map(\.id) == ["94597", "158720", "173521"])
 
         // A board at 6096 shows its own stop closure; route 7B's closures elsewhere stay on their stops' boards.
-        let board = book.boardAlerts(for: try #require(tt.stop(id: "6096")), routes: ["7B"], at: at)
+        let board = book.boardAlerts(for: try #require(tt.stop(id: "6096")), routes: ["halifax-transit-2025-08:7B"], at: at)
         #expect(board.highPriority.isEmpty && board.other.map(\.id) == ["94597"])
-        let moved = book.boardAlerts(for: try #require(tt.stop(id: "7323")), routes: ["8", "87"], at: at)
+        let moved = book.boardAlerts(for: try #require(tt.stop(id: "7323")), routes: ["halifax-transit-2025-08:8", "halifax-transit-2025-08:87"], at: at)
         #expect(moved.highPriority.map(\.id) == ["147150", "147151"] && moved.other.isEmpty)
     }
 
@@ -205,11 +206,12 @@ struct AlertTests {
         #expect(a.isHighPriority)
 
         let tt = try AlertCaptures.bart.get()
-        let book = AlertBook(alerts: alerts, timetable: tt)
+        // Bound to the BART feed, the agency becomes canonical and matches it.
+        let book = AlertBook(alerts: try AlertDecoding.alerts(from: try AlertCaptures.bartBytes.get(), idPrefix: "bart-2019-02:"), timetable: tt)
         #expect((book.report.matchedAgencies, book.report.unknownAgencies, book.report.unmatchedEntities) == (1, 0, 0))
         let at = Instant(epochSeconds: 1_565_199_960)
         #expect(book.stationAlerts(for: try #require(tt.stop(id: "MONT")), at: at).map(\.id) == ["BSA_187874"])
-        #expect(book.serviceAlerts(route: "1", trip: nil, at: at).map(\.id) == ["BSA_187874"])
+        #expect(book.serviceAlerts(route: "bart-2019-02:1", trip: nil, at: at).map(\.id) == ["BSA_187874"])
         #expect(book.serviceAlerts(route: nil, trip: nil, at: at).map(\.id) == ["BSA_187874"])
         #expect(book.boardAlerts(for: try #require(tt.stop(id: "MONT")), routes: [], at: at).highPriority.map(\.id) == ["BSA_187874"])
     }
@@ -312,13 +314,13 @@ struct AlertTests {
             alertEntity("ghost-route", entities: [selector(route: "R9"), selector(trip: "T9"), selector(agency: "Z")]),
         ]), timetable: tt)
         let r = book.report
-        #expect((r.matchedStops, r.unknownStops, r.unknownStopExamples) == (1, 2, ["NOPE", "NOPE2"]))
+        #expect((r.matchedStops, r.unknownStops, r.unknownStopExamples) == (1, 2, ["test:NOPE", "test:NOPE2"]))
         #expect((r.unknownRoutes, r.unknownTrips, r.unknownAgencies) == (1, 1, 1))
         #expect(r.unmatchedEntities == 5 && r.informedEntities == 6)
         #expect(Set(book.all(at: Instant(epochSeconds: 0)).map(\.id)) == ["half", "ghost", "ghost-route"])
         #expect(book.stationAlerts(for: try #require(tt.stop(id: "P1")), at: Instant(epochSeconds: 0)).map(\.id) == ["half"])
         // An unknown trip is still found by its ID (a trip a realtime feed added).
-        #expect(book.serviceAlerts(route: nil, trip: "T9", at: Instant(epochSeconds: 0)).map(\.id) == ["ghost-route"])
+        #expect(book.serviceAlerts(route: nil, trip: "test:T9", at: Instant(epochSeconds: 0)).map(\.id) == ["ghost-route"])
     }
 
     @Test("agency-wide and route-type alerts reach the stops their routes serve")
@@ -336,8 +338,8 @@ struct AlertTests {
         #expect(try ids("S2") == ["agency", "subway"])
         #expect(try ids("STN") == ["agency", "subway"], "a station is served through its platforms")
         #expect(try ids("S3") == [], "no route calls at S3")
-        #expect(Set(book.serviceAlerts(route: "R1", trip: nil, at: nil).map(\.id)) == ["agency"])
-        #expect(Set(book.serviceAlerts(route: "R2", trip: nil, at: nil).map(\.id)) == ["agency", "subway"])
+        #expect(Set(book.serviceAlerts(route: "test:R1", trip: nil, at: nil).map(\.id)) == ["agency"])
+        #expect(Set(book.serviceAlerts(route: "test:R2", trip: nil, at: nil).map(\.id)) == ["agency", "subway"])
         #expect(book.report.unmatchedEntities == 0 && book.report.matchedAgencies == 1)
     }
 
@@ -353,11 +355,11 @@ struct AlertTests {
         func ids(route: String? = nil, trip: String? = nil) -> Set<String> {
             Set(book.serviceAlerts(route: route, trip: trip, at: nil).map(\.id))
         }
-        #expect(ids(route: "R1") == ["r1", "r1-dir1", "t1", "r1-at-s2"])
-        #expect(ids(trip: "T1") == ["r1", "t1", "r1-at-s2"], "T1 runs direction 0")
-        #expect(ids(trip: "T2") == ["r1", "r1-dir1", "r1-at-s2"])
-        #expect(ids(route: "R2").isEmpty && ids().isEmpty)
-        let board = book.boardAlerts(for: try #require(tt.stop(id: "P1")), routes: ["R1"], trips: ["T1"], at: Instant(epochSeconds: 0))
+        #expect(ids(route: "test:R1") == ["r1", "r1-dir1", "t1", "r1-at-s2"])
+        #expect(ids(trip: "test:T1") == ["r1", "t1", "r1-at-s2"], "T1 runs direction 0")
+        #expect(ids(trip: "test:T2") == ["r1", "r1-dir1", "r1-at-s2"])
+        #expect(ids(route: "test:R2").isEmpty && ids().isEmpty)
+        let board = book.boardAlerts(for: try #require(tt.stop(id: "P1")), routes: ["test:R1"], trips: ["test:T1"], at: Instant(epochSeconds: 0))
         #expect(board.highPriority.map(\.id) == ["r1", "t1"])
         #expect(board.other.map(\.id) == ["r1-dir1"])
     }

@@ -204,7 +204,7 @@ struct TripUpdateRuleTests {
         #expect(departures(d) == [nil, nil, at("10:25"), at("10:35")])
         // The board at L shows both visits: the first passed, the second 5 minutes late.
         let board = try tt.live(at: "L", from: "09:55", overlay: overlay, now: Instant(epochSeconds: at("09:55")))
-        let loop = board.filter { $0.tripID == "LOOP" }
+        let loop = board.filter { $0.tripID == "test:LOOP" }
         #expect(loop.map(\.scheduled.epochSeconds) == [at("10:00"), at("10:20")])
         #expect(loop.map { $0.expected?.epochSeconds } == [nil, at("10:25")])
         #expect(loop.map(\.status) == [.departed, .late])
@@ -225,7 +225,7 @@ struct TripUpdateRuleTests {
         #expect(d.calls.map(\.status) == [.departed, .late, .late, .late, .late])
         // The board at C orders and times T1 by its propagated expected time.
         let board = try tt.live(at: "C", from: "08:00", overlay: overlay)
-        let row = try #require(board.first { $0.tripID == "T1" })
+        let row = try #require(board.first { $0.tripID == "test:T1" })
         #expect(row.expected?.epochSeconds == at("08:33"))
         #expect(row.delaySeconds == 180)
         #expect(row.status == .late)
@@ -252,7 +252,7 @@ struct TripUpdateRuleTests {
         #expect(departures(d) == [nil, at("08:13"), nil, nil, nil])
         #expect(d.calls.map(\.status) == [.departed, .late, .noLiveData, .noLiveData, .noLiveData])
         let board = try tt.live(at: "C", from: "08:00", overlay: overlay)
-        let row = try #require(board.first { $0.tripID == "T1" })
+        let row = try #require(board.first { $0.tripID == "test:T1" })
         #expect(row.expected == nil)
         #expect(row.status == .noLiveData)
         #expect(row.scheduled.epochSeconds == at("08:30"))
@@ -279,7 +279,7 @@ struct TripUpdateRuleTests {
         #expect(d.calls[4].expectedDeparture?.epochSeconds == at("08:42"))
         // The board at B still lists T1, marked skipped at its scheduled time.
         let board = try tt.live(at: "B", from: "08:00", overlay: overlay)
-        let row = try #require(board.first { $0.tripID == "T1" })
+        let row = try #require(board.first { $0.tripID == "test:T1" })
         #expect(row.status == .skipped)
         #expect(row.scheduled.epochSeconds == at("08:20"))
         #expect(row.expected == nil)
@@ -295,7 +295,7 @@ struct TripUpdateRuleTests {
         #expect(report.matchedTrips == 2)
         #expect(report.cancelledTrips == 1)
         let board = try tt.live(at: "A", from: "08:00", overlay: overlay)
-        #expect(board.map(\.tripID) == ["T1", "T2"])
+        #expect(board.map(\.tripID) == ["test:T1", "test:T2"])
         #expect(board.map(\.status) == [.cancelled, .onTime])
         #expect(board[0].scheduled.epochSeconds == at("08:10"))
         #expect(board[0].expected == nil)
@@ -315,8 +315,8 @@ struct TripUpdateRuleTests {
         #expect(report.unknownTrips == 0)
         #expect(report.matchedStopTimeUpdates == 2)
         let board = try tt.live(at: "A", from: "08:00", overlay: overlay)
-        #expect(board.map(\.tripID) == ["T1", "X1", "T2"])
-        let row = try #require(board.first { $0.tripID == "X1" })
+        #expect(board.map(\.tripID) == ["test:T1", "test:X1", "test:T2"])
+        let row = try #require(board.first { $0.tripID == "test:X1" })
         #expect(row.isAddedTrip)
         #expect(row.scheduled.epochSeconds == at("08:50"))
         #expect(row.expected?.epochSeconds == at("08:50"))
@@ -334,7 +334,7 @@ struct TripUpdateRuleTests {
         #expect(report.matchedTrips == 1)
         #expect(report.unmatchedInstances == 0)
         let board = try tt.live(at: "A", from: "06:00", window: 3000, overlay: overlay, now: Instant(epochSeconds: at("06:00")))
-        let runs = board.filter { $0.tripID == "F1" }
+        let runs = board.filter { $0.tripID == "test:F1" }
         #expect(runs.map(\.scheduled.epochSeconds) == [at("06:00"), at("06:10"), at("06:20"), at("06:30"), at("06:40"), at("06:50")])
         // Only the 06:20 run is late; the others have no live data.
         #expect(runs.map(\.status) == [.noLiveData, .noLiveData, .late, .noLiveData, .noLiveData, .noLiveData])
@@ -364,7 +364,7 @@ struct TripUpdateRuleTests {
         let (overlay, report) = TripUpdateApplier(timetable: tt).apply(m, now: Instant(epochSeconds: at("06:00")))
         #expect(report.matchedTrips == 1)
         let board = try tt.live(at: "A", from: "06:00", window: 3000, overlay: overlay, now: Instant(epochSeconds: at("06:00")))
-        #expect(board.filter { $0.tripID == "F1" }.allSatisfy { $0.status == .noLiveData })
+        #expect(board.filter { $0.tripID == "test:F1" }.allSatisfy { $0.status == .noLiveData })
     }
 
     // MARK: Platforms
@@ -376,19 +376,19 @@ struct TripUpdateRuleTests {
         let (overlay, report) = TripUpdateApplier(timetable: tt).apply(m, now: morning)
         #expect(report.platformChanges == 1)
         let board = try tt.live(at: "STN", from: "07:45", window: 1800, overlay: overlay)
-        let row = try #require(board.first { $0.tripID == "T1" })
-        #expect(row.stopID == "P2")
+        let row = try #require(board.first { $0.tripID == "test:T1" })
+        #expect(row.stopID == "test:P2")
         #expect(row.platform == "2")
         #expect(row.platformChanged)
         #expect(row.expected?.epochSeconds == at("08:01"))
         let d = try tt.details("T1", overlay: overlay)
-        #expect(d.calls[0].stopID == "P2")
+        #expect(d.calls[0].stopID == "test:P2")
         #expect(d.calls[0].platform == "2")
         #expect(d.calls[0].platformChanged)
         #expect(d.calls[1...].allSatisfy { !$0.platformChanged })
         // T2 keeps its platform.
-        let t2 = try #require(try tt.live(at: "STN", from: "08:45", window: 1800, overlay: overlay).first { $0.tripID == "T2" })
-        #expect(t2.stopID == "P1")
+        let t2 = try #require(try tt.live(at: "STN", from: "08:45", window: 1800, overlay: overlay).first { $0.tripID == "test:T2" })
+        #expect(t2.stopID == "test:P1")
         #expect(!t2.platformChanged)
     }
 
@@ -398,10 +398,10 @@ struct TripUpdateRuleTests {
         let m = message([trip("T1", [stu(seq: 1, stop: "P1", delay: 60, assigned: "P2")])])
         let (overlay, _) = TripUpdateApplier(timetable: tt).apply(m, now: morning)
         let p2 = try tt.live(at: "P2", from: "07:45", window: 1800, overlay: overlay)
-        #expect(p2.map(\.tripID) == ["T1"])
+        #expect(p2.map(\.tripID) == ["test:T1"])
         #expect(p2.first?.platformChanged == true)
         let p1 = try tt.live(at: "P1", from: "07:45", window: 1800, overlay: overlay)
-        #expect(!p1.contains { $0.tripID == "T1" })
+        #expect(!p1.contains { $0.tripID == "test:T1" })
     }
 
     @Test("an assigned_stop_id the static feed lacks is counted as an unknown stop and moves nothing")
@@ -411,9 +411,9 @@ struct TripUpdateRuleTests {
         let (overlay, report) = TripUpdateApplier(timetable: tt).apply(m, now: morning)
         #expect(report.platformChanges == 0)
         #expect(report.unknownStops == 1)
-        #expect(report.unknownStopExamples == ["P9"])
+        #expect(report.unknownStopExamples == ["test:P9"])
         let d = try tt.details("T1", overlay: overlay)
-        #expect(d.calls[0].stopID == "P1")
+        #expect(d.calls[0].stopID == "test:P1")
         #expect(!d.calls[0].platformChanged)
     }
 
@@ -427,14 +427,14 @@ struct TripUpdateRuleTests {
                              trip("X1", .added, [stu(stop: "A", time: at("08:50")), stu(stop: "C", time: at("09:05"))])],
                             timestamp: at("07:30"))
         let (o1, _) = applier.apply(first, now: morning)
-        #expect(try tt.live(at: "A", from: "08:00", overlay: o1).map(\.tripID) == ["T1", "X1", "T2"])
+        #expect(try tt.live(at: "A", from: "08:00", overlay: o1).map(\.tripID) == ["test:T1", "test:X1", "test:T2"])
         #expect(try tt.live(at: "A", from: "08:00", overlay: o1).map(\.status) == [.late, .onTime, .onTime])
         let second = message([trip("T2", [stu(seq: 10, delay: 120)])], timestamp: at("07:31"))
         let (o2, report) = applier.apply(second, to: o1, now: morning)
         #expect(report.ignoredBecause == nil)
         #expect(o2.added.isEmpty)
         let board = try tt.live(at: "A", from: "08:00", overlay: o2)
-        #expect(board.map(\.tripID) == ["T1", "T2"])
+        #expect(board.map(\.tripID) == ["test:T1", "test:T2"])
         #expect(board.map(\.status) == [.noLiveData, .late])
         #expect(board.map { $0.expected?.epochSeconds } == [nil, at("09:12")])
         #expect(o2.tripUpdatesTimestamp?.epochSeconds == at("07:31"))
@@ -464,11 +464,11 @@ struct TripUpdateRuleTests {
         #expect(report.tripUpdates == 3)
         #expect(report.matchedTrips == 1)
         #expect(report.unknownTrips == 2)
-        #expect(report.unknownTripExamples == ["NOPE", "X2"])
+        #expect(report.unknownTripExamples == ["test:NOPE", "test:X2"])
         #expect(report.stopTimeUpdates == 7)
         // ZZZ, stop_sequence 77 (no stop_id) and QQQ.
         #expect(report.unknownStops == 3)
-        #expect(report.unknownStopExamples == ["ZZZ", "stop_sequence 77", "QQQ"])
+        #expect(report.unknownStopExamples == ["test:ZZZ", "stop_sequence 77", "test:QQQ"])
         #expect(report.matchedStopTimeUpdates == 3)
         #expect(report.addedTrips == 0)
         // T1 is still applied around the unknown updates.
@@ -503,7 +503,7 @@ struct TripUpdateRuleTests {
         #expect(overlay.isStale(now: Instant(epochSeconds: at("07:30:31")), maxAge: 30))
         // Stale data is still on the board, as last known.
         let later = Instant(epochSeconds: at("07:50"))
-        let row = try #require(try tt.live(at: "A", from: "08:00", overlay: overlay, now: later).first { $0.tripID == "T1" })
+        let row = try #require(try tt.live(at: "A", from: "08:00", overlay: overlay, now: later).first { $0.tripID == "test:T1" })
         #expect(row.expected?.epochSeconds == at("08:15"))
         #expect(row.status == .late)
     }
@@ -544,13 +544,13 @@ struct TripUpdateRuleTests {
         #expect(report.vehiclePositions == 2)
         #expect(report.matchedVehicles == 1)
         #expect(report.unknownVehicleTrips == 1)
-        #expect(report.unknownTripExamples == ["GHOST"])
+        #expect(report.unknownTripExamples == ["test:GHOST"])
         let d = try tt.details("T1", overlay: overlay)
         let v = try #require(d.vehicle)
         #expect(v.vehicleID == "bus-0")
         #expect(v.label == "Bus 0")
         #expect(v.callIndex == 2)
-        #expect(v.stopID == "B")
+        #expect(v.stopID == "test:B")
         #expect(v.stopStatus == .incomingAt)
         #expect(v.reportedAt?.epochSeconds == at("08:14:50"))
     }

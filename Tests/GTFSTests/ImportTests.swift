@@ -23,9 +23,9 @@ struct ImportTests {
         #expect(result.rowCounts["calendar.txt"] == 1)
         #expect(result.rowCounts["agency.txt"] == 1)
         #expect(try calls(tt, "T1") == [
-            Call(stop: "S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00"),
-            Call(stop: "S2", sequence: 2, arrival: "08:10:00", departure: "08:11:00"),
-            Call(stop: "S3", sequence: 3, arrival: "08:20:00", departure: "08:20:00"),
+            Call(stop: "test:S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00"),
+            Call(stop: "test:S2", sequence: 2, arrival: "08:10:00", departure: "08:11:00"),
+            Call(stop: "test:S3", sequence: 3, arrival: "08:20:00", departure: "08:20:00"),
         ])
     }
 
@@ -74,11 +74,11 @@ struct ImportTests {
         #expect(s2.latitude == 40.1)
         #expect(s2.longitude == -74.1)
         #expect(try calls(tt, "T1") == [
-            Call(stop: "S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00"),
-            Call(stop: "S2", sequence: 2, arrival: "08:10:00", departure: "08:11:00"),
-            Call(stop: "S3", sequence: 3, arrival: "08:20:00", departure: "08:20:00"),
+            Call(stop: "test:S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00"),
+            Call(stop: "test:S2", sequence: 2, arrival: "08:10:00", departure: "08:11:00"),
+            Call(stop: "test:S3", sequence: 3, arrival: "08:20:00", departure: "08:20:00"),
         ])
-        #expect(try calls(tt, "T2").map(\.stop) == ["S1", "S2"])
+        #expect(try calls(tt, "T2").map(\.stop) == ["test:S1", "test:S2"])
     }
 
     @Test func headerNamesAreMatchedIgnoringCaseAndSpaces() throws {
@@ -108,11 +108,11 @@ struct ImportTests {
         #expect(result.notices.isEmpty)
         let tt = result.timetable
         #expect(try calls(tt, "T1") == [
-            Call(stop: "S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00"),
-            Call(stop: "S2", sequence: 2, arrival: "08:10:00", departure: "08:11:00"),
-            Call(stop: "S3", sequence: 3, arrival: "08:20:00", departure: "08:20:00"),
+            Call(stop: "test:S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00"),
+            Call(stop: "test:S2", sequence: 2, arrival: "08:10:00", departure: "08:11:00"),
+            Call(stop: "test:S3", sequence: 3, arrival: "08:20:00", departure: "08:20:00"),
         ])
-        #expect(try calls(tt, "T2").map(\.stop) == ["S1", "S2", "S3"])
+        #expect(try calls(tt, "T2").map(\.stop) == ["test:S1", "test:S2", "test:S3"])
         #expect(try calls(tt, "T2").map(\.arrival) == ["09:00:00", "09:10:00", "09:20:00"])
     }
 
@@ -128,7 +128,7 @@ struct ImportTests {
                 """,
         ])).timetable
         #expect(try calls(tt, "T1").map(\.sequence) == [1, 5, 10])
-        #expect(try calls(tt, "T1").map(\.stop) == ["S1", "S2", "S3"])
+        #expect(try calls(tt, "T1").map(\.stop) == ["test:S1", "test:S2", "test:S3"])
         #expect(try calls(tt, "T2").map(\.sequence) == [0, 4_294_967_295])
     }
 
@@ -145,9 +145,9 @@ struct ImportTests {
                 """,
         ])).timetable
         #expect(try calls(tt, "T1") == [
-            Call(stop: "S1", sequence: 1, arrival: "08:05:00", departure: "08:05:30"),
-            Call(stop: "S2", sequence: 2, arrival: "09:00:00", departure: "09:01:00"),
-            Call(stop: "S3", sequence: 3, arrival: "10:00:00", departure: "10:00:00"),
+            Call(stop: "test:S1", sequence: 1, arrival: "08:05:00", departure: "08:05:30"),
+            Call(stop: "test:S2", sequence: 2, arrival: "09:00:00", departure: "09:01:00"),
+            Call(stop: "test:S3", sequence: 3, arrival: "10:00:00", departure: "10:00:00"),
         ])
         let trip = try #require(tt.trip(id: "T2"))
         let details = try tt.service(trip, on: monday)
@@ -212,8 +212,8 @@ struct ImportTests {
                 """,
         ])).timetable
         #expect(try calls(tt, "T1") == [
-            Call(stop: "S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00"),
-            Call(stop: "S2", sequence: 2, arrival: "08:10:00", departure: "08:10:00"),
+            Call(stop: "test:S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00"),
+            Call(stop: "test:S2", sequence: 2, arrival: "08:10:00", departure: "08:10:00"),
         ])
     }
 

@@ -35,10 +35,10 @@ struct InterpolationTests {
             """)
         #expect(result.notices.isEmpty)
         #expect(try calls(result.timetable, "T1") == [
-            Call(stop: "S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00", isTimepoint: true),
-            Call(stop: "S2", sequence: 2, arrival: "08:10:00", departure: "08:10:00", isTimepoint: false),
-            Call(stop: "S3", sequence: 3, arrival: "08:20:00", departure: "08:20:00", isTimepoint: false),
-            Call(stop: "S4", sequence: 4, arrival: "08:30:00", departure: "08:30:00", isTimepoint: true),
+            Call(stop: "test:S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00", isTimepoint: true),
+            Call(stop: "test:S2", sequence: 2, arrival: "08:10:00", departure: "08:10:00", isTimepoint: false),
+            Call(stop: "test:S3", sequence: 3, arrival: "08:20:00", departure: "08:20:00", isTimepoint: false),
+            Call(stop: "test:S4", sequence: 4, arrival: "08:30:00", departure: "08:30:00", isTimepoint: true),
         ])
     }
 
@@ -51,10 +51,10 @@ struct InterpolationTests {
             T1,08:10:00,08:10:00,S4,4,10.0
             """)
         #expect(try calls(result.timetable, "T1") == [
-            Call(stop: "S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00", isTimepoint: true),
-            Call(stop: "S2", sequence: 2, arrival: "08:01:30", departure: "08:01:30", isTimepoint: false),
-            Call(stop: "S3", sequence: 3, arrival: "08:04:00", departure: "08:04:00", isTimepoint: false),
-            Call(stop: "S4", sequence: 4, arrival: "08:10:00", departure: "08:10:00", isTimepoint: true),
+            Call(stop: "test:S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00", isTimepoint: true),
+            Call(stop: "test:S2", sequence: 2, arrival: "08:01:30", departure: "08:01:30", isTimepoint: false),
+            Call(stop: "test:S3", sequence: 3, arrival: "08:04:00", departure: "08:04:00", isTimepoint: false),
+            Call(stop: "test:S4", sequence: 4, arrival: "08:10:00", departure: "08:10:00", isTimepoint: true),
         ])
     }
 
@@ -77,9 +77,9 @@ struct InterpolationTests {
             T1,08:12:00,08:13:00,S3,3
             """)
         #expect(try calls(result.timetable, "T1") == [
-            Call(stop: "S1", sequence: 1, arrival: "08:00:00", departure: "08:02:00", isTimepoint: true),
-            Call(stop: "S2", sequence: 2, arrival: "08:07:00", departure: "08:07:00", isTimepoint: false),
-            Call(stop: "S3", sequence: 3, arrival: "08:12:00", departure: "08:13:00", isTimepoint: true),
+            Call(stop: "test:S1", sequence: 1, arrival: "08:00:00", departure: "08:02:00", isTimepoint: true),
+            Call(stop: "test:S2", sequence: 2, arrival: "08:07:00", departure: "08:07:00", isTimepoint: false),
+            Call(stop: "test:S3", sequence: 3, arrival: "08:12:00", departure: "08:13:00", isTimepoint: true),
         ])
     }
 
@@ -93,11 +93,11 @@ struct InterpolationTests {
             T1,,,S2,20
             """)
         #expect(try calls(result.timetable, "T1") == [
-            Call(stop: "S1", sequence: 10, arrival: "08:00:00", departure: "08:00:00", isTimepoint: true),
-            Call(stop: "S2", sequence: 20, arrival: "08:05:00", departure: "08:05:00", isTimepoint: false),
-            Call(stop: "S3", sequence: 30, arrival: "08:10:00", departure: "08:10:00", isTimepoint: true),
-            Call(stop: "S4", sequence: 40, arrival: "08:20:00", departure: "08:20:00", isTimepoint: false),
-            Call(stop: "S5", sequence: 50, arrival: "08:30:00", departure: "08:30:00", isTimepoint: true),
+            Call(stop: "test:S1", sequence: 10, arrival: "08:00:00", departure: "08:00:00", isTimepoint: true),
+            Call(stop: "test:S2", sequence: 20, arrival: "08:05:00", departure: "08:05:00", isTimepoint: false),
+            Call(stop: "test:S3", sequence: 30, arrival: "08:10:00", departure: "08:10:00", isTimepoint: true),
+            Call(stop: "test:S4", sequence: 40, arrival: "08:20:00", departure: "08:20:00", isTimepoint: false),
+            Call(stop: "test:S5", sequence: 50, arrival: "08:30:00", departure: "08:30:00", isTimepoint: true),
         ])
     }
 
@@ -122,10 +122,10 @@ struct InterpolationTests {
             T1,08:10:00,08:10:00,S4,4,
             """)
         #expect(try calls(result.timetable, "T1") == [
-            Call(stop: "S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00", isTimepoint: true),
-            Call(stop: "S2", sequence: 2, arrival: "08:04:00", departure: "08:04:00", isTimepoint: false),
-            Call(stop: "S3", sequence: 3, arrival: "08:07:00", departure: "08:07:00", isTimepoint: false),
-            Call(stop: "S4", sequence: 4, arrival: "08:10:00", departure: "08:10:00", isTimepoint: true),
+            Call(stop: "test:S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00", isTimepoint: true),
+            Call(stop: "test:S2", sequence: 2, arrival: "08:04:00", departure: "08:04:00", isTimepoint: false),
+            Call(stop: "test:S3", sequence: 3, arrival: "08:07:00", departure: "08:07:00", isTimepoint: false),
+            Call(stop: "test:S4", sequence: 4, arrival: "08:10:00", departure: "08:10:00", isTimepoint: true),
         ])
     }
 
@@ -137,9 +137,9 @@ struct InterpolationTests {
             T1,08:10:00,08:10:00,S3,3
             """)
         #expect(try calls(result.timetable, "T1") == [
-            Call(stop: "S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00", isTimepoint: true),
-            Call(stop: "S2", sequence: 2, arrival: "08:05:00", departure: "08:05:00", isTimepoint: true),
-            Call(stop: "S3", sequence: 3, arrival: "08:10:00", departure: "08:10:00", isTimepoint: true),
+            Call(stop: "test:S1", sequence: 1, arrival: "08:00:00", departure: "08:00:00", isTimepoint: true),
+            Call(stop: "test:S2", sequence: 2, arrival: "08:05:00", departure: "08:05:00", isTimepoint: true),
+            Call(stop: "test:S3", sequence: 3, arrival: "08:10:00", departure: "08:10:00", isTimepoint: true),
         ])
     }
 }

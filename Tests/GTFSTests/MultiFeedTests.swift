@@ -5,7 +5,7 @@ import OnwardTesting
 import Testing
 import Timetable
 
-/// Several feeds loaded side by side: IDs are prefixed with the feed's name.
+/// Feeds loaded alone or side by side: every ID is prefixed with the feed's name.
 @Suite("Several feeds side by side")
 struct MultiFeedTests {
     static func source(_ name: String, _ replaced: [String: String] = [:], timeZone: String = "America/New_York") -> InMemoryGTFSSource {
@@ -36,19 +36,50 @@ struct MultiFeedTests {
         #expect(tt.place(b1).name == "One")
     }
 
-    @Test func oneFeedHasNoPrefix() throws {
+    @Test func oneFeedIsPrefixedToo() throws {
         let tt = try GTFSImporter.load([Self.source("a")]).timetable
-        #expect(tt.stop(id: "S1") != nil)
-        #expect(tt.stop(id: "a:S1") == nil)
-        #expect(try calls(tt, "T1").map(\.stop) == ["S1", "S2", "S3"])
+        #expect(tt.feeds.map(\.name) == ["a"])
+        #expect(tt.stop(id: "a:S1") != nil)
+        // Unprefixed IDs are accepted on input when one feed has them, and resolve to the same stop.
+        #expect(tt.stop(id: "S1") == tt.stop(id: "a:S1"))
+        #expect(tt.trip(id: "T1") == tt.trip(id: "a:T1"))
+        #expect(try calls(tt, "T1").map(\.stop) == ["a:S1", "a:S2", "a:S3"])
+        #expect(tt.place(try #require(tt.stop(id: "S1"))).id == "a:S1")
     }
 
-    @Test func feedsWithTheSameNameGetDistinctPrefixes() throws {
-        let tt = try GTFSImporter.load([Self.source("x"), Self.source("x"), Self.source("x")]).timetable
-        #expect(tt.stop(id: "x:S1") != nil)
-        #expect(tt.stop(id: "x-2:S1") != nil)
-        #expect(tt.stop(id: "x-3:S1") != nil)
-        #expect(tt.stopCount == 9)
+    @Test func unprefixedIDsOfSeveralFeedsListTheCandidates() throws {
+        let tt = try GTFSImporter.load([Self.source("a"), Self.source("b")]).timetable
+        guard case .ambiguous(let ids) = tt.lookupStop(id: "S1") else { Issue.record("S1 should be ambiguous"); return }
+        #expect(ids == ["a:S1", "b:S1"])
+        guard case .ambiguous(let trips) = tt.lookupTrip(id: "T1") else { Issue.record("T1 should be ambiguous"); return }
+        #expect(trips == ["a:T1", "b:T1"])
+        // A prefix that names a feed resolves within that feed only.
+        #expect(tt.stop(id: "b:S1") != nil)
+        #expect(tt.stop(id: "b:NOPE") == nil)
+        #expect(tt.route(id: "a:R1") != nil && tt.route(id: "R1") == nil)
+    }
+
+    @Test func namesComeFromConfigurationNotLoadOrder() throws {
+        let tt = try GTFSImporter.load([Self.source("first.zip"), Self.source("second")], names: ["north", nil]).timetable
+        #expect(tt.feeds.map(\.name) == ["north", "second"])
+        #expect(tt.stop(id: "north:S1") != nil && tt.stop(id: "second:S1") != nil)
+        // The same feeds in the other order keep their IDs.
+        let swapped = try GTFSImporter.load([Self.source("second"), Self.source("first.zip")], names: [nil, "north"]).timetable
+        #expect(swapped.place(try #require(swapped.stop(id: "north:S1"))).id == "north:S1")
+        // Without a name, the file's name is made a source name.
+        #expect(try GTFSImporter.load([Self.source("Caltrain 2023_09.zip")]).timetable.feeds.map(\.name) == ["caltrain-2023-09"])
+    }
+
+    @Test func feedsWithTheSameNameAreRefused() throws {
+        let error = try #require(throws: FeedError.self) { try GTFSImporter.load([Self.source("x"), Self.source("x")]) }
+        #expect(error.code == "duplicateName")
+        #expect(error.message.contains("two feeds are named 'x'"))
+        let named = try #require(throws: FeedError.self) {
+            try GTFSImporter.load([Self.source("a"), Self.source("b")], names: ["same", "same"])
+        }
+        #expect(named.code == "duplicateName")
+        let invalid = try #require(throws: FeedError.self) { try GTFSImporter.load([Self.source("a")], names: ["Not A Name"]) }
+        #expect(invalid.code == "invalidName")
     }
 
     @Test func errorInTheSecondFeedNamesThatFeedsFile() throws {

@@ -63,25 +63,25 @@ struct NoticeTests {
         // Each message names its trip.
         let trips = ["T2", "T3", "T4", "T5", "T6", "T7", "T8", "T9"]
         for (notice, trip) in zip(result.notices, trips) {
-            #expect(notice.message.contains("'\(trip)'"), "\(notice.message)")
+            #expect(notice.message.contains("'test:\(trip)'"), "\(notice.message)")
         }
         #expect(result.notices[1].message.contains("stop_sequence 2"))
     }
 
     @Test func tripTooShort() throws {
-        let notice = try #require(try Self.load().notices.first { $0.message.contains("'T2'") })
+        let notice = try #require(try Self.load().notices.first { $0.message.contains("\'test:T2\'") })
         #expect(notice.kind == "tripTooShort")
         #expect(notice.location == FeedLocation(file: "stop_times.txt", line: 5, field: "trip_id"))
     }
 
     @Test func timeTravel() throws {
-        let notice = try #require(try Self.load().notices.first { $0.message.contains("'T3'") })
+        let notice = try #require(try Self.load().notices.first { $0.message.contains("\'test:T3\'") })
         #expect(notice.kind == "timeTravel")
         #expect(notice.location == FeedLocation(file: "stop_times.txt", line: 7, field: "arrival_time"))
     }
 
     @Test func tripWithoutStopTimes() throws {
-        let notice = try #require(try Self.load().notices.first { $0.message.contains("'T4'") })
+        let notice = try #require(try Self.load().notices.first { $0.message.contains("\'test:T4\'") })
         #expect(notice.kind == "tripWithoutStopTimes")
         #expect(notice.location.file == "trips.txt")
         #expect(notice.location.field == "trip_id")
@@ -89,10 +89,10 @@ struct NoticeTests {
 
     @Test func missingEndpointTime() throws {
         let notices = try Self.load().notices
-        let first = try #require(notices.first { $0.message.contains("'T5'") })
+        let first = try #require(notices.first { $0.message.contains("\'test:T5\'") })
         #expect(first.kind == "missingEndpointTime")
         #expect(first.location == FeedLocation(file: "stop_times.txt", line: 9, field: "arrival_time"))
-        let last = try #require(notices.first { $0.message.contains("'T7'") })
+        let last = try #require(notices.first { $0.message.contains("\'test:T7\'") })
         #expect(last.kind == "missingEndpointTime")
         #expect(last.location.line == 13)
     }
@@ -103,7 +103,7 @@ struct NoticeTests {
         #expect(tt.stopTimeCount == 3)
         for id in ["T2", "T3", "T4", "T5", "T6", "T7", "T8", "T9"] {
             let trip = try #require(tt.trip(id: id))
-            #expect(throws: ServiceLookupError.skippedAtImport(id)) { try tt.service(trip, on: monday) }
+            #expect(throws: ServiceLookupError.skippedAtImport("test:" + id)) { try tt.service(trip, on: monday) }
         }
         #expect(try calls(tt, "T1").map(\.arrival) == ["08:00:00", "08:10:00", "08:20:00"])
     }

@@ -60,8 +60,8 @@ struct RealFeedTests {
         let pacific = TimeZone(identifier: "America/Los_Angeles")!
         let got = try calls(tt, "501", on: wednesday, zone: pacific)
         #expect(got.count == 13)
-        #expect(got.first == Call(stop: "70271", sequence: 1, arrival: "05:00:00", departure: "05:00:00"))
-        #expect(got.last == Call(stop: "70011", sequence: 13, arrival: "06:20:00", departure: "06:20:00"))
+        #expect(got.first == Call(stop: "caltrain-2023-09:70271", sequence: 1, arrival: "05:00:00", departure: "05:00:00"))
+        #expect(got.last == Call(stop: "caltrain-2023-09:70011", sequence: 13, arrival: "06:20:00", departure: "06:20:00"))
         #expect(got.map(\.sequence) == Array(1...13))
         let trip = try #require(tt.trip(id: "501"))
         #expect(tt.tripTimeZoneIdentifier(trip) == "America/Los_Angeles")

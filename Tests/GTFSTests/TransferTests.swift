@@ -19,9 +19,9 @@ struct TransferTests {
         #expect(tt.transferCount == 3)
         #expect(result.rowCounts["transfers.txt"] == 3)
         let fromS1 = tt.transfers(from: try #require(tt.stop(id: "S1")))
-        #expect(fromS1 == [Transfer(type: 2, fromStopID: "S1", toStopID: "S2", fromTripID: nil, toTripID: nil, minimumSeconds: 180)])
+        #expect(fromS1 == [Transfer(type: 2, fromStopID: "test:S1", toStopID: "test:S2", fromTripID: nil, toTripID: nil, minimumSeconds: 180)])
         let fromS2 = tt.transfers(from: try #require(tt.stop(id: "S2")))
-        #expect(fromS2 == [Transfer(type: 4, fromStopID: "S2", toStopID: "S3", fromTripID: "T1", toTripID: "T2", minimumSeconds: nil)])
+        #expect(fromS2 == [Transfer(type: 4, fromStopID: "test:S2", toStopID: "test:S3", fromTripID: "test:T1", toTripID: "test:T2", minimumSeconds: nil)])
         // And they survive a snapshot.
         let reloaded = try Timetable(snapshot: tt.snapshotData())
         #expect(reloaded.transfers(from: try #require(reloaded.stop(id: "S2"))) == fromS2)
@@ -46,6 +46,6 @@ struct TransferTests {
         // transfers.txt has 10 rows, all transfer_type 1 (timed); 70121 → BM is one of them.
         #expect(tt.transferCount == 10)
         let rules = tt.transfers(from: try #require(tt.stop(id: "70121")))
-        #expect(rules == [Transfer(type: 1, fromStopID: "70121", toStopID: "BM", fromTripID: nil, toTripID: nil, minimumSeconds: nil)])
+        #expect(rules == [Transfer(type: 1, fromStopID: "caltrain-2023-09:70121", toStopID: "caltrain-2023-09:BM", fromTripID: nil, toTripID: nil, minimumSeconds: nil)])
     }
 }

@@ -248,7 +248,7 @@ struct ValidationTests {
                 P,Station,40.0,-74.0,1,
                 """,
         ])).timetable
-        #expect(tt.place(try #require(tt.stop(id: "S1"))).parentID == "P")
+        #expect(tt.place(try #require(tt.stop(id: "S1"))).parentID == "test:P")
         #expect(tt.place(try #require(tt.stop(id: "S2"))).parentID == nil)
         #expect(tt.place(try #require(tt.stop(id: "P"))).kind == .station)
     }

@@ -26,7 +26,7 @@ struct AlertsCLITests {
         #expect(a.url == "http://www.bart.gov/schedules/advisories")
         #expect(a.header?.hasPrefix("There is a major delay at Montgomery St.") == true)
         #expect(a.header?.hasSuffix("Trains are not stopping at Montgomery station.") == true, "trimmed of the feed's trailing space")
-        #expect(a.informedEntities.map(\.agencyId) == ["BART"] && a.informedEntities.allSatisfy { $0.routeId == nil && $0.stopId == nil })
+        #expect(a.informedEntities.map(\.agencyId) == ["bart-2019-02:BART"] && a.informedEntities.allSatisfy { $0.routeId == nil && $0.stopId == nil })
     }
 
     @Test("a station's alerts on the terminal, and a count of those not active at the time")
@@ -42,7 +42,7 @@ struct AlertsCLITests {
         #expect(now.stdout.contains("Alerts · Bridge Terminal"))
         #expect(now.stdout.contains("[NOTICE] Route 10C Outbound trip departing at 4:45 PM"))
         #expect(now.stdout.contains("Active: from 2025-11-06 16:45 to 2025-11-06 17:30"))
-        #expect(now.stdout.contains("Not in the timetable: 1 of 180 stops (6611); 1 of 20 routes (hwst)."))
+        #expect(now.stdout.contains("Not in the timetable: 1 of 180 stops (halifax-transit-2025-08:6611); 1 of 20 routes (halifax-transit-2025-08:hwst)."))
         #expect(!now.stdout.contains("\u{1B}["))
         let later = try run("2025-11-06T20:00")
         #expect(later.status == 0, "\(later.stderr)")

@@ -89,7 +89,7 @@ struct LiveCLITests {
         #expect(text.stdout.contains("no live data"))
         #expect(text.stderr.contains("live data unavailable") && text.stderr.contains(missing))
         let board = try decode(BoardDTO.self, OnwardExecutable.run(args + ["--json"]))
-        #expect(board.departures?.map(\.tripId) == ["NS-WD-LBB-BHI-028", "NS-WD-LBB-BHI-029"])
+        #expect(board.departures?.map(\.tripId) == ["mrt-jakarta:NS-WD-LBB-BHI-028", "mrt-jakarta:NS-WD-LBB-BHI-029"])
         #expect(board.departures?.allSatisfy { $0.status == "noLiveData" && $0.expectedDeparture == nil } == true)
         let live = try #require(board.live)
         #expect(!live.simulated && live.updatedAt == nil)
@@ -110,7 +110,8 @@ struct LiveCLITests {
 /// 3790544 (route 4, 17:06 at 8184) is CANCELED; 3790544_1 is ADDED, at 8184 at 1762464036 = 17:20:36.
 @Suite("onward live data (Halifax captures)", .enabled(if: Fixtures.hasSharedData, "needs ../shared/data"))
 struct LiveCaptureCLITests {
-    static let feed = Fixtures.gtfs("halifax-transit-2025-08").path
+    /// Named on the command line: every ID of the feed is halifax:….
+    static let feed = "halifax=" + Fixtures.gtfs("halifax-transit-2025-08").path
     static let tripUpdates = Fixtures.sharedData.appendingPathComponent("gtfs-rt/halifax/TripUpdates-2025-11-06T2104Z.pb").path
 
     /// With --date and --time, the CLI takes that moment as "now" (as of it, earlier services have departed).
@@ -127,7 +128,7 @@ struct LiveCaptureCLITests {
         #expect(!live.simulated && !live.stale && live.unavailable.isEmpty)
         #expect(live.updatedAt == "2025-11-06T21:04:14+00:00")
         let rows = try #require(board.departures)
-        func row(_ trip: String) throws -> BoardEntryDTO { try #require(rows.first { $0.tripId == trip }, "no row for \(trip)") }
+        func row(_ trip: String) throws -> BoardEntryDTO { try #require(rows.first { $0.tripId == "halifax:" + trip }, "no row for \(trip)") }
         let late = try row("3790518")
         #expect(late.scheduledDeparture == "2025-11-06T17:14:00-04:00")
         #expect(late.expectedDeparture == "2025-11-06T17:18:47-04:00")
@@ -170,20 +171,20 @@ struct LiveCaptureCLITests {
     @Test("service --realtime --json: expected times per call, skipped calls")
     func halifaxService() throws {
         let s = try decode(ServiceDTO.self, OnwardExecutable.run([
-            "service", "3790518", "--feed", Self.feed, "--realtime", Self.tripUpdates, "--date", "2025-11-06", "--json",
+            "service", "3790518", "--feed", Self.feed, "--realtime", "halifax=" + Self.tripUpdates, "--date", "2025-11-06", "--json",
         ]))
-        #expect(s.tripId == "3790518" && s.calls.count == 43)
+        #expect(s.tripId == "halifax:3790518" && s.calls.count == 43)
         #expect(s.live?.updatedAt == "2025-11-06T21:04:14+00:00")
         func call(_ sequence: Int) throws -> CallDTO { try #require(s.calls.first { $0.stopSequence == sequence }) }
         let early = try call(6)
-        #expect(early.stopId == "6969" && early.status == "early" && early.delaySeconds == -259)
+        #expect(early.stopId == "halifax:6969" && early.status == "early" && early.delaySeconds == -259)
         #expect(early.expectedDeparture == "2025-11-06T16:57:29-04:00")
         for sequence in [16, 17] {
             let skipped = try call(sequence)
             #expect(skipped.status == "skipped" && skipped.expectedDeparture == nil)
         }
         let late = try call(18)
-        #expect(late.stopId == "8184" && late.status == "late" && late.delaySeconds == 287)
+        #expect(late.stopId == "halifax:8184" && late.status == "late" && late.delaySeconds == 287)
         #expect(late.expectedArrival == "2025-11-06T17:18:47-04:00" && late.expectedDeparture == "2025-11-06T17:18:47-04:00")
     }
 
@@ -195,7 +196,7 @@ struct LiveCaptureCLITests {
         #expect(dto.header.gtfsRealtimeVersion == "2.0" && dto.header.incrementality == "fullDataset")
         #expect(dto.header.timestamp == "2025-11-06T21:04:14+00:00" && dto.header.localTimestamp == "2025-11-06T17:04:14-04:00")
         #expect((dto.header.ageSeconds ?? 0) > 86_400)
-        #expect(dto.sizeBytes == 542_344 && dto.staticFeeds == ["halifax-transit-2025-08"] && dto.timeZone == "America/Halifax")
+        #expect(dto.sizeBytes == 542_344 && dto.staticFeeds == ["halifax"] && dto.otherFeeds == nil && dto.timeZone == "America/Halifax")
         #expect(dto.counts == RealtimeInspectDTO.Counts(entities: 511, tripUpdates: 511, vehiclePositions: 0, alerts: 0, deleted: 0))
         // The first entity of the capture: trip 3789838 (route 320), 8 updates, the first at stop 9003 (stop_sequence 4),
         // time 1762463340 = 17:09:00 with delay 690.
@@ -208,25 +209,25 @@ struct LiveCaptureCLITests {
         let m = dto.match
         #expect(m.stopTimeUpdateTotal == 17_041)
         // 502 SCHEDULED + 4 CANCELED updates; all but 3797749 name a trip of trips.txt that runs that day.
-        #expect(m.trips == RealtimeInspectDTO.Tally(matched: 505, unknown: 1, unknownIds: ["3797749"]))
+        #expect(m.trips == RealtimeInspectDTO.Tally(matched: 505, unknown: 1, unknownIds: ["halifax:3797749"]))
         #expect(m.tripsNotRunning == 0 && m.cancelledTrips == 4 && m.addedTrips == 5)
         // 14 distinct stop_ids of the capture are not in stops.txt; the first ten in feed order:
-        #expect(m.stopTimeUpdates.unknownIds == ["1040", "6084", "6771", "5914", "1067", "1060", "1065", "1063", "2318", "2314"])
+        #expect(m.stopTimeUpdates.unknownIds == ["1040", "6084", "6771", "5914", "1067", "1060", "1065", "1063", "2318", "2314"].map { "halifax:" + $0 })
         #expect(m.stopTimeUpdates.unknown > 0 && m.stopTimeUpdates.matched + m.stopTimeUpdates.unknown <= 17_041)
         // 79 distinct route_ids in the trip descriptors; only sp6 is not in routes.txt.
-        #expect(m.routes == RealtimeInspectDTO.Tally(matched: 78, unknown: 1, unknownIds: ["sp6"]))
+        #expect(m.routes == RealtimeInspectDTO.Tally(matched: 78, unknown: 1, unknownIds: ["halifax:sp6"]))
     }
 
     @Test("rt inspect on the terminal")
     func inspectText() throws {
-        let out = try OnwardExecutable.run(["rt", "inspect", Self.tripUpdates, "--feed", Self.feed, "--limit", "2"])
+        let out = try OnwardExecutable.run(["rt", "inspect", "halifax=" + Self.tripUpdates, "--feed", Self.feed, "--limit", "2"])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stdout.contains("version 2.0 · full dataset · timestamp 2025-11-06T21:04:14+00:00 = 17:04:14 America/Halifax"))
         #expect(out.stdout.contains("511 entities: 511 trip updates · 0 vehicle positions · 0 alerts · 0 deleted"))
         #expect(out.stdout.contains("Trip updates (first 2 of 511; times in America/Halifax)"))
         #expect(out.stdout.contains("3789838  320    2025-11-06  scheduled     8        stop 9003 #4 17:09:00 +11m30s"))
         #expect(out.stdout.contains("505 of 511 updates matched · 4 cancelled · 5 added"))
-        #expect(out.stdout.contains("1 unknown: 3797749"))
+        #expect(out.stdout.contains("1 unknown: halifax:3797749"))
         #expect(out.stdout.contains("of 17,041 updates matched"))
         #expect(out.stdout.contains("78 of 79 route IDs known"))
         #expect(!out.stdout.contains("\u{1B}["))
@@ -241,16 +242,16 @@ struct LiveCaptureCLITests {
         // 291 positions; 286 name a trip of trips.txt; the other five are the ADDED trips and 3797749.
         #expect(vehicles.counts.vehiclePositions == 291 && vehicles.vehiclePositions.count == 20)
         #expect(vehicles.match.vehicles.matched == 286 && vehicles.match.vehicles.unknown == 5)
-        #expect(vehicles.match.routes == RealtimeInspectDTO.Tally(matched: 74, unknown: 1, unknownIds: ["sp6"]))
+        #expect(vehicles.match.routes == RealtimeInspectDTO.Tally(matched: 74, unknown: 1, unknownIds: ["halifax:sp6"]))
         let alerts = try decode(RealtimeInspectDTO.self, OnwardExecutable.run([
             "rt", "inspect", folder.appendingPathComponent("Alerts-2025-11-06T2104Z.pb").path, "--feed", Self.feed, "--json", "--limit", "1",
         ]))
         #expect(alerts.counts.alerts == 46 && alerts.alerts.count == 1)
         let a = try #require(alerts.alerts.first)
         #expect(a.header == "Stop closure Barrington St After South St (6096) is closed for construction")
-        #expect(a.cause == "construction" && a.informedEntities.first?.routeId == "7B" && a.informedEntities.first?.stopId == "6096")
-        #expect(alerts.match.alertStops == RealtimeInspectDTO.Tally(matched: 179, unknown: 1, unknownIds: ["6611"]))
-        #expect(alerts.match.routes == RealtimeInspectDTO.Tally(matched: 19, unknown: 1, unknownIds: ["hwst"]))
+        #expect(a.cause == "construction" && a.informedEntities.first?.routeId == "halifax:7B" && a.informedEntities.first?.stopId == "halifax:6096")
+        #expect(alerts.match.alertStops == RealtimeInspectDTO.Tally(matched: 179, unknown: 1, unknownIds: ["halifax:6611"]))
+        #expect(alerts.match.routes == RealtimeInspectDTO.Tally(matched: 19, unknown: 1, unknownIds: ["halifax:hwst"]))
     }
 
     @Test("rt inspect on garbage or a missing file: a message naming it, exit 1")

@@ -23,7 +23,7 @@ struct APITests {
                 #expect(r.status == .ok)
                 #expect(r.headers[.contentType] == "application/json; charset=utf-8")
                 let stops = try decode(StopsDTO.self, r).stops
-                #expect(stops.first?.id == "SLBB")
+                #expect(stops.first?.id == "mrt-jakarta:SLBB")
             }
             try await client.execute(uri: "/api/v1/stops/nearby?lat=-6.2892744&lon=106.7749355&radius=300", method: .get) { r in
                 let stops = try decode(StopsDTO.self, r).stops

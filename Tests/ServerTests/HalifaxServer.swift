@@ -24,7 +24,8 @@ enum HalifaxServer {
     /// server then loads it in a moment instead of importing the 3.5 MB zip again,
     /// which on two cores slowed the rest of the suite's timing-sensitive tests.
     static let snapshot = Result<String, any Error> {
-        let timetable = try Network.load([Fixtures.gtfs("halifax-transit-2025-08").path]).timetable
+        // Named at import: the snapshot keeps the name, so its IDs are halifax:….
+        let timetable = try Network.load(["halifax=" + Fixtures.gtfs("halifax-transit-2025-08").path]).timetable
         // One file, replaced whole (the write is atomic) on each run, rather than one more per run.
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("onward-tests-halifax.onward")
         try timetable.writeSnapshot(to: url)

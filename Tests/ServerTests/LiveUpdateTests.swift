@@ -41,7 +41,7 @@ struct LiveUpdateTests {
         let at = "at=2026-11-23T18%3A00%3A00%2B07%3A00"
         try await app.test(.router) { client in
             try await client.execute(uri: "/stops/SLBB?date=2026-11-23&time=18:00", method: .get) { r in
-                #expect(String(buffer: r.body).contains("data-live=\"board=SLBB&amp;kind=departures&amp;\(at)&amp;"))
+                #expect(String(buffer: r.body).contains("data-live=\"board=mrt-jakarta%3ASLBB&amp;kind=departures&amp;\(at)&amp;"))
             }
         }
         _ = try await app.test(.live) { client in

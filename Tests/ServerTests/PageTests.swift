@@ -42,7 +42,7 @@ struct PageTests {
             try await client.execute(uri: "/stops/SLBB", method: .get) { r in
                 let html = text(r)
                 #expect(html.contains(#"id="board-rows""#))
-                #expect(html.contains("data-live=\"board=SLBB"))
+                #expect(html.contains("data-live=\"board=mrt-jakarta%3ASLBB"))
                 #expect(html.components(separatedBy: "/services/").count > 5)
             }
         }

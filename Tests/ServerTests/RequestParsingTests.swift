@@ -73,7 +73,7 @@ struct RequestParsingTests {
                 #expect(html.contains("<title>Results for “blok m”"))
                 #expect(html.contains("<h1>Results for “blok m”</h1>"))
                 #expect(html.contains(#"value="blok m""#))
-                #expect(html.contains("/stops/SBKM"))
+                #expect(html.contains("/stops/mrt-jakarta%3ASBKM"))
             }
             try await client.execute(uri: "/api/v1/stops?q=blok+m", method: .get) { r in
                 let stops = try JSONDecoder().decode(StopsDTO.self, from: Data(r.body.readableBytesView)).stops

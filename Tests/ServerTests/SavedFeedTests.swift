@@ -85,7 +85,7 @@ struct SavedFeedTests {
         let live = try #require(board.live)
         #expect(live.stale && !live.simulated)
         #expect(live.updatedAt == "2025-11-06T21:04:14+00:00")
-        let late = try #require(board.departures?.first { $0.tripId == "3790518" })
+        let late = try #require(board.departures?.first { $0.tripId == "halifax:3790518" })
         #expect(late.scheduledDeparture == "2025-11-06T17:14:00-04:00")
         #expect(late.expectedDeparture == "2025-11-06T17:18:47-04:00")
         #expect(late.delaySeconds == 287)
@@ -116,7 +116,7 @@ struct SavedFeedTests {
         #expect(state.realtime.overlay.tripUpdatesTimestamp == fetchedAt)
         let board = try Queries(state, now: later).board(.init(stopID: "8184", windowMinutes: 30))
         #expect(board.live?.stale == true)
-        #expect(board.departures?.first { $0.tripId == "3790518" }?.expectedDeparture == "2025-11-06T17:18:47-04:00")
+        #expect(board.departures?.first { $0.tripId == "halifax:3790518" }?.expectedDeparture == "2025-11-06T17:18:47-04:00")
     }
 
     @Test("a saved feed that no longer decodes is ignored with a warning; other sources' records are left alone")

@@ -36,8 +36,8 @@ struct BoardRulesTests {
         let from = Clock.est(Self.day, "07:00")
         let deps = try tt.board(at: stop, from: from, window: 7200)
         let arrs = try tt.board(.arrivals, at: stop, from: from, window: 7200)
-        #expect(deps.map(\.tripID) == (departs ? ["P"] : []))
-        #expect(arrs.map(\.tripID) == (arrives ? ["P"] : []))
+        #expect(deps.map(\.tripID) == (departs ? ["test:P"] : []))
+        #expect(arrs.map(\.tripID) == (arrives ? ["test:P"] : []))
     }
 
     @Test func serviceKeepsTheRules() throws {
@@ -52,11 +52,11 @@ struct BoardRulesTests {
         let tt = try Self.pickupFeed()
         let from = Clock.est(Self.day, "07:00")
         // B allows drop-off: A → B is a journey.
-        #expect(try tt.board(at: "A", from: from, window: 7200, via: "B").map(\.tripID) == ["P"])
+        #expect(try tt.board(at: "A", from: from, window: 7200, via: "B").map(\.tripID) == ["test:P"])
         // C is pickup only: nobody can get off there.
         #expect(try tt.board(at: "A", from: from, window: 7200, via: "C").isEmpty)
         // Arrivals at D from C: C allows pickup. From B: it does not.
-        #expect(try tt.board(.arrivals, at: "D", from: from, window: 7200, via: "C").map(\.tripID) == ["P"])
+        #expect(try tt.board(.arrivals, at: "D", from: from, window: 7200, via: "C").map(\.tripID) == ["test:P"])
         #expect(try tt.board(.arrivals, at: "D", from: from, window: 7200, via: "B").isEmpty)
     }
 
@@ -122,15 +122,15 @@ struct BoardRulesTests {
         let from = Clock.est(Self.day, "08:00")
         // From B: V1 (dep 08:11, at C 08:20), V2 (dep 08:16) calls at C only before B, V3 never calls at C.
         let rows = try tt.board(at: "B", from: from, window: 3600, via: "C")
-        #expect(rows.map(\.tripID) == ["V1"])
+        #expect(rows.map(\.tripID) == ["test:V1"])
         #expect(rows.first?.scheduled == Clock.est(Self.day, "08:11"))
         #expect(rows.first?.destinationArrival == Clock.est(Self.day, "08:20"))
-        #expect(rows.first?.destinationStopID == "C")
+        #expect(rows.first?.destinationStopID == "test:C")
         // Unfiltered, all three leave B.
-        #expect(try tt.board(at: "B", from: from, window: 3600).map(\.tripID) == ["V1", "V2", "V3"])
+        #expect(try tt.board(at: "B", from: from, window: 3600).map(\.tripID) == ["test:V1", "test:V2", "test:V3"])
         // Via the station CS finds the call at its platform C.
         let station = try tt.board(at: "B", from: from, window: 3600, via: "CS")
-        #expect(station.map(\.destinationStopID) == ["C"])
+        #expect(station.map(\.destinationStopID) == ["test:C"])
     }
 
     @Test func arrivalsFromAStopCarryTheDepartureThere() throws {
@@ -138,26 +138,26 @@ struct BoardRulesTests {
         let from = Clock.est(Self.day, "08:00")
         // Arrivals at B that came from A: V1 (left A 08:00). V2 reaches A only after B.
         let rows = try tt.board(.arrivals, at: "B", from: from, window: 3600, via: "A")
-        #expect(rows.map(\.tripID) == ["V1"])
+        #expect(rows.map(\.tripID) == ["test:V1"])
         #expect(rows.first?.scheduled == Clock.est(Self.day, "08:10"))
         #expect(rows.first?.destinationArrival == Clock.est(Self.day, "08:00"))
-        #expect(rows.first?.destinationStopID == "A")
+        #expect(rows.first?.destinationStopID == "test:A")
     }
 
     @Test func stationBoardGathersItsPlatforms() throws {
         let tt = try Self.viaFeed()
         let from = Clock.est(Self.day, "08:00")
         let rows = try tt.board(at: "BS", from: from, window: 3600)
-        #expect(rows.map(\.tripID) == ["V1", "V4", "V2", "V3"])
-        #expect(rows.map(\.stopID) == ["B", "B2", "B", "B"])
+        #expect(rows.map(\.tripID) == ["test:V1", "test:V4", "test:V2", "test:V3"])
+        #expect(rows.map(\.stopID) == ["test:B", "test:B2", "test:B", "test:B"])
         #expect(rows.map(\.platform) == ["1", "2", "1", "1"])
         #expect(rows.map(\.scheduled) == [Clock.est(Self.day, "08:11"), Clock.est(Self.day, "08:12"),
                                           Clock.est(Self.day, "08:16"), Clock.est(Self.day, "08:30")])
         // A platform's own board shows only its calls.
-        #expect(try tt.board(at: "B2", from: from, window: 3600).map(\.tripID) == ["V4"])
+        #expect(try tt.board(at: "B2", from: from, window: 3600).map(\.tripID) == ["test:V4"])
         // Station to station with via: BS → CS is V1 (platform B) and V4 (platform B2).
         let toC = try tt.board(at: "BS", from: from, window: 3600, via: "CS")
-        #expect(toC.map(\.tripID) == ["V1", "V4"])
+        #expect(toC.map(\.tripID) == ["test:V1", "test:V4"])
         #expect(toC.map(\.destinationArrival) == [Clock.est(Self.day, "08:20"), Clock.est(Self.day, "08:22")])
     }
 

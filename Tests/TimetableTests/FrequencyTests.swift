@@ -36,7 +36,7 @@ struct FrequencyTests {
         let tt = try Self.feed()
         // Runs start 07:00, 07:10 … 07:50; 08:00 is end_time and starts no run.
         let rows = try tt.board(at: "A", from: Clock.est("2025-01-10", "06:00"), window: 3 * 3600)
-            .filter { $0.tripID == "HEADWAY" }
+            .filter { $0.tripID == "test:HEADWAY" }
         #expect(rows.map(\.scheduled) == (0..<6).map { Clock.est("2025-01-10", "07:\($0)0") })
         #expect(rows.allSatisfy { $0.headwaySeconds == 600 && !$0.exactTimes })
         #expect(rows.map(\.startTime) == (0..<6).map { "07:\($0)0:00" })
@@ -47,7 +47,7 @@ struct FrequencyTests {
         let tt = try Self.feed()
         // At B, 10 min into the template: 07:10 … 08:00, six runs.
         let rows = try tt.board(at: "B", from: Clock.est("2025-01-10", "07:00"), window: 2 * 3600)
-            .filter { $0.tripID == "HEADWAY" }
+            .filter { $0.tripID == "test:HEADWAY" }
         #expect(rows.map(\.scheduled) == [Clock.est("2025-01-10", "07:10"), Clock.est("2025-01-10", "07:20"),
                                           Clock.est("2025-01-10", "07:30"), Clock.est("2025-01-10", "07:40"),
                                           Clock.est("2025-01-10", "07:50"), Clock.est("2025-01-10", "08:00")])
@@ -57,7 +57,7 @@ struct FrequencyTests {
         #expect(partial.map(\.scheduled) == [Clock.est("2025-01-10", "07:30"), Clock.est("2025-01-10", "07:40")])
         // Arrivals at C (25 min in): 07:25 … 08:15.
         let arrivals = try tt.board(.arrivals, at: "C", from: Clock.est("2025-01-10", "07:00"), window: 2 * 3600)
-            .filter { $0.tripID == "HEADWAY" }
+            .filter { $0.tripID == "test:HEADWAY" }
         #expect(arrivals.count == 6)
         #expect(arrivals.first?.scheduled == Clock.est("2025-01-10", "07:25"))
         #expect(arrivals.last?.scheduled == Clock.est("2025-01-10", "08:15"))
@@ -78,7 +78,7 @@ struct FrequencyTests {
         let tt = try Self.feed()
         // EXACT at B (+5 min): runs 10:00, 10:20, 10:40 then 17:00, 17:15 (17:30 is end_time) pass B at +5.
         let rows = try tt.board(at: "B", from: Clock.est("2025-01-10", "09:00"), window: 9 * 3600)
-            .filter { $0.tripID == "EXACT" }
+            .filter { $0.tripID == "test:EXACT" }
         #expect(rows.map(\.scheduled) == [Clock.est("2025-01-10", "10:05"), Clock.est("2025-01-10", "10:25"),
                                           Clock.est("2025-01-10", "10:45"), Clock.est("2025-01-10", "17:05"),
                                           Clock.est("2025-01-10", "17:20")])
@@ -113,7 +113,7 @@ struct FrequencyTests {
         func times(_ d: ServiceDetails) -> [Instant] { d.calls.map(\.scheduledDeparture) }
 
         let run = try tt.service(trip, on: date, startTime: 10 * 3600 + 20 * 60)
-        #expect(run.calls.map(\.stopID) == ["A", "B", "C"])
+        #expect(run.calls.map(\.stopID) == ["test:A", "test:B", "test:C"])
         #expect(times(run) == [Clock.est("2025-01-10", "10:20"), Clock.est("2025-01-10", "10:25"), Clock.est("2025-01-10", "10:32")])
         #expect(run.calls.last?.scheduledArrival == Clock.est("2025-01-10", "10:32"))
         #expect(run.headwaySeconds == 1200)

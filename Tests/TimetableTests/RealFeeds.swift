@@ -43,8 +43,20 @@ extension GoldenRow {
                   entry.serviceDate.isoString, entry.routeShortName)
     }
 
+    /// The row as every output now gives it: trip and stop IDs canonical, `feed:local`;
+    /// times, headsigns, dates, routes and the order unchanged.
+    func canonical(_ feed: String) -> GoldenRow {
+        GoldenRow(CanonicalID.make(source: feed, local: trip), localTime, headsign, CanonicalID.make(source: feed, local: stop),
+                  serviceDate, route)
+    }
+
     /// Rows at the same instant have no defined order: compare by (time, trip ID).
     static func sorted(_ rows: [GoldenRow]) -> [GoldenRow] {
         rows.sorted { ($0.localTime, $0.trip) < ($1.localTime, $1.trip) }
     }
+}
+
+extension [GoldenRow] {
+    /// Each row with canonical IDs (see `GoldenRow.canonical`).
+    func canonical(_ feed: String) -> [GoldenRow] { map { $0.canonical(feed) } }
 }

@@ -16,24 +16,24 @@ struct SearchTests {
     @Test func lebakFindsLebakBulus() throws {
         let tt = try Self.network.get()
         let found = tt.searchStops("lebak")
-        #expect(found.first?.id == "SLBB")
+        #expect(found.first?.id == "mrt-jakarta:SLBB")
         #expect(found.first?.name == "Stasiun MRT Lebak Bulus Bank Syariah Indonesia")
         #expect(found.first?.kind == .station)
         // Platforms (GLBB01/02) and entrances are reached through their station, not listed.
-        #expect(found.map(\.id) == ["SLBB"])
+        #expect(found.map(\.id) == ["mrt-jakarta:SLBB"])
         guard case .found(let s) = tt.resolveStop("lebak") else { Issue.record("lebak did not resolve"); return }
-        #expect(tt.place(s).id == "SLBB")
+        #expect(tt.place(s).id == "mrt-jakarta:SLBB")
     }
 
     @Test("a name with a typo finds nothing, but the nearest names are suggested", arguments: [
-        ("Bundran HI", "SBHI"), ("Lebak Bulsu", "SLBB"), ("fatmawatti", "SFTM"), ("blok n", "SBKM"),
+        ("Bundran HI", "mrt-jakarta:SBHI"), ("Lebak Bulsu", "mrt-jakarta:SLBB"), ("fatmawatti", "mrt-jakarta:SFTM"), ("blok n", "mrt-jakarta:SBKM"),
     ])
     func nearestNames(query: String, id: String) throws {
         let tt = try Self.network.get()
         guard case .notFound = tt.resolveStop(query) else { Issue.record("\(query) resolved"); return }
         let near = tt.nearestNames(query)
         #expect(near.map(\.id).contains(id), "\(near.map(\.name))")
-        if query == "Bundran HI" { #expect(near.map(\.id) == ["SBHI"]) }
+        if query == "Bundran HI" { #expect(near.map(\.id) == ["mrt-jakarta:SBHI"]) }
         #expect(near.count <= 3)
         #expect(tt.nearestNames("xyzzy quux").isEmpty)
         #expect(Timetable.editDistance(Array("bundran hi".utf8), Array("bundaran hi".utf8), atMost: 2) == 1)
@@ -43,21 +43,21 @@ struct SearchTests {
     @Test(arguments: ["BUNDARÁN", "bundaran", "Bundaran hi", "bundarán-HI", "MRT BUNDARAN"])
     func accentAndCaseInsensitive(query: String) throws {
         let tt = try Self.network.get()
-        #expect(tt.searchStops(query).map(\.id) == ["SBHI"])
+        #expect(tt.searchStops(query).map(\.id) == ["mrt-jakarta:SBHI"])
     }
 
     @Test func stopCodeAndIDMatchExactly() throws {
         let tt = try Self.network.get()
         // M13 is the stop_code of SBHI; GBHI01 is a platform ID (found by exact ID though not listed).
-        #expect(tt.searchStops("M13").first?.id == "SBHI")
-        #expect(tt.searchStops("GBHI01").first?.id == "GBHI01")
+        #expect(tt.searchStops("M13").first?.id == "mrt-jakarta:SBHI")
+        #expect(tt.searchStops("GBHI01").first?.id == "mrt-jakarta:GBHI01")
         guard case .found(let s) = tt.resolveStop("GBHI01") else { Issue.record("GBHI01 did not resolve"); return }
-        #expect(tt.place(s).parentID == "SBHI")
+        #expect(tt.place(s).parentID == "mrt-jakarta:SBHI")
         #expect(tt.place(s).platform == "1")
         // Codes and IDs in any case; no match for a near miss of the same length or a prefix.
-        #expect(tt.searchStops("m13").first?.id == "SBHI")
-        #expect(tt.searchStops("gbhi01").first?.id == "GBHI01")
-        #expect(tt.searchStops("GBHI0").first?.id != "GBHI01")
+        #expect(tt.searchStops("m13").first?.id == "mrt-jakarta:SBHI")
+        #expect(tt.searchStops("gbhi01").first?.id == "mrt-jakarta:GBHI01")
+        #expect(tt.searchStops("GBHI0").first?.id != "mrt-jakarta:GBHI01")
         #expect(tt.searchStops("GBHI0!").isEmpty)
     }
 
@@ -76,12 +76,12 @@ struct SearchTests {
         let tt = try Self.network.get()
         // From Blok A (SBKA, -6.2557793, 106.7971403): Haji Nawi 1,214 m, Blok M 1,263 m, ASEAN 1,896 m.
         let near = tt.nearbyStops(latitude: -6.2557793, longitude: 106.7971403, radius: 1500)
-        #expect(near.map(\.id) == ["SBKA", "SHJN", "SBKM"])
+        #expect(near.map(\.id) == ["mrt-jakarta:SBKA", "mrt-jakarta:SHJN", "mrt-jakarta:SBKM"])
         #expect(near.map(\.distance) == [0, 1214, 1263])
         let tighter = tt.nearbyStops(latitude: -6.2557793, longitude: 106.7971403, radius: 1240)
-        #expect(tighter.map(\.id) == ["SBKA", "SHJN"])
+        #expect(tighter.map(\.id) == ["mrt-jakarta:SBKA", "mrt-jakarta:SHJN"])
         let limited = tt.nearbyStops(latitude: -6.2557793, longitude: 106.7971403, radius: 2000, limit: 2)
-        #expect(limited.map(\.id) == ["SBKA", "SHJN"])
+        #expect(limited.map(\.id) == ["mrt-jakarta:SBKA", "mrt-jakarta:SHJN"])
         #expect(tt.nearbyStops(latitude: 0, longitude: 0, radius: 5000).isEmpty)
     }
 
@@ -94,7 +94,7 @@ struct SearchTests {
         let from = LocalTime.instant(date: day, secondsOfDay: 6 * 3600, in: TimeZone(identifier: "Asia/Jakarta")!)
         let rows = tt.board(BoardRequest(stop: station, from: from, limit: 5))
         #expect(rows.count == 5)
-        #expect(rows.allSatisfy { ["GLBB01", "GLBB02"].contains($0.stopID) && $0.timeZone == "Asia/Jakarta" })
+        #expect(rows.allSatisfy { ["mrt-jakarta:GLBB01", "mrt-jakarta:GLBB02"].contains($0.stopID) && $0.timeZone == "Asia/Jakarta" })
         #expect(zip(rows, rows.dropFirst()).allSatisfy { $0.scheduled <= $1.scheduled })
     }
 }

@@ -32,7 +32,7 @@ struct ServiceDaySemanticsTests {
         let tt = try Self.mondayNightFeed()
         // Tuesday 2025-01-07 00:15 EST: Monday's 24:30 is Tuesday 00:30.
         let rows = try tt.board(at: "A", from: Clock.est("2025-01-07", "00:15"), window: 3600)
-        #expect(rows.map(\.tripID) == ["LATE"])
+        #expect(rows.map(\.tripID) == ["test:LATE"])
         let row = try #require(rows.first)
         #expect(row.serviceDate == ServiceDate(iso: "2025-01-06"))
         #expect(row.scheduled == Clock.est("2025-01-07", "00:30"))
@@ -85,7 +85,7 @@ struct ServiceDaySemanticsTests {
                 """,
         ]).timetable
         let rows = try tt.board(at: "A", from: Clock.est("2025-01-15", "23:40"), window: 3600)
-        #expect(rows.map(\.tripID) == ["TWODAY", "EVENING", "NIGHT", "EARLY"])
+        #expect(rows.map(\.tripID) == ["test:TWODAY", "test:EVENING", "test:NIGHT", "test:EARLY"])
         #expect(rows.map(\.scheduled) == [Clock.est("2025-01-15", "23:45"), Clock.est("2025-01-15", "23:50"),
                                           Clock.est("2025-01-16", "00:10"), Clock.est("2025-01-16", "00:20")])
         #expect(rows.map(\.serviceDate.isoString) == ["2025-01-14", "2025-01-15", "2025-01-15", "2025-01-16"])
@@ -93,7 +93,7 @@ struct ServiceDaySemanticsTests {
         #expect(rows.allSatisfy { $0.headsign == "Bravo" })
         // A limit gives the first rows of the same sequence.
         let limited = try tt.board(at: "A", from: Clock.est("2025-01-15", "23:40"), limit: 3)
-        #expect(limited.map(\.tripID) == ["TWODAY", "EVENING", "NIGHT"])
+        #expect(limited.map(\.tripID) == ["test:TWODAY", "test:EVENING", "test:NIGHT"])
     }
 
     @Test func windowBoundsAreInclusiveOfTheStart() throws {
@@ -110,14 +110,14 @@ struct ServiceDaySemanticsTests {
         ]).timetable
         // A departure exactly at `from` is shown; one after the window is not.
         let rows = try tt.board(at: "A", from: Clock.est("2025-01-10", "08:00"), window: 1200)
-        #expect(rows.map(\.tripID) == ["T1"])
+        #expect(rows.map(\.tripID) == ["test:T1"])
         let later = try tt.board(at: "A", from: Clock.est("2025-01-10", "08:00:01"), window: 1800)
-        #expect(later.map(\.tripID) == ["T2"])
+        #expect(later.map(\.tripID) == ["test:T2"])
         // Outside the calendar: nothing.
         #expect(try tt.board(at: "A", from: Clock.est("2025-02-10", "07:00"), window: 7200).isEmpty)
         // A limit without a window runs on into the following days.
         let next = try tt.board(at: "A", from: Clock.est("2025-01-20", "00:00"), limit: 5)
-        #expect(next.map(\.tripID) == ["T1", "T2", "T1", "T2", "T1"])
+        #expect(next.map(\.tripID) == ["test:T1", "test:T2", "test:T1", "test:T2", "test:T1"])
         #expect(next.map(\.scheduled) == [Clock.est("2025-01-20", "08:00"), Clock.est("2025-01-20", "08:30"),
                                           Clock.est("2025-01-21", "08:00"), Clock.est("2025-01-21", "08:30"),
                                           Clock.est("2025-01-22", "08:00")])
@@ -157,7 +157,7 @@ struct CalendarTests {
     func exceptionsOverrideTheWeeklyPattern(date: String, runs: Bool) throws {
         let tt = try InlineFeed.load(Self.feed).timetable
         let rows = try tt.board(at: "A", from: Clock.est(date, "08:00"), window: 3600)
-        #expect(rows.map(\.tripID) == (runs ? ["W1"] : []))
+        #expect(rows.map(\.tripID) == (runs ? ["test:W1"] : []))
         if runs { #expect(rows.first?.scheduled == Clock.est(date, "08:15")) }
         let trip = try #require(tt.trip(id: "W1"))
         #expect(tt.runs(trip, on: ServiceDate(iso: date)!) == runs)
@@ -178,7 +178,7 @@ struct CalendarTests {
     @Test func serviceOnARemovedDateIsNotRunning() throws {
         let tt = try InlineFeed.load(Self.feed).timetable
         let trip = try #require(tt.trip(id: "W1"))
-        #expect(throws: ServiceLookupError.notRunning(trip: "W1", date: ServiceDate(iso: "2025-01-15")!,
+        #expect(throws: ServiceLookupError.notRunning(trip: "test:W1", date: ServiceDate(iso: "2025-01-15")!,
                                                       runsOn: ["2025-01-16", "2025-01-17", "2025-01-18"].map { ServiceDate(iso: $0)! })) {
             try tt.service(trip, on: ServiceDate(iso: "2025-01-15")!)
         }
@@ -202,9 +202,9 @@ struct CalendarTests {
                 """,
         ]).timetable
         #expect(tt.calendarRange == ServiceDate(iso: "2025-01-10")!...ServiceDate(iso: "2025-01-12")!)
-        #expect(try tt.board(at: "A", from: Clock.est("2025-01-10", "08:00"), window: 7200).map(\.tripID) == ["X1"])
+        #expect(try tt.board(at: "A", from: Clock.est("2025-01-10", "08:00"), window: 7200).map(\.tripID) == ["test:X1"])
         #expect(try tt.board(at: "A", from: Clock.est("2025-01-11", "08:00"), window: 7200).isEmpty)
-        #expect(try tt.board(at: "A", from: Clock.est("2025-01-12", "08:00"), window: 7200).map(\.tripID) == ["X1"])
+        #expect(try tt.board(at: "A", from: Clock.est("2025-01-12", "08:00"), window: 7200).map(\.tripID) == ["test:X1"])
         // Next two from the 10th after the departure: the 12th, then nothing more.
         let next = try tt.board(at: "A", from: Clock.est("2025-01-10", "09:01"), limit: 2)
         #expect(next.map(\.scheduled) == [Clock.est("2025-01-12", "09:00")])

@@ -67,7 +67,7 @@ struct TimeZoneTests {
         let tt = try Self.dstFeed()
         // 2025-03-09 from 04:00Z (23:00 EST on 03-08) for 9 hours: T0030 04:30Z, T0130 05:30Z, T0800 12:00Z.
         let rows = try tt.board(at: "A", from: Clock.utc("2025-03-09", "04:00"), window: 9 * 3600)
-        #expect(rows.map(\.tripID) == ["T0030", "T0130", "T0800"])
+        #expect(rows.map(\.tripID) == ["test:T0030", "test:T0130", "test:T0800"])
         #expect(rows.map(\.scheduled) == [Clock.utc("2025-03-09", "04:30"), Clock.utc("2025-03-09", "05:30"),
                                           Clock.utc("2025-03-09", "12:00")])
         #expect(rows.allSatisfy { $0.serviceDate == ServiceDate(iso: "2025-03-09") })
@@ -82,7 +82,7 @@ struct TimeZoneTests {
         // 2025-11-02 from 04:00Z for 10 hours. 11-01's trips are all before 04:00Z except none;
         // 11-02: T0030 05:30Z, T0130 06:30Z, T0800 13:00Z.
         let rows = try tt.board(at: "A", from: Clock.utc("2025-11-02", "04:00"), window: 10 * 3600)
-        #expect(rows.map(\.tripID) == ["T0030", "T0130", "T0800"])
+        #expect(rows.map(\.tripID) == ["test:T0030", "test:T0130", "test:T0800"])
         #expect(rows.map(\.scheduled) == [Clock.utc("2025-11-02", "05:30"), Clock.utc("2025-11-02", "06:30"),
                                           Clock.utc("2025-11-02", "13:00")])
         let zone = TimeZone(identifier: "America/New_York")!
