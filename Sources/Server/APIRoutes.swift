@@ -46,12 +46,7 @@ struct APIRoutes {
         v1.get("stops/{stopId}/arrivals") { request, context in try await board(request, context, arrivals: true) }
         v1.get("services/{tripId}") { request, context in
             let q = try Params(request)
-            let date = try q.string("date").map { text throws(QueryError) in
-                guard let d = ServiceDate(iso: text) else {
-                    throw QueryError(.invalidParameter, "date '\(text)' is not a date; use YYYY-MM-DD", parameter: "date")
-                }
-                return d
-            }
+            let date = try q.date("date")
             let queries = deps.queries()
             let id = try context.pathID("tripId")
             if deps.sourceOwns(id, as: .service, queries) {

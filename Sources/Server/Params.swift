@@ -78,6 +78,7 @@ struct Params {
 
     /// `name` as a date (YYYY-MM-DD, a day that exists); nil when absent.
     func date(_ name: String) throws(QueryError) -> ServiceDate? {
+        try refuseBlank(name)
         guard let text = string(name) else { return nil }
         guard let date = ServiceDate(iso: text) else {
             throw QueryError(.invalidParameter, "\(name) '\(text)' is not a date; use YYYY-MM-DD", parameter: name)

@@ -102,6 +102,7 @@ struct APITests {
         ("/api/v1/alerts?route=NOPE", 404, "route-not-found"),
         ("/api/v1/stops?q=blok&limit=", 400, "invalid-parameter"),
         ("/api/v1/stops/SLBB/departures?at=", 400, "invalid-parameter"),
+        ("/api/v1/services/NS-WD-LBB-BHI-045?date=", 400, "invalid-parameter"),
         ("/api/v1/stops/SLBB/departures?at=2026-11-23T08:00:00Z&date=2026-02-30", 400, "invalid-parameter"),
         ("/api/v1/sources/nope/routes", 404, "source-not-found"),
         ("/api/v1/stops/nearby?lat=1&lon=1&radius=0.5", 400, "invalid-parameter"),
