@@ -80,11 +80,8 @@ struct APIRoutes {
         let stopID = try context.pathID("stopId")
         if deps.sourceOwns(stopID, as: .stop, queries) {
             let q = try Params(request)
-            // A live-only source's zone comes with its answer; `time` is read in the stop's zone.
-            let needsZone = q.string("time") != nil || q.string("date") != nil
-            let zone = needsZone ? TimeZone(identifier: (try await deps.sourceQueries().stop(stopID)).timeZone) ?? .gmt : .gmt
             let query = Queries.BoardQuery(stopID: stopID, arrivals: arrivals, via: q.string(arrivals ? "from" : "to"),
-                                           at: try q.moment(in: zone, now: queries.now),
+                                           at: try await deps.sourceMoment(q, stopID: stopID, now: queries.now).moment,
                                            windowMinutes: try q.int("window", in: 1...Queries.maxWindowMinutes),
                                            limit: try q.int("limit", in: 1...Queries.maxLimit), languages: q.languages)
             return try json(try await deps.sourceQueries().board(query))

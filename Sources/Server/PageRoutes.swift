@@ -98,9 +98,7 @@ struct PageRoutes: Sendable {
         let q = try Params(request)
         let sq = deps.sourceQueries()
         let window = try q.int("window", in: 1...Queries.maxWindowMinutes)
-        let needsZone = q.string("time") != nil || q.string("date") != nil
-        let zone = needsZone ? TimeZone(identifier: (try await sq.stop(stopID)).timeZone) ?? .gmt : .gmt
-        let moment = try q.moment(in: zone, now: queries.now)
+        let (moment, zone) = try await deps.sourceMoment(q, stopID: stopID, now: queries.now)
         let ctx = pageContext(request, queries)
         let board = try await sq.board(Queries.BoardQuery(
             stopID: stopID, arrivals: arrivals, via: q.string(arrivals ? "from" : "to"), at: moment, windowMinutes: window,

@@ -1,3 +1,4 @@
+import API
 import Foundation
 import OnwardCore
 import Timetable
@@ -49,5 +50,14 @@ public struct ServerDependencies: Sendable {
         case .route: known(tt.lookupRoute(id: id))
         }
         return !knownToTimetable && sources.resolve(id, as: kind) != nil
+    }
+
+    /// The moment a request names for a protocol source's stop (`at`, or `date`/`time` read in
+    /// the stop's zone), with that zone. The stop's place is asked of the source only when a
+    /// local date or time needs its zone: `at` carries its offset.
+    func sourceMoment(_ q: Params, stopID: String, now: Instant) async throws -> (moment: Instant?, zone: TimeZone) {
+        let needsZone = q.string("time") != nil || q.string("date") != nil
+        let zone = needsZone ? TimeZone(identifier: (try await sourceQueries().stop(stopID)).timeZone) ?? .gmt : .gmt
+        return (try q.moment(in: zone, now: now), zone)
     }
 }

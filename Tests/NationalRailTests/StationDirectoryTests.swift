@@ -14,7 +14,7 @@ import Testing
         let ecr = try #require(stations.station(crs: "ECR"))
         #expect(ecr.name == "East Croydon" && ecr.latitude == 51.375679 && ecr.longitude == -0.093335 && ecr.country == "england")
         #expect(stations.station(crs: "ecr")?.crs == "ECR")
-        #expect(stations.station(crs: "XXX") == nil && stations.station(crs: "EC") == nil)
+        #expect(stations.station(crs: "ZZZ") == nil && stations.station(crs: "EC") == nil)
         #expect(stations.station(crs: "LGW")?.iataAirportCode == nil)
         let place = ecr.place
         #expect(place.id == "national-rail:ECR" && place.code == "ECR" && place.kind == .station && place.timeZone == "Europe/London")

@@ -8,10 +8,9 @@ import Testing
 /// and shuts down cleanly on SIGTERM.
 @Suite("onward serve")
 struct ServeCLITests {
-    /// A free port: bind to port 0, read what the system chose, let it go.
-    static func freePort() throws -> Int {
+    /// A socket bound to a port the system chose on 127.0.0.1, and that port. The caller closes it.
+    static func boundSocket() -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -19,7 +18,14 @@ struct ServeCLITests {
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
         _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-        return Int(UInt16(bigEndian: addr.sin_port))
+        return (fd, Int(UInt16(bigEndian: addr.sin_port)))
+    }
+
+    /// A free port: bind to port 0, read what the system chose, let it go.
+    static func freePort() throws -> Int {
+        let (fd, port) = boundSocket()
+        close(fd)
+        return port
     }
 
     /// GETs a URL; nil while the server is not up yet.
@@ -89,17 +95,9 @@ struct ServeCLITests {
     @Test("a port already in use is refused in words, naming the port and --port")
     func portInUse() throws {
         // Hold a port: bind and listen on it for the length of the test.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = Self.boundSocket()
         defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
         #expect(listen(fd, 1) == 0)
-        let port = Int(UInt16(bigEndian: addr.sin_port))
         let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-serve-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dataDir) }
         let out = try OnwardExecutable.run(["serve", "--port", String(port), "--data-dir", dataDir.path])
