@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "GTFSRealtime", targets: ["GTFSRealtime"]),
         .library(name: "DataSources", targets: ["DataSources"]),
         .library(name: "TransitSources", targets: ["TransitSources"]),
+        .library(name: "GTFSSource", targets: ["GTFSSource"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -64,6 +65,10 @@ let package = Package(
             exclude: ["Generated/README.md"],
             swiftSettings: strict
         ),
+        // The GTFS network with its realtime feeds as a source: the live state, the one realtime
+        // apply path and polling loop, and the protocol's answers from the timetable.
+        .target(name: "GTFSSource", dependencies: ["OnwardCore", "TransitSources", "DataSources", "Timetable", "GTFSRealtime"],
+                swiftSettings: strict),
         // National Rail Darwin (OpenLDBWS, SOAP/XML, token) as a source; ships the UK station list (ODbL). Foundation only.
         .target(name: "NationalRail", dependencies: ["OnwardCore", "DataSources", "TransitSources"],
                 resources: [.copy("Resources")], swiftSettings: strict),
@@ -81,14 +86,13 @@ let package = Package(
                 // CSS and JavaScript are files, embedded so the server stays one binary.
                 resources: [.embedInCode("Resources/app.css"), .embedInCode("Resources/dark-tokens.css"), .embedInCode("Resources/app.js")],
                 swiftSettings: strict),
-        // The network as the server sees it: an immutable state (timetable, realtime overlay, alerts,
-        // source health) swapped atomically, its subscribers, and the queries that answer in API types.
-        .target(name: "Transit", dependencies: ["OnwardCore", "TransitSources", "Timetable", "GTFSRealtime", "DataSources", "API"],
-                swiftSettings: strict),
+        // The query layer: one path for the API, the pages, live updates and the CLI, over the
+        // sources behind the protocol, answering in API types.
+        .target(name: "Transit", dependencies: ["OnwardCore", "TransitSources", "API"], swiftSettings: strict),
         // The HTTP edge: Hummingbird routes, middleware, the JSON API, pages and live updates.
         .target(
             name: "Server",
-            dependencies: ["OnwardCore", "Timetable", "GTFSRealtime", "API", "WebPages", "Transit", "TransitSources", "DataSources",
+            dependencies: ["OnwardCore", "API", "WebPages", "Transit", "TransitSources", "DataSources",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -106,7 +110,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Transit", "Server",
-                           "Storage", "StorageSQLite", "TransitSources", "NationalRail", "CTABusTracker",
+                           "Storage", "StorageSQLite", "TransitSources", "GTFSSource", "NationalRail", "CTABusTracker",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -129,7 +133,7 @@ let package = Package(
         // Release-built benchmarks: `swift run -c release onward-bench`.
         .executableTarget(
             name: "onward-bench",
-            dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "App", "API", "Transit", "WebPages",
+            dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "GTFSSource", "App", "API", "Transit", "WebPages",
                            "NationalRail", "DataSources", "TransitSources",
                            .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             swiftSettings: strict
@@ -137,7 +141,7 @@ let package = Package(
         // Load benchmarks of the server (release build): live-update fan-out to many WebSocket subscribers.
         .executableTarget(
             name: "onward-load",
-            dependencies: ["App", "Server", "Transit", "OnwardCore", "Timetable", "GTFSRealtime",
+            dependencies: ["App", "Server", "Transit", "OnwardCore", "Timetable", "GTFSRealtime", "GTFSSource",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -148,11 +152,12 @@ let package = Package(
         .testTarget(name: "OnwardCoreTests", dependencies: ["OnwardCore"], swiftSettings: strict),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "Timetable", "OnwardCore", "OnwardTesting"], swiftSettings: strict),
         .testTarget(name: "TimetableTests", dependencies: ["GTFS", "Timetable", "OnwardCore", "OnwardTesting", "App"], swiftSettings: strict),
-        .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "GTFS", "Timetable", "OnwardCore", "OnwardTesting", "DataSources", "App"], swiftSettings: strict),
+        .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "GTFS", "Timetable", "OnwardCore", "OnwardTesting", "DataSources", "App",
+                                                        "GTFSSource", "TransitSources", "Transit", "API"], swiftSettings: strict),
         .testTarget(name: "DataSourcesTests", dependencies: ["DataSources", "OnwardCore", "OnwardTesting"], swiftSettings: strict),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "App", "Transit", "API", "OnwardCore", "Timetable", "OnwardTesting", "GTFSRealtime", "DataSources",
+            dependencies: ["Server", "App", "Transit", "API", "OnwardCore", "Timetable", "OnwardTesting", "GTFSRealtime", "GTFSSource", "DataSources",
                            "Storage", "StorageSQLite", "TransitSources",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
@@ -172,6 +177,6 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CTABusTrackerTests", dependencies: ["CTABusTracker", "OnwardCore", "DataSources", "TransitSources"],
                     swiftSettings: strict),
-        .testTarget(name: "OnwardCLITests", dependencies: ["OnwardTesting", "API", "App", "Transit", "DataSources", "OnwardCore"], swiftSettings: strict),
+        .testTarget(name: "OnwardCLITests", dependencies: ["OnwardTesting", "API", "App", "Transit", "TransitSources", "DataSources", "OnwardCore"], swiftSettings: strict),
     ]
 )

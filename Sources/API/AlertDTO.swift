@@ -69,12 +69,18 @@ public struct AlertsDTO: Codable, Sendable, Equatable {
     public var stop: StopDTO?
     /// The route asked about, if any.
     public var routeId: String?
+    /// The trip asked about, if any.
+    public var tripId: String?
+    /// The time zone `at` and the periods are written in (the stop's, else the agency's).
+    public var timeZone: String?
     /// Active at `at`, most severe first.
     public var alerts: [AlertDTO]
     /// Alerts the feeds hold (for this stop or route) that are not active at `at`.
     public var inactiveCount: Int
     /// All alerts the feeds hold, whatever they inform and whenever they apply.
     public var totalInFeeds: Int
+    /// Remarks for an operator about the feeds' alerts ("Not in the timetable: 2 of 9 stops …").
+    public var notes: [String]?
 
     public init(at: String, stop: StopPlace?, routeId: String?, alerts: [AlertDTO], inactiveCount: Int, totalInFeeds: Int) {
         self.at = at; self.stop = stop.map(StopDTO.init); self.routeId = routeId; self.alerts = alerts

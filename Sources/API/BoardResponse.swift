@@ -206,6 +206,8 @@ public struct ServiceDTO: Codable, Sendable, Equatable {
     public var routeId: String
     public var routeShortName: String
     public var routeLongName: String
+    /// The route's colour (hex, without '#'), when the source has one.
+    public var routeColor: String?
     public var headsign: String
     public var serviceDate: String
     public var headwaySeconds: Int?
@@ -216,6 +218,8 @@ public struct ServiceDTO: Codable, Sendable, Equatable {
     /// Portions of a dividing train after the point where it divides.
     public var branches: [BranchDTO]?
     public var source: String?
+    /// The time zone the service's times are read in (its agency's).
+    public var timeZone: String?
     public var vehicle: VehicleDTO?
     public var live: LiveDTO?
     /// Alerts about this service's route or trip, most severe first.
@@ -232,6 +236,7 @@ public struct ServiceDTO: Codable, Sendable, Equatable {
         calls = s.calls.map(CallDTO.init)
         operatorName = s.operatorName
         reason = s.reason
+        routeColor = s.routeColor
         if !s.branches.isEmpty { branches = s.branches.map(BranchDTO.init) }
     }
 }
@@ -269,6 +274,7 @@ public struct VehicleDTO: Codable, Sendable, Equatable {
 public struct StopsDTO: Codable, Sendable, Equatable {
     public var stops: [StopDTO]
     public init(_ places: [StopPlace]) { stops = places.map(StopDTO.init) }
+    public init(stops: [StopDTO]) { self.stops = stops }
 }
 
 extension JSONEncoder {

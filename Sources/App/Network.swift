@@ -14,6 +14,10 @@ public enum Network {
         public var rowCounts: [String: Int]
         /// "bundled MRT Jakarta North–South line", a snapshot path, or feed paths.
         public var origin: String
+
+        public init(timetable: Timetable, notices: [ImportNotice] = [], rowCounts: [String: Int] = [:], origin: String) {
+            self.timetable = timetable; self.notices = notices; self.rowCounts = rowCounts; self.origin = origin
+        }
     }
 
     public enum LoadError: Error, CustomStringConvertible {

@@ -1,6 +1,6 @@
-import DataSources
 import Foundation
 import GTFSRealtime
+import GTFSSource
 import Logging
 import OnwardCore
 import Storage

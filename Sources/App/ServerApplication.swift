@@ -9,6 +9,7 @@ import Server
 import ServiceLifecycle
 import StorageSQLite
 import Timetable
+import GTFSSource
 import Transit
 
 /// The composition root of `onward serve`: configuration in, a ready
@@ -18,6 +19,8 @@ public enum ServerApplication {
     public struct Built: Sendable {
         public var application: Application<RouterResponder<OnwardRequestContext>>
         public var store: LiveStore
+        /// Every source the server answers from, the GTFS network first.
+        public var sources: SourceRegistry
         public var origin: String
         /// What is being served, for the start-up log line.
         public var summary: String {
@@ -35,32 +38,28 @@ public enum ServerApplication {
         // First, so a database this version cannot use stops the start before the slow timetable load.
         let saved = SavedFeeds(repository: try SQLiteStore(directory: config.dataDir).realtimeFeeds, logger: logger)
         let loaded = try Network.load(config.feeds)
-        var state = NetworkState(timetable: loaded.timetable, maxAge: Int64(config.maxAge))
-        state.simulated = config.simulate
-        // Sources are known from the start, so a board says "no live data yet" rather than showing a plain timetable.
-        let locations = config.realtime.compactMap(NamedFeedLocation.init)
-        // Each source's bare IDs take the prefix of the static feed it names (else the first feed's).
-        for (source, feed) in try Network.bind(locations, to: loaded.timetable) {
-            state.realtimePrefixes[source] = feed.idPrefix
+        let network = try GTFSNetwork.open(loaded, options: .init(realtime: config.realtime, simulate: config.simulate, maxAge: config.maxAge,
+                                                                   pollInterval: config.pollInterval, simulateInterval: config.simulateInterval),
+                                           fetcher: fetcher, now: now, saved: { feed, bytes, message, fetchedAt in
+                                               await saved.save(bytes, of: message, source: feed, fetchedAt: fetchedAt)
+                                           })
+        for (source, prefix) in network.store.current.realtimePrefixes.sorted(by: { $0.key < $1.key }) {
             logger.info("realtime source matched against static feed",
-                        metadata: ["source": .string(source), "feed": .string(feed.name)])
+                        metadata: ["source": .string(source), "feed": .string(String(prefix.dropLast()))])
         }
-        for l in locations { state.sources[l.name] = SourceHealth(name: l.name) }
-        if config.simulate { for name in SimulatedFeed.sourceNames { state.sources[name] = SourceHealth(name: name) } }
-        let store = LiveStore(state)
-        let writer = RealtimeWriter(store: store)
-        try await saved.restore(locations.map(\.name), into: writer)
-        var services: [any Service] = locations.map {
-            RealtimePollingService(location: $0, interval: .seconds(config.pollInterval), fetcher: fetcher, writer: writer,
-                                   saved: saved, now: now, logger: logger)
-        }
-        if config.simulate { services.append(SimulationService(writer: writer, interval: .seconds(config.simulateInterval))) }
-        let registry = ProtocolSources.registry(config, fetcher: fetcher, now: now)
+        try await saved.restore(network.feeds.map(\.name), into: network.writer)
+        var services: [any Service] = network.feeds.map { RealtimePollingService(feed: $0, logger: logger) }
+        if let ticker = network.simulation { services.append(SimulationService(ticker: ticker)) }
+        let upstream = ProtocolSources.registry(config, fetcher: fetcher, now: now)
         // A feed named like a protocol source would have its IDs claimed by that source.
-        if let taken = loaded.timetable.feeds.first(where: { registry.source(named: $0.name) != nil }) {
+        if let taken = loaded.timetable.feeds.first(where: { upstream.source(named: $0.name) != nil }) {
             throw Network.LoadError.nameTaken(taken.name)
         }
-        let deps = ServerDependencies(store: store, sources: registry, now: now, attribution: attribution(loaded),
+        let registry = SourceRegistry([network.source] + upstream.sources)
+        let deps = ServerDependencies(sources: registry,
+                                      network: NetworkSummary(stops: loaded.timetable.stopCount, trips: loaded.timetable.tripCount,
+                                                              simulated: config.simulate),
+                                      now: now, attribution: attribution(loaded),
                                       rateLimit: .init(ratePerSecond: config.rateLimit, burst: config.rateBurst))
         let router = buildRouter(deps)
         let app = Application(
@@ -70,7 +69,7 @@ public enum ServerApplication {
             services: services,
             logger: logger
         )
-        return Built(application: app, store: store, origin: loaded.origin)
+        return Built(application: app, store: network.store, sources: registry, origin: loaded.origin)
     }
 
     /// Whether the server could not listen because another process has the port.

@@ -117,6 +117,8 @@ public struct ServiceDetails: Sendable, Hashable {
     /// Portions of a train that divides (or joins): each runs on from `afterStopID`
     /// with calls of its own, beside `calls`, which follow the main portion.
     public var branches: [ServiceBranch] = []
+    /// The route's colour (hex, as GTFS gives it), when the source has one.
+    public var routeColor: String?
 
     public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, headsign: String,
                 serviceDate: ServiceDate, calls: [CallingPoint], headwaySeconds: Int? = nil) {

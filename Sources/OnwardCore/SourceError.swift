@@ -15,6 +15,8 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
         case undecodable
         /// The thing asked for does not exist at the source (a stop, a service, a route).
         case notFound
+        /// The service exists but does not run on the date asked.
+        case notRunning
         /// A local file could not be read.
         case unreadable
         case stale

@@ -50,109 +50,69 @@ struct LiveRoutes {
         } onUpgrade: { inbound, outbound, context in
             let subject = try subject(context.request)
             let wantsHTML = context.request.uri.queryParameters.get("format") == "html"
-            if isSourceSubject(subject) {
-                try await cancelWhenGracefulShutdown {
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        group.addTask { for try await _ in inbound {} }
-                        group.addTask { try await pollSource(subject, html: wantsHTML, outbound: outbound) }
-                        try await group.next()
-                        group.cancelAll()
-                    }
-                }
-                return
-            }
-            let updates = deps.store.subscribe()
-            // On shutdown the subscription ends and the socket closes; the page reconnects to the next server.
+            let updates = self.updates(of: subject)
+            let changes = updates?.subscribe()
+            // On shutdown the socket closes; the page reconnects to the next server.
             try await cancelWhenGracefulShutdown {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
+                try await withThrowingTaskGroup(of: Void.self) { group in
                     // Reading until the client closes; what it sends is not used.
-                    for try await _ in inbound {}
-                }
-                group.addTask {
-                    var last: String?
-                    if let text = message(subject, html: wantsHTML) {
-                        try await outbound.write(.text(text))
-                        last = text
+                    group.addTask { for try await _ in inbound {} }
+                    group.addTask {
+                        var last: String?
+                        func send() async throws {
+                            guard let text = await message(subject, html: wantsHTML, version: updates?.version), text != last else { return }
+                            try await outbound.write(.text(text))
+                            last = text
+                        }
+                        try await send()
+                        if let changes {
+                            for await _ in changes { try await send() }
+                        } else {
+                            // A source asked on demand announces no changes: ask again every `sourceRefresh`.
+                            // Its cache and request coalescing keep this to one upstream request per board
+                            // per refresh, however many people watch it.
+                            while !Task.isCancelled {
+                                try await Task.sleep(for: deps.sourceRefresh)
+                                try await send()
+                            }
+                        }
                     }
-                    for await _ in updates {
-                        guard let text = message(subject, html: wantsHTML), text != last else { continue }
-                        try await outbound.write(.text(text))
-                        last = text
-                    }
+                    try await group.next()
+                    group.cancelAll()
                 }
-                try await group.next()
-                group.cancelAll()
             }
-            }
+        }
+    }
+
+    /// The change announcements of the subject's source, or nil for a source asked on demand
+    /// (or an ID no source has: its error message is sent once).
+    func updates(of subject: LiveSubject) -> (any SourceUpdates)? {
+        switch subject {
+        case .board(let q): deps.sources.resolve(q.stopID, as: .stop)?.source.updates
+        case .service(let id, _, _): deps.sources.resolve(id, as: .service)?.source.updates
         }
     }
 
     /// The subject's state now, as one JSON text (version left out, so an unchanged state is not sent again).
-    /// Computed once per subject, state version and second, and shared by every subscriber:
-    /// a thousand phones on one board cost one board, not a thousand.
-    func message(_ subject: LiveSubject, html: Bool) -> String? {
+    /// From a source that announces changes it is computed once per subject, state version and second,
+    /// and shared by every subscriber: a thousand phones on one board cost one board, not a thousand.
+    func message(_ subject: LiveSubject, html: Bool, version: Int?) async -> String? {
         let queries = deps.queries()
-        let key = LiveKey(subject: subject, html: html)
-        return shared.answer(key, version: queries.state.version, second: queries.now.epochSeconds) {
-            render(subject, html: html, queries: queries)
+        guard let version else { return await render(subject, html: html, queries: queries) }
+        return await shared.answer(LiveKey(subject: subject, html: html), version: version, second: queries.now.epochSeconds) {
+            await render(subject, html: html, queries: queries)
         }
     }
 
-    private func render(_ subject: LiveSubject, html: Bool, queries: Queries) -> String? {
-        var m = LiveMessage(type: "board", version: 0, stale: queries.live?.stale ?? false)
-        m.updatedAt = queries.live?.updatedAt
-        do {
-            switch subject {
-            case .board(let q):
-                m.board = try queries.board(q)
-            case .service(let tripID, let date, let languages):
-                m.type = "service"
-                m.service = try queries.service(tripID: tripID, date: date, languages: languages)
-            }
-            if html { m.html = fragment(subject, queries, m.board, m.service) }
-        } catch {
-            m.type = "error"
-            m.error = Problem.from(error)
-        }
-        return (try? JSONEncoder.api.encode(m)).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// Whether the subject belongs to a source behind the protocol (National Rail, the bus tracker).
-    func isSourceSubject(_ subject: LiveSubject) -> Bool {
-        let queries = deps.queries()
-        switch subject {
-        case .board(let q): return deps.sourceOwns(q.stopID, as: .stop, queries)
-        case .service(let id, _, _): return deps.sourceOwns(id, as: .service, queries)
-        }
-    }
-
-    /// A live-only source has no feed that announces changes: its subject is asked again
-    /// every `sourceRefresh` and sent when the answer changed. The adapters' caches and
-    /// request coalescing keep this to one upstream request per board per refresh,
-    /// however many people watch it.
-    func pollSource(_ subject: LiveSubject, html: Bool, outbound: WebSocketOutboundWriter) async throws {
-        var last: String?
-        while !Task.isCancelled {
-            if let text = await sourceMessage(subject, html: html), text != last {
-                try await outbound.write(.text(text))
-                last = text
-            }
-            try await Task.sleep(for: deps.sourceRefresh)
-        }
-    }
-
-    func sourceMessage(_ subject: LiveSubject, html: Bool) async -> String? {
-        let queries = deps.queries()
-        let sq = deps.sourceQueries()
+    private func render(_ subject: LiveSubject, html: Bool, queries: Queries) async -> String? {
         var m = LiveMessage(type: "board", version: 0, stale: false)
         do {
             switch subject {
             case .board(let q):
-                m.board = try await sq.board(q)
+                m.board = try await queries.board(q)
             case .service(let tripID, let date, let languages):
                 m.type = "service"
-                m.service = try await sq.service(tripID, date: date, languages: languages)
+                m.service = try await queries.service(tripID, date: date, languages: languages)
             }
             let live = m.board?.live ?? m.service?.live
             m.stale = live?.stale ?? false
@@ -224,9 +184,9 @@ final class LiveMessageCache: Sendable {
 
     private let table = Mutex(Table())
 
-    func answer(_ key: LiveKey, version: Int, second: Int64, compute: () -> String?) -> String? {
+    func answer(_ key: LiveKey, version: Int, second: Int64, compute: () async -> String?) async -> String? {
         if let hit = table.withLock({ t -> String?? in t.version == version && t.second == second ? t.messages[key] : nil }) { return hit }
-        let fresh = compute()
+        let fresh = await compute()
         table.withLock { t in
             if t.version != version || t.second != second { t = Table(version: version, second: second) }
             t.messages[key] = fresh

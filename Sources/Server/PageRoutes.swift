@@ -3,7 +3,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnwardCore
-import Timetable
 import Transit
 import TransitSources
 import WebPages
@@ -16,15 +15,14 @@ struct PageRoutes: Sendable {
     func add(to router: Router<OnwardRequestContext>) {
         router.get("/") { request, _ in
             let queries = deps.queries()
-            let tt = queries.state.timetable
             // A small network's stations are listed for browsing; a big one's would be a wall of names.
-            return page(HomePage.render(context: pageContext(request, queries), stations: tt.stationPlaces().map(StopDTO.init)), request)
+            return page(HomePage.render(context: pageContext(request, queries), stations: queries.listedStations()), request)
         }
         router.get("search") { request, _ in
             let queries = deps.queries()
             let q = try Params(request)
             let text = q.string("q") ?? ""
-            let results = text.isEmpty ? StopsDTO([]) : try queries.searchStops(String(text.prefix(100)), limit: 30)
+            let results = text.isEmpty ? StopsDTO([]) : try await queries.searchStops(String(text.prefix(100)), limit: 30)
             return page(SearchPage.render(query: text, results: results, context: pageContext(request, queries)), request)
         }
         router.get("stops/{stopId}") { request, context in
@@ -32,23 +30,21 @@ struct PageRoutes: Sendable {
             let q = try Params(request)
             let arrivals = q.string("arrivals") == "1"
             let stopID = try context.pathID("stopId")
-            if deps.sourceOwns(stopID, as: .stop, queries) {
-                return try await sourceBoardPage(request, stopID: stopID, arrivals: arrivals, queries: queries)
-            }
             // Without JavaScript the "calling at" box sends a name: take the stop it names.
-            let via = q.string(arrivals ? "from" : "to").map { text in
-                queries.state.timetable.stop(id: text) == nil ? (try? queries.searchStops(text, limit: 1))?.stops.first?.id ?? text : text
+            var via = q.string(arrivals ? "from" : "to")
+            if let text = via, queries.registry.resolve(text, as: .stop) == nil {
+                via = (try? await queries.searchStops(text, limit: 1))?.stops.first?.id ?? text
             }
-            let zone = TimeZone(identifier: queries.state.timetable.timeZoneIdentifier(of: try queries.stop(stopID))) ?? .gmt
             let window = try q.int("window", in: 1...Queries.maxWindowMinutes)
-            let moment = try q.moment(in: zone, now: queries.now)
+            let (moment, _) = try await deps.boardMoment(q, stopID: stopID, queries: queries)
             let ctx = pageContext(request, queries)
-            let board = try queries.board(Queries.BoardQuery(
+            let board = try await queries.board(Queries.BoardQuery(
                 stopID: stopID, arrivals: arrivals, via: via, at: moment, windowMinutes: window,
                 limit: window == nil ? 20 : nil, languages: ctx.language.alertLanguages))
+            let zone = TimeZone(identifier: board.stop.timeZone) ?? .gmt
             let page = BoardPage.render(board, context: ctx,
                                         options: .init(windowMinutes: window, limit: window == nil ? 20 : nil,
-                                                       names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], queries),
+                                                       names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], board: board, queries),
                                                        at: moment.map { LocalTime($0, in: zone).iso8601 }))
             return self.page(page, request)
         }
@@ -57,30 +53,27 @@ struct PageRoutes: Sendable {
             let q = try Params(request)
             let date = try q.date("date")
             let ctx = pageContext(request, queries)
-            let tripID = try context.pathID("tripId")
-            let service = deps.sourceOwns(tripID, as: .service, queries)
-                ? try await deps.sourceQueries().service(tripID, date: date, languages: ctx.language.alertLanguages)
-                : try queries.service(tripID: tripID, date: date, languages: ctx.language.alertLanguages)
+            let service = try await queries.service(try context.pathID("tripId"), date: date, languages: ctx.language.alertLanguages)
             return page(ServicePage.render(service, context: ctx, names: names(service.alerts ?? [], queries),
-                                           routeColor: routeColor(service.routeId, queries)), request)
+                                           routeColor: service.routeColor), request)
         }
         router.get("sources/{source}/routes") { request, context in
-            let routes = try await deps.sourceQueries().routes(source: try context.pathID("source"))
+            let routes = try await deps.queries().routes(source: try context.pathID("source"))
             return page(BrowsePage.routes(routes, context: pageContext(request, deps.queries())), request)
         }
         router.get("routes/{routeId}") { request, context in
-            let detail = try await deps.sourceQueries().route(try context.pathID("routeId"), direction: nil)
+            let detail = try await deps.queries().route(try context.pathID("routeId"), direction: nil)
             return page(BrowsePage.route(detail, context: pageContext(request, deps.queries())), request)
         }
         router.get("routes/{routeId}/directions/{direction}") { request, context in
-            let detail = try await deps.sourceQueries().route(try context.pathID("routeId"), direction: try context.pathID("direction"))
+            let detail = try await deps.queries().route(try context.pathID("routeId"), direction: try context.pathID("direction"))
             return page(BrowsePage.route(detail, context: pageContext(request, deps.queries())), request)
         }
         router.get("alerts") { request, _ in
             let queries = deps.queries()
             let q = try Params(request)
             let ctx = pageContext(request, queries)
-            let alerts = try queries.alerts(stopID: q.string("stop"), routeID: q.string("route"), languages: ctx.language.alertLanguages)
+            let alerts = try await queries.alerts(stopID: q.string("stop"), routeID: q.string("route"), languages: ctx.language.alertLanguages)
             return page(AlertsPage.render(alerts, context: ctx, names: names(alerts.alerts, queries)), request)
         }
         for (path, type, body) in [(Assets.cssPath, Assets.cssContentType, Assets.css), (Assets.jsPath, Assets.jsContentType, Assets.javascript),
@@ -91,24 +84,6 @@ struct PageRoutes: Sendable {
                          body: .init(byteBuffer: ByteBuffer(string: body)))
             }
         }
-    }
-
-    /// A board from a protocol source (National Rail, the bus tracker), drawn exactly like a GTFS board.
-    func sourceBoardPage(_ request: Request, stopID: String, arrivals: Bool, queries: Queries) async throws -> Response {
-        let q = try Params(request)
-        let sq = deps.sourceQueries()
-        let window = try q.int("window", in: 1...Queries.maxWindowMinutes)
-        let (moment, zone) = try await deps.sourceMoment(q, stopID: stopID, now: queries.now)
-        let ctx = pageContext(request, queries)
-        let board = try await sq.board(Queries.BoardQuery(
-            stopID: stopID, arrivals: arrivals, via: q.string(arrivals ? "from" : "to"), at: moment, windowMinutes: window,
-            limit: window == nil ? 20 : nil, languages: ctx.language.alertLanguages))
-        // Alerts name the station by its ID: show its name.
-        let names = AlertNames(stops: [board.stop.id: board.stop.name])
-        let page = BoardPage.render(board, context: ctx,
-                                    options: .init(windowMinutes: window, limit: window == nil ? 20 : nil, names: names,
-                                                   at: moment.map { LocalTime($0, in: zone).iso8601 }))
-        return self.page(page, request)
     }
 
     /// An error page for a browser: the traveller-facing text comes from the string tables, never the error.
@@ -137,12 +112,11 @@ struct PageRoutes: Sendable {
             guard let board else { return nil }
             let ctx = PageContext(language: Language(tag: q.languages.first ?? "en") ?? .en, attribution: [deps.attribution], now: queries.now)
             return BoardPage.fragment(board, context: ctx, options: .init(windowMinutes: q.windowMinutes, limit: q.limit,
-                                                                           names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], queries)))
+                                                                           names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], board: board, queries)))
         case .service(_, _, let languages):
             guard let service else { return nil }
             let ctx = PageContext(language: Language(tag: languages.first ?? "en") ?? .en, attribution: [deps.attribution], now: queries.now)
-            return ServicePage.fragment(service, context: ctx, names: names(service.alerts ?? [], queries),
-                                        routeColor: routeColor(service.routeId, queries))
+            return ServicePage.fragment(service, context: ctx, names: names(service.alerts ?? [], queries), routeColor: service.routeColor)
         }
     }
 
@@ -180,34 +154,12 @@ struct PageRoutes: Sendable {
         return result
     }
 
-    /// Names for the routes and stops alerts mention, so a card says "NS" and "Blok M", not IDs.
-    private func names(_ alerts: [AlertDTO], _ queries: Queries) -> AlertNames {
-        let tt = queries.state.timetable
-        var names = AlertNames()
-        for entity in alerts.flatMap(\.informedEntities) {
-            if let r = entity.routeId, let index = tt.route(id: r) { names.routes[r] = tt.routeInfo(index).displayName }
-            if let s = entity.stopId, let index = tt.stop(id: s) { names.stops[s] = tt.place(index).name }
-        }
+    /// Names for the routes and stops alerts mention, so a card says "NS" and "Blok M", not IDs
+    /// (and the board's own stop by the name it shows).
+    private func names(_ alerts: [AlertDTO], board: BoardDTO? = nil, _ queries: Queries) -> AlertNames {
+        let known = queries.names(of: alerts)
+        var names = AlertNames(routes: known.routes, stops: known.stops)
+        if let board { names.stops[board.stop.id] = names.stops[board.stop.id] ?? board.stop.name }
         return names
-    }
-
-    private func routeColor(_ routeID: String, _ queries: Queries) -> String? {
-        let tt = queries.state.timetable
-        return tt.route(id: routeID).flatMap { tt.routeInfo($0).color }
-    }
-}
-
-extension Timetable {
-    /// The places a traveller picks from: stations, and stops outside any station, by name.
-    /// Empty when there are more than `limit` (a big network is searched, not browsed).
-    func stationPlaces(limit: Int = 60) -> [StopPlace] {
-        var places: [StopPlace] = []
-        for i in 0..<stopCount {
-            let p = place(StopIndex(raw: UInt32(i)))
-            guard p.kind == .station || (p.kind == .stop && p.parentID == nil) else { continue }
-            places.append(p)
-            if places.count > limit { return [] }
-        }
-        return places.sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
     }
 }

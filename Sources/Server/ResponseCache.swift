@@ -19,12 +19,12 @@ final class ResponseCache: Sendable {
 
     init(capacity: Int = 1_000) { self.capacity = capacity }
 
-    func answer(for key: String, version: Int, second: Int64, compute: () throws -> ByteBuffer) rethrows -> ByteBuffer {
+    func answer(for key: String, version: Int, second: Int64, compute: () async throws -> ByteBuffer) async rethrows -> ByteBuffer {
         if let hit = table.withLock({ t -> ByteBuffer? in
             guard t.version == version, t.second == second else { return nil }
             return t.answers[key]
         }) { return hit }
-        let fresh = try compute()
+        let fresh = try await compute()
         table.withLock { t in
             if t.version != version || t.second != second { t = Table(version: version, second: second) }
             if t.answers.count < capacity { t.answers[key] = fresh }

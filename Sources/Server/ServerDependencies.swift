@@ -1,15 +1,15 @@
 import API
 import Foundation
 import OnwardCore
-import Timetable
 import Transit
 import TransitSources
 
 /// What the routes need, made by the composition root (`App`).
 public struct ServerDependencies: Sendable {
-    public var store: LiveStore
-    /// Sources behind the `TransitSource` protocol (National Rail, the CTA bus tracker), by name.
+    /// Every source (the GTFS network, National Rail, the CTA bus tracker), by name.
     public var sources: SourceRegistry
+    /// What was loaded, for `/health/ready`.
+    public var network: NetworkSummary
     public var metrics: ServerMetrics
     /// "Now" for live statuses; a test fixes it.
     public var now: @Sendable () -> Instant
@@ -20,44 +20,35 @@ public struct ServerDependencies: Sendable {
     public var allowedOrigins: Set<String>
     /// Largest request body accepted.
     public var maxBodyBytes: Int
-    /// How often a live page of a protocol source (which announces no changes) asks it again.
+    /// How often a live page of a source asked on demand (which announces no changes) asks it again.
     public var sourceRefresh: Duration = .seconds(30)
 
-    public init(store: LiveStore, sources: SourceRegistry = .empty, metrics: ServerMetrics = ServerMetrics(), now: @escaping @Sendable () -> Instant = { .now() },
-                attribution: String = "", rateLimit: RateLimiter.Configuration = .init(), allowedOrigins: Set<String> = [],
-                maxBodyBytes: Int = 16 * 1024) {
-        self.store = store; self.sources = sources; self.metrics = metrics; self.now = now; self.attribution = attribution
+    public init(sources: SourceRegistry, network: NetworkSummary = NetworkSummary(), metrics: ServerMetrics = ServerMetrics(),
+                now: @escaping @Sendable () -> Instant = { .now() }, attribution: String = "", rateLimit: RateLimiter.Configuration = .init(),
+                allowedOrigins: Set<String> = [], maxBodyBytes: Int = 16 * 1024) {
+        self.sources = sources; self.network = network; self.metrics = metrics; self.now = now; self.attribution = attribution
         self.rateLimit = rateLimit; self.allowedOrigins = allowedOrigins; self.maxBodyBytes = maxBodyBytes
     }
 
-    /// Queries over the state at this moment.
-    func queries() -> Queries { Queries(store.current, now: now()) }
+    /// Queries over every source at this moment.
+    func queries() -> Queries { Queries(sources, now: now()) }
 
-    /// Queries over the protocol sources at this moment.
-    func sourceQueries() -> SourceQueries { SourceQueries(sources, now: now()) }
-
-    /// Whether `id` belongs to a protocol source rather than the GTFS network: prefixed
-    /// with its name, or unprefixed, unknown to the timetable and recognised by exactly one source.
-    func sourceOwns(_ id: String, as kind: IDKind, _ queries: Queries) -> Bool {
-        guard !sources.isEmpty else { return false }
-        if sources.owns(id) { return true }
-        let tt = queries.state.timetable
-        // Known to the timetable: found, or ambiguous between its feeds (which the timetable explains).
-        func known<I>(_ lookup: IDLookup<I>) -> Bool { if case .notFound = lookup { false } else { true } }
-        let knownToTimetable = switch kind {
-        case .stop: known(tt.lookupStop(id: id))
-        case .service: known(tt.lookupTrip(id: id))
-        case .route: known(tt.lookupRoute(id: id))
-        }
-        return !knownToTimetable && sources.resolve(id, as: kind) != nil
-    }
-
-    /// The moment a request names for a protocol source's stop (`at`, or `date`/`time` read in
-    /// the stop's zone), with that zone. The stop's place is asked of the source only when a
+    /// The moment a request names for a stop's board (`at`, or `date`/`time` read in the
+    /// stop's zone), with that zone. The stop's place is asked of its source only when a
     /// local date or time needs its zone: `at` carries its offset.
-    func sourceMoment(_ q: Params, stopID: String, now: Instant) async throws -> (moment: Instant?, zone: TimeZone) {
+    func boardMoment(_ q: Params, stopID: String, queries: Queries) async throws -> (moment: Instant?, zone: TimeZone?) {
         let needsZone = q.string("time") != nil || q.string("date") != nil
-        let zone = needsZone ? TimeZone(identifier: (try await sourceQueries().stop(stopID)).timeZone) ?? .gmt : .gmt
-        return (try q.moment(in: zone, now: now), zone)
+        let zone = needsZone ? TimeZone(identifier: try await queries.place(stopID).timeZone) ?? .gmt : nil
+        return (try q.moment(in: zone ?? .gmt, now: queries.now), zone)
     }
+}
+
+/// What the server was started with, for readiness.
+public struct NetworkSummary: Sendable, Hashable {
+    public var stops: Int
+    public var trips: Int
+    /// The demonstration source runs (`--simulate`).
+    public var simulated: Bool
+
+    public init(stops: Int = 0, trips: Int = 0, simulated: Bool = false) { self.stops = stops; self.trips = trips; self.simulated = simulated }
 }

@@ -1,6 +1,4 @@
-import DataSources
 import Foundation
-import GTFSRealtime
 import OnwardCore
 import Prometheus
 import Synchronization
@@ -44,45 +42,22 @@ public final class ServerMetrics: Sendable {
         series.duration.record(duration)
     }
 
-    /// Refreshes the realtime gauges from the current state, then renders everything.
-    func render(_ state: NetworkState, upstreams: [SourceStatus] = [], now: Instant) -> String {
-        // Upstream sources behind the protocol, by name (never a URL): up (fresh) or not, age, allowance left.
+    /// Refreshes the sources' gauges from their status, then renders everything.
+    func render(upstreams: [SourceStatus]) -> String {
+        // Every upstream by name (never a URL): up (fresh) or not, age, allowance left, and the figures it reports.
         for u in upstreams {
             let labels = [("source", u.name)]
-            registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "onward_source_up", unitName: "", helpText: "1 when the upstream's last answer was good"), labels: labels)
-                .set(Double(u.state == .fresh ? 1 : 0))
-            if let age = u.ageSeconds {
-                registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "onward_source_age_seconds", unitName: "", helpText: "Seconds since the upstream's last good answer was made"), labels: labels)
-                    .set(Double(age))
-            }
+            gauge("onward_source_up", "1 when the upstream's last answer was good", labels).set(Double(u.state == .fresh ? 1 : 0))
+            if let age = u.ageSeconds { gauge("onward_source_age_seconds", "Seconds since the upstream's last good answer was made", labels).set(Double(age)) }
             if let left = u.budgetRemaining {
-                registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "onward_source_budget_remaining", unitName: "", helpText: "Upstream requests left in the current allowance"), labels: labels)
-                    .set(Double(left))
+                gauge("onward_source_budget_remaining", "Upstream requests left in the current allowance", labels).set(Double(left))
             }
-        }
-        for source in state.sources.values {
-            let labels = [("source", source.name)]
-            registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "onward_realtime_fetch_successes", unitName: "", helpText: "Successful realtime fetches"), labels: labels)
-                .set(Double(source.successes))
-            registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "onward_realtime_fetch_failures", unitName: "", helpText: "Failed realtime fetches"), labels: labels)
-                .set(Double(source.failures))
-            registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "onward_realtime_consecutive_failures", unitName: "", helpText: "Realtime fetches failed in a row"), labels: labels)
-                .set(Double(source.consecutiveFailures))
-            if let age = source.age(at: now) {
-                registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "onward_realtime_feed_age_seconds", unitName: "", helpText: "Age of the realtime data applied"), labels: labels)
-                    .set(Double(age))
-            }
-            if let report = state.realtime.reports[source.name] {
-                registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "onward_realtime_matched_trips", unitName: "", helpText: "Trip updates matched to the timetable"), labels: labels)
-                    .set(Double(report.matchedTrips))
-                registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "onward_realtime_unmatched_trips", unitName: "", helpText: "Trip updates for unknown trips or runs"), labels: labels)
-                    .set(Double(report.unknownTrips + report.unmatchedInstances))
-                registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "onward_realtime_matched_stop_time_updates", unitName: "", helpText: "Stop time updates matched"), labels: labels)
-                    .set(Double(report.matchedStopTimeUpdates))
-                registry.makeGauge(descriptor: MetricNameDescriptor(metricName: "onward_realtime_unmatched_stop_time_updates", unitName: "", helpText: "Stop time updates for unknown stops"), labels: labels)
-                    .set(Double(report.unknownStops))
-            }
+            for m in u.measures { gauge("onward_" + m.name, m.help, labels).set(m.value) }
         }
         return registry.emitToString()
+    }
+
+    private func gauge(_ name: String, _ help: String, _ labels: [(String, String)]) -> Gauge {
+        registry.makeGauge(descriptor: MetricNameDescriptor(metricName: name, unitName: "", helpText: help), labels: labels)
     }
 }

@@ -1,7 +1,6 @@
 import API
 import Hummingbird
 import OnwardCore
-import Timetable
 import Transit
 import TransitSources
 
@@ -13,30 +12,15 @@ struct SourceRoutes {
     func add<R: RouterMethods>(to v1: R) where R.Context == OnwardRequestContext {
         v1.get("sources") { _, _ in try json(sourcesDTO()) }
         v1.get("sources/{source}/routes") { _, context in
-            try json(try await deps.sourceQueries().routes(source: try context.pathID("source")))
+            try json(try await deps.queries().routes(source: try context.pathID("source")))
         }
         v1.get("routes/{routeId}") { _, context in
-            try json(try await deps.sourceQueries().route(try context.pathID("routeId"), direction: nil))
+            try json(try await deps.queries().route(try context.pathID("routeId"), direction: nil))
         }
         v1.get("routes/{routeId}/directions/{direction}/stops") { _, context in
-            try json(try await deps.sourceQueries().route(try context.pathID("routeId"), direction: try context.pathID("direction")))
+            try json(try await deps.queries().route(try context.pathID("routeId"), direction: try context.pathID("direction")))
         }
     }
 
-    /// The GTFS network's feeds and realtime sources first, then each protocol source.
-    func sourcesDTO() -> SourcesDTO {
-        let state = deps.store.current
-        let now = deps.now()
-        let realtime = state.sources.values.sorted { $0.name < $1.name }.map { s in
-            SourcesDTO.UpstreamDTO(name: s.name, state: HealthRoutes.status(of: s, maxAge: state.maxAge, now: now),
-                                   ageSeconds: s.age(at: now), detail: s.lastError?.message, budgetRemaining: nil)
-        }
-        let feeds = state.timetable.feeds.map { f in
-            SourcesDTO.Item(name: f.name, displayName: f.publisher ?? f.name,
-                            capabilities: ["stopSearch", "nearby", "departures", "arrivals", "callingAt", "serviceDetails", "alerts",
-                                           "vehicles", "anyTime", "timeWindow"],
-                            upstreams: realtime)
-        }
-        return SourcesDTO(sources: feeds + deps.sourceQueries().sources())
-    }
+    func sourcesDTO() -> SourcesDTO { SourcesDTO(sources: deps.queries().sources()) }
 }

@@ -57,8 +57,10 @@ extension Timetable {
                 isTimepoint: flags & 0x10 != 0, stopHeadsign: headsignIndex == 0 ? nil : strings[Int(headsignIndex)]))
         }
         let route = Int(tripRoute[t])
-        return ServiceDetails(tripID: tripID[t], routeID: routeID[route], routeShortName: routeShortName[route],
-                              routeLongName: routeLongName[route], headsign: headsign(trip: trip.raw, position: 0),
-                              serviceDate: date, calls: calls, headwaySeconds: headway)
+        var details = ServiceDetails(tripID: tripID[t], routeID: routeID[route], routeShortName: routeShortName[route],
+                                     routeLongName: routeLongName[route], headsign: headsign(trip: trip.raw, position: 0),
+                                     serviceDate: date, calls: calls, headwaySeconds: headway)
+        details.routeColor = routeInfo(RouteIndex(raw: UInt32(route))).color
+        return details
     }
 }

@@ -1,28 +1,26 @@
 import API
-import DataSources
 import Foundation
-import GTFSRealtime
 import OnwardCore
-import Timetable
+import TransitSources
 
-/// Answers the API's questions from one `NetworkState`, in the API's types.
-/// The same answers serve the JSON API, the pages and live updates.
+/// The one query layer: answers the JSON API, the pages, the live updates and the CLI
+/// from the sources behind the `TransitSource` protocol (the GTFS network, National Rail,
+/// the bus tracker), in the API's types, with one set of limits and one ID rule.
 public struct Queries: Sendable {
-    public let state: NetworkState
-    /// The moment "now" for live statuses (departed, stale).
+    public let registry: SourceRegistry
+    /// "Now", for live statuses and staleness (a CLI board "as of" a time sets it).
     public let now: Instant
 
-    public init(_ state: NetworkState, now: Instant = .now()) {
-        self.state = state
+    public init(_ registry: SourceRegistry, now: Instant = .now()) {
+        self.registry = registry
         self.now = now
     }
-
-    var timetable: Timetable { state.timetable }
 
     /// Caps that keep one request cheap.
     public static let maxWindowMinutes = 1440
     public static let maxLimit = 100
     public static let defaultLimit = 15
+    public static let maxRadiusMetres = 5_000.0
 
     public struct BoardQuery: Sendable, Hashable {
         public var stopID: String
@@ -41,29 +39,8 @@ public struct Queries: Sendable {
         }
     }
 
-    public func stop(_ id: String) throws(QueryError) -> StopIndex {
-        switch timetable.lookupStop(id: id) {
-        case .found(let s): return s
-        case .ambiguous(let ids):
-            throw QueryError(.stopNotFound, "Several feeds have a stop '\(id)': \(ids.joined(separator: ", ")). Give one of these IDs.")
-        case .notFound:
-            throw QueryError(.stopNotFound, "No stop or station has the ID '\(id)'. Search for stops at /api/v1/stops?q=NAME.")
-        }
-    }
-
-    /// A trip by ID (canonical, or unprefixed when one feed has it).
-    public func trip(_ id: String) throws(QueryError) -> TripIndex {
-        switch timetable.lookupTrip(id: id) {
-        case .found(let t): return t
-        case .ambiguous(let ids):
-            throw QueryError(.tripNotFound, "Several feeds have a trip '\(id)': \(ids.joined(separator: ", ")). Give one of these IDs.")
-        case .notFound:
-            throw QueryError(.tripNotFound, "No trip has the ID '\(id)'. Trip IDs are on each board row.")
-        }
-    }
-
     /// The limits every board obeys, whatever its source.
-    static func validateLimits(_ q: BoardQuery) throws(QueryError) {
+    public static func validateLimits(_ q: BoardQuery) throws(QueryError) {
         if let w = q.windowMinutes, !(1...Queries.maxWindowMinutes).contains(w) {
             throw QueryError(.invalidParameter, "window must be between 1 and \(Queries.maxWindowMinutes) minutes", parameter: "window")
         }
@@ -72,131 +49,295 @@ public struct Queries: Sendable {
         }
     }
 
-    public func board(_ q: BoardQuery) throws(QueryError) -> BoardDTO {
-        try Queries.validateLimits(q)
-        let stop = try stop(q.stopID)
-        let via = try q.via.map { id throws(QueryError) in try self.stop(id) }
-        let zone = TimeZone(identifier: timetable.timeZoneIdentifier(of: stop)) ?? .gmt
-        let from = q.at ?? now
-        let request = BoardRequest(kind: q.arrivals ? .arrivals : .departures, stop: stop, from: from,
-                                   window: q.windowMinutes.map { $0 * 60 },
-                                   // Both may be given: at most `limit` rows within the window.
-                                   limit: q.windowMinutes == nil ? (q.limit ?? Queries.defaultLimit) : q.limit, via: via)
-        let entries = state.hasRealtime ? timetable.liveBoard(request, overlay: state.realtime.overlay, now: now) : timetable.board(request)
-        let book = state.realtime.alertBook
-        // Alerts belong to the board's time: from its moment to its last row (or the end of its window).
-        let windowEnd = q.windowMinutes.map { from.adding(seconds: Int64($0) * 60) } ?? from
-        let boardRange = from...max(windowEnd, entries.map { $0.expected ?? $0.scheduled }.max() ?? from)
-        let alerts = book.map { b in
-            let a = b.boardAlerts(for: stop, routes: entries.map(\.routeID), trips: entries.map(\.tripID), during: boardRange)
-            return BoardAlertsDTO(highPriority: a.highPriority.map { AlertDTO($0, languages: q.languages, timeZone: zone) },
-                                  other: a.other.map { AlertDTO($0, languages: q.languages, timeZone: zone) })
+    // MARK: - IDs
+
+    /// The source and canonical ID an ID names here, or why not (unknown, or several sources have it).
+    public func resolve(_ id: String, as kind: IDKind) throws(QueryError) -> (source: any TransitSource, id: String) {
+        let (code, noun, hint): (QueryError.Code, String, String) = switch kind {
+        case .stop: (.stopNotFound, "stop or station", " Search for stops at /api/v1/stops?q=NAME.")
+        case .service: (.tripNotFound, "trip", " Trip IDs are on each board row.")
+        case .route: (.routeNotFound, "route", "")
         }
-        let entryAlerts = book.map { b in entries.map { e in b.serviceAlerts(route: e.routeID, trip: e.tripID, during: boardRange).map(\.id) } }
-        var dto = BoardDTO(stop: timetable.place(stop), via: via.map { timetable.place($0) }, entries: entries, arrivals: q.arrivals,
-                           live: live, alerts: alerts, entryAlerts: entryAlerts)
-        // An empty board outside the calendar says so, rather than looking like a quiet day.
-        if entries.isEmpty, let range = timetable.calendarRange {
-            let day = LocalTime(from, in: zone).date
-            if day > range.upperBound {
-                dto.emptyReason = "The timetable ends on \(range.upperBound.isoString): there is no service data after that date."
-            } else if day < range.lowerBound {
-                dto.emptyReason = "The timetable starts on \(range.lowerBound.isoString): there is no service data before that date."
-            }
+        switch registry.lookup(id, as: kind) {
+        case .found(let source, let canonical): return (source, canonical)
+        case .ambiguous(let ids):
+            throw QueryError(code, "Several feeds have a \(noun == "stop or station" ? "stop" : noun) '\(id)': \(ids.joined(separator: ", ")). Give one of these IDs.")
+        case .notFound:
+            throw QueryError(code, "No \(noun) has the ID '\(id)'.\(hint)")
         }
-        return dto
     }
 
-    /// One run of a trip on a service date (default: today where it runs, else the next day it runs).
-    public func service(tripID: String, date: ServiceDate?, languages: [String] = ["en"]) throws(QueryError) -> ServiceDTO {
-        let trip = try trip(tripID)
-        let zone = TimeZone(identifier: timetable.tripTimeZoneIdentifier(trip)) ?? .gmt
-        let today = LocalTime(now, in: zone).date
-        let day = date ?? (timetable.runs(trip, on: today) ? today : timetable.serviceDates(of: trip).first { $0 > today } ?? today)
-        let details: ServiceDetails
-        do {
-            details = state.hasRealtime
-                ? try timetable.liveService(trip, on: day, overlay: state.realtime.overlay, now: now)
-                : try timetable.service(trip, on: day)
-        } catch {
-            switch error {
-            case .unknownTrip(let id): throw QueryError(.tripNotFound, "No trip has the ID '\(id)'.")
-            case .skippedAtImport(let id): throw QueryError(.tripNotFound, "Trip '\(id)' was left out of the timetable at import.")
-            case .notRunning(let id, let d, let runsOn):
-                let dates = runsOn.prefix(5).map(\.isoString).joined(separator: ", ")
-                throw QueryError(.notRunning, "Trip '\(id)' does not run on \(d.isoString)\(dates.isEmpty ? "" : "; it runs on \(dates)").")
+    public func resolveStop(_ id: String) throws(QueryError) -> (source: any TransitSource, id: String) { try resolve(id, as: .stop) }
+
+    /// A stop typed by ID or by name ("blok m", "York"), across every source: an ID first,
+    /// then the names. Several matches, or none, are explained with the candidates.
+    public func matchStop(_ text: String) async throws(QueryError) -> StopPlace {
+        if case .found = registry.lookup(text, as: .stop) { return try await place(text) }
+        if case .ambiguous(let ids) = registry.lookup(text, as: .stop) {
+            var places: [StopPlace] = []
+            for id in ids { if let p = try? await place(id) { places.append(p) } }
+            throw QueryError(.stopNotFound, "'\(text)' matches several stops; name one by ID:\n" + Self.list(places))
+        }
+        var found: [StopPlace] = [], candidates: [StopPlace] = [], near: [StopPlace] = []
+        for s in registry.sources {
+            switch await s.matchStop(named: text) {
+            case .found(let p): found.append(p)
+            case .ambiguous(let list): candidates += list
+            case .notFound(let suggestions): near += suggestions
             }
         }
-        let alerts = state.realtime.alertBook.map { b in
-            b.serviceAlerts(route: details.routeID, trip: details.tripID, at: now).map { AlertDTO($0, languages: languages, timeZone: zone) }
+        if found.count == 1 && candidates.isEmpty { return found[0] }
+        if !found.isEmpty || !candidates.isEmpty {
+            throw QueryError(.stopNotFound, "'\(text)' matches several stops; name one by ID:\n" + Self.list(Array((found + candidates).prefix(12))))
         }
-        return ServiceDTO(details, live: live, alerts: alerts)
+        if near.isEmpty {
+            throw QueryError(.stopNotFound, "no stop or station matches '\(text)'. Search by part of a name with `onward stops --search TEXT`.")
+        }
+        throw QueryError(.stopNotFound, "no stop or station matches '\(text)'. Did you mean:\n" + Self.list(Array(near.prefix(3)), kinds: false))
     }
 
-    public func searchStops(_ text: String, limit: Int = 10) throws(QueryError) -> StopsDTO {
+    private static func list(_ places: [StopPlace], kinds: Bool = true) -> String {
+        places.map { "  \($0.id)  \($0.name)\(kinds && $0.kind == .station ? " (station)" : "")" }.joined(separator: "\n")
+    }
+
+    // MARK: - Stops
+
+    public func place(_ id: String) async throws(QueryError) -> StopPlace {
+        let (source, canonical) = try resolveStop(id)
+        do { return try await source.place(canonical) } catch { throw QueryError(error, sourceName: source.displayName) }
+    }
+
+    public func stop(_ id: String) async throws(QueryError) -> StopDTO { StopDTO(try await place(id)) }
+
+    /// Stops whose names match, from every source that can search; a source that fails is left out.
+    public func searchStops(_ text: String, limit: Int = 10) async throws(QueryError) -> StopsDTO {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw QueryError(.invalidParameter, "q must not be empty", parameter: "q") }
         guard text.unicodeScalars.count <= 100 else { throw QueryError(.invalidParameter, "q must be at most 100 characters", parameter: "q") }
-        return StopsDTO(timetable.searchStops(text, limit: min(max(limit, 1), Queries.maxLimit)))
+        let limit = min(max(limit, 1), Queries.maxLimit)
+        var found: [StopPlace] = []
+        for s in registry.sources where s.capabilities.contains(.stopSearch) && found.count < limit {
+            if let r = try? await s.searchStops(text, limit: limit - found.count) { found += r }
+        }
+        return StopsDTO(Array(found.prefix(limit)))
     }
 
-    public func nearbyStops(latitude: Double, longitude: Double, radius: Double = 800, limit: Int = 10) throws(QueryError) -> StopsDTO {
+    /// Stops near a point, from every source that knows where its stops are, nearest first.
+    public func nearbyStops(latitude: Double, longitude: Double, radius: Double = 800, limit: Int = 10) async throws(QueryError) -> StopsDTO {
         guard (-90...90).contains(latitude) else { throw QueryError(.invalidParameter, "lat must be between -90 and 90", parameter: "lat") }
         guard (-180...180).contains(longitude) else { throw QueryError(.invalidParameter, "lon must be between -180 and 180", parameter: "lon") }
-        guard radius >= 1 && radius <= 5_000 else { throw QueryError(.invalidParameter, "radius must be between 1 and 5000 metres", parameter: "radius") }
-        return StopsDTO(timetable.nearbyStops(latitude: latitude, longitude: longitude, radius: radius, limit: min(max(limit, 1), Queries.maxLimit)))
+        guard radius >= 1 && radius <= Queries.maxRadiusMetres else {
+            throw QueryError(.invalidParameter, "radius must be between 1 and \(Int(Queries.maxRadiusMetres)) metres", parameter: "radius")
+        }
+        let limit = min(max(limit, 1), Queries.maxLimit)
+        var found: [StopPlace] = []
+        for s in registry.sources where s.capabilities.contains(.nearby) {
+            if let r = try? await s.nearbyStops(latitude: latitude, longitude: longitude, radius: radius, limit: limit) { found += r }
+        }
+        return StopsDTO(Array(found.sorted { ($0.distance ?? 0) < ($1.distance ?? 0) }.prefix(limit)))
     }
 
-    /// Station alerts (with a stop), service alerts (with a route), or every alert, active now.
-    public func alerts(stopID: String?, routeID: String?, languages: [String] = ["en"]) throws(QueryError) -> AlertsDTO {
-        let stop = try stopID.map { id throws(QueryError) in try self.stop(id) }
-        // The alerts name routes by canonical ID, so an unprefixed one is made canonical first.
-        var routeID = routeID
-        if let id = routeID {
-            switch timetable.lookupRoute(id: id) {
-            case .found(let r): routeID = timetable.routeInfo(r).id
-            case .ambiguous(let ids):
-                throw QueryError(.invalidParameter, "Several feeds have a route '\(id)': \(ids.joined(separator: ", ")).", parameter: "route")
-            case .notFound:
-                throw QueryError(.routeNotFound, "No route has the ID '\(id)'.")
+    /// The stations small networks list for browsing (the home page).
+    public func listedStations() -> [StopDTO] { registry.sources.flatMap { $0.listedStations() }.map(StopDTO.init) }
+
+    /// Names for people of the stops and routes these alerts mention.
+    public func names(of alerts: [AlertDTO]) -> EntityNames {
+        let entities = alerts.flatMap(\.informedEntities)
+        let stops = Array(Set(entities.compactMap(\.stopId))), routes = Array(Set(entities.compactMap(\.routeId)))
+        var names = EntityNames()
+        for s in registry.sources { names.merge(s.names(stopIDs: stops, routeIDs: routes)) }
+        return names
+    }
+
+    // MARK: - Boards
+
+    public func board(_ q: BoardQuery) async throws(QueryError) -> BoardDTO {
+        try Queries.validateLimits(q)
+        let (source, stopID) = try resolveStop(q.stopID)
+        let caps = source.capabilities
+        guard caps.contains(q.arrivals ? .arrivals : .departures) else {
+            throw QueryError(.unsupported, "\(source.displayName) has no \(q.arrivals ? "arrivals" : "departures") boards.")
+        }
+        var via: String?
+        if let v = q.via {
+            guard caps.contains(.callingAtFilter) else {
+                throw QueryError(.unsupported, "\(source.displayName) cannot filter a board by a calling point.",
+                                 parameter: q.arrivals ? "from" : "to")
+            }
+            let r = try resolveStop(v)
+            guard r.source.sourceNames == source.sourceNames else {
+                throw QueryError(.stopNotFound, "No \(source.displayName) stop or station has the ID '\(v)'.")
+            }
+            via = r.id
+        }
+        let request = SourceBoardRequest(kind: q.arrivals ? .arrivals : .departures, stopID: stopID, via: via, at: q.at,
+                                         windowMinutes: q.windowMinutes,
+                                         // Both may be given: at most `limit` rows within the window.
+                                         limit: q.windowMinutes == nil ? (q.limit ?? Queries.defaultLimit) : q.limit,
+                                         languages: q.languages, now: now)
+        var board: SourceBoard
+        do { board = try await source.board(request) } catch { throw QueryError(error, sourceName: source.displayName) }
+        // The limit is the query layer's rule, whatever the upstream sent.
+        if let limit = request.limit, board.entries.count > limit {
+            board.entries.removeLast(board.entries.count - limit)
+            board.entryAlertIDs = board.entryAlertIDs.map { Array($0.prefix(limit)) }
+        }
+        var dto = Self.dto(board, source: CanonicalID.split(stopID)?.source, languages: q.languages)
+        dto.sourceName = source.displayName
+        dto.sourceCapabilities = source.capabilities.names
+        return dto
+    }
+
+    /// A source's board in the API's shape.
+    public static func dto(_ board: SourceBoard, source: String?, languages: [String]) -> BoardDTO {
+        let zone = TimeZone(identifier: board.place.timeZone) ?? .gmt
+        let alerts = board.alerts.map { a in
+            BoardAlertsDTO(highPriority: a.highPriority.map { AlertDTO($0, languages: languages, timeZone: zone) },
+                           other: a.other.map { AlertDTO($0, languages: languages, timeZone: zone) })
+        }
+        var dto = BoardDTO(stop: board.place, via: board.via, entries: board.entries, arrivals: board.kind == .arrivals,
+                           live: board.live.map(LiveDTO.init), alerts: alerts, entryAlerts: board.entryAlertIDs)
+        dto.source = source
+        dto.emptyReason = board.emptyReason
+        return dto
+    }
+
+    // MARK: - Services
+
+    /// One run of a service: on `date`, else today where it runs, else its next run;
+    /// `startTime` picks the run of a frequency-based trip.
+    public func service(_ id: String, date: ServiceDate?, startTime: Int? = nil, languages: [String] = ["en"]) async throws(QueryError) -> ServiceDTO {
+        let (source, canonical) = try resolve(id, as: .service)
+        guard source.capabilities.contains(.serviceDetails) else {
+            throw QueryError(.unsupported, "\(source.displayName) has no service details.")
+        }
+        let answer: SourceService
+        do { answer = try await source.service(SourceServiceRequest(serviceID: canonical, date: date, startTime: startTime, now: now)) } catch {
+            throw QueryError(error, sourceName: source.displayName, kind: .service)
+        }
+        let zone = TimeZone(identifier: answer.timeZone) ?? .gmt
+        var dto = ServiceDTO(answer.details, live: answer.live.map(LiveDTO.init),
+                             alerts: answer.alerts.map { $0.map { AlertDTO($0, languages: languages, timeZone: zone) } })
+        dto.source = CanonicalID.split(canonical)?.source
+        dto.timeZone = answer.timeZone
+        return dto
+    }
+
+    // MARK: - Alerts
+
+    /// Station alerts (a stop), service alerts (a route or a trip), or every alert, active now.
+    public func alerts(stopID: String?, routeID: String?, tripID: String? = nil, languages: [String] = ["en"]) async throws(QueryError) -> AlertsDTO {
+        var targets: [(source: any TransitSource, scope: AlertScope, kind: IDKind)] = []
+        if let stopID {
+            let r = try resolve(stopID, as: .stop)
+            targets = [(r.source, .stop(r.id), .stop)]
+        } else if let routeID {
+            let r = try resolve(routeID, as: .route)
+            targets = [(r.source, .route(r.id), .route)]
+        } else if let tripID {
+            let r = try resolve(tripID, as: .service)
+            targets = [(r.source, .service(r.id), .service)]
+        } else {
+            targets = registry.sources.filter { $0.capabilities.contains(.alerts) }.map { ($0, .all, .stop) }
+        }
+        var answers: [SourceAlerts] = []
+        for t in targets {
+            guard t.source.capabilities.contains(.alerts) else { throw QueryError(.unsupported, "\(t.source.displayName) has no alerts.") }
+            do { answers.append(try await t.source.alerts(t.scope, now: now)) } catch {
+                // Every alert of every source: one that cannot list them all is left out.
+                if case .all = t.scope { continue }
+                throw QueryError(error, sourceName: t.source.displayName, kind: t.kind)
             }
         }
-        let zone = stop.map { TimeZone(identifier: timetable.timeZoneIdentifier(of: $0)) ?? .gmt }
-            ?? TimeZone(identifier: timetable.agencies.first?.timeZone ?? "UTC") ?? .gmt
-        guard let book = state.realtime.alertBook else {
-            return AlertsDTO(at: LocalTime(now, in: zone).iso8601, stop: stop.map { timetable.place($0) }, routeId: routeID,
-                             alerts: [], inactiveCount: 0, totalInFeeds: 0)
-        }
-        let query: (Instant?) -> [Alert] = { at in
-            if let stop { return book.stationAlerts(for: stop, at: at) }
-            if let routeID { return book.serviceAlerts(route: routeID, trip: nil, at: at) }
-            return book.all(at: at)
-        }
-        let active = query(now)
-        return AlertsDTO(at: LocalTime(now, in: zone).iso8601, stop: stop.map { timetable.place($0) }, routeId: routeID,
-                         alerts: active.map { AlertDTO($0, languages: languages, timeZone: zone) },
-                         inactiveCount: query(nil).count - active.count, totalInFeeds: book.alerts.count)
+        let zone = TimeZone(identifier: answers.first?.timeZone ?? "UTC") ?? .gmt
+        var routeId: String?
+        if case .route(let id)? = targets.first?.scope { routeId = id }
+        var dto = AlertsDTO(at: LocalTime(now, in: zone).iso8601, stop: answers.first?.place, routeId: routeId,
+                            alerts: answers.flatMap(\.alerts).map { AlertDTO($0, languages: languages, timeZone: zone) },
+                            inactiveCount: answers.map(\.inactiveCount).reduce(0, +), totalInFeeds: answers.map(\.total).reduce(0, +))
+        if case .service(let id)? = targets.first?.scope { dto.tripId = id }
+        dto.timeZone = answers.first?.timeZone
+        let notes = answers.flatMap(\.notes)
+        if !notes.isEmpty { dto.notes = notes }
+        return dto
     }
 
-    /// Every vehicle the realtime data places, with its trip.
-    public func vehicles() -> VehiclesDTO {
-        let list = state.realtime.overlay.vehicles.sorted { ($0.key.trip, $0.key.serviceDay, $0.key.shift) < ($1.key.trip, $1.key.serviceDay, $1.key.shift) }
-        return VehiclesDTO(live: live, vehicles: list.map { key, info in
-            let trip = TripIndex(raw: key.trip)
-            let route = timetable.routeInfo(timetable.route(of: trip))
-            return VehiclesDTO.Item(tripId: timetable.tripIdentifier(trip), routeId: route.id, routeShortName: route.shortName,
-                                    serviceDate: ServiceDate(dayNumber: key.serviceDay).isoString, vehicle: VehicleDTO(info))
-        })
+    // MARK: - Vehicles
+
+    /// Every vehicle the live data places, from every source that has vehicles.
+    public func vehicles(routeID: String? = nil) async throws(QueryError) -> VehiclesDTO {
+        var items: [VehiclesDTO.Item] = []
+        var live: LiveDTO?
+        for s in registry.sources where s.capabilities.contains(.vehicles) && s.updates != nil {
+            guard let answer = try? await s.vehicles(routeID: routeID, now: now) else { continue }
+            live = live ?? answer.live.map(LiveDTO.init)
+            items += answer.vehicles.map {
+                VehiclesDTO.Item(tripId: $0.tripID ?? "", routeId: $0.routeID ?? "", routeShortName: $0.routeShortName ?? "",
+                                 serviceDate: $0.serviceDate?.isoString ?? "", vehicle: VehicleDTO($0.vehicle))
+            }
+        }
+        return VehiclesDTO(live: live, vehicles: items)
     }
 
-    /// The live-data summary every answer carries, or nil when no realtime source is configured.
-    public var live: LiveDTO? {
-        guard state.hasRealtime else { return nil }
-        let overlay = state.realtime.overlay
-        return LiveDTO(simulated: state.simulated, updatedAt: overlay.tripUpdatesTimestamp ?? overlay.vehiclesTimestamp,
-                       stale: overlay.isStale(now: now, maxAge: state.maxAge),
-                       unavailable: state.sources.values.sorted { $0.name < $1.name }.compactMap { s in
-                           s.consecutiveFailures > 0 ? "\(s.name): \(s.lastError?.message ?? "failing")" : nil
-                       })
+    // MARK: - Browse
+
+    /// Browse, step 1: a source's routes.
+    public func routes(source name: String) async throws(QueryError) -> RoutesDTO {
+        guard let source = registry.source(named: name) else {
+            let known = registry.names.isEmpty ? "none is configured" : "configured: " + registry.names.joined(separator: ", ")
+            throw QueryError(.sourceNotFound, "No source is named '\(name)' (\(known)).")
+        }
+        guard source.capabilities.contains(.browse) else { throw QueryError(.unsupported, "\(source.displayName) has no list of routes.") }
+        let routes: [RouteSummary]
+        do { routes = try await source.routes() } catch { throw QueryError(error, sourceName: source.displayName, kind: .route) }
+        // A network of several feeds lists each feed's routes under its own name.
+        return RoutesDTO(source: name, routes: source.sourceNames.count == 1 ? routes : routes.filter { CanonicalID.split($0.id)?.source == name })
+    }
+
+    /// Browse, step 2 (directions) or 3 (a direction's stops).
+    public func route(_ id: String, direction: String?) async throws(QueryError) -> RouteDetailDTO {
+        let (source, canonical) = try resolve(id, as: .route)
+        guard source.capabilities.contains(.browse) else { throw QueryError(.unsupported, "\(source.displayName) has no list of routes.") }
+        do {
+            if let direction {
+                return RouteDetailDTO(route: canonical, direction: direction, stops: try await source.stops(routeID: canonical, directionID: direction))
+            }
+            return RouteDetailDTO(route: canonical, directions: try await source.directions(routeID: canonical))
+        } catch {
+            throw QueryError(error, sourceName: source.displayName, kind: .route)
+        }
+    }
+
+    // MARK: - Sources
+
+    /// What is configured and how each upstream is doing.
+    public func sources() -> [SourcesDTO.Item] {
+        registry.sources.flatMap { s in
+            s.sourceNames.map { name in
+                SourcesDTO.Item(name: name, displayName: s.displayName, capabilities: s.capabilities.names,
+                                upstreams: s.status(now: now).map {
+                                    SourcesDTO.UpstreamDTO(name: $0.name, state: $0.state.rawValue,
+                                                           ageSeconds: $0.ageSeconds, detail: $0.detail, budgetRemaining: $0.budgetRemaining)
+                                })
+            }
+        }
+    }
+}
+
+extension SourceCapabilities {
+    /// Names for people and JSON, in a fixed order.
+    public var names: [String] {
+        let all: [(SourceCapabilities, String)] = [
+            (.stopSearch, "stopSearch"), (.nearby, "nearby"), (.departures, "departures"), (.arrivals, "arrivals"),
+            (.callingAtFilter, "callingAt"), (.serviceDetails, "serviceDetails"), (.alerts, "alerts"), (.browse, "browse"),
+            (.vehicles, "vehicles"), (.anyTime, "anyTime"), (.timeWindow, "timeWindow"),
+        ]
+        return all.filter { contains($0.0) }.map(\.1)
+    }
+}
+
+extension LiveDTO {
+    public init(_ info: LiveInfo) {
+        self.init(simulated: info.simulated, updatedAt: info.updatedAt, stale: info.stale, unavailable: info.unavailable)
     }
 }

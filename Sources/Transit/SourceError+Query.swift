@@ -15,6 +15,8 @@ extension QueryError {
             case .route: .routeNotFound
             }
             self.init(code, error.message)
+        case .notRunning:
+            self.init(.notRunning, error.message)
         case .invalidRequest:
             self.init(.invalidParameter, error.message, parameter: error.parameter)
         case .unsupported:

@@ -29,10 +29,12 @@ public struct SourceBoardRequest: Sendable, Hashable {
 public struct SourceServiceRequest: Sendable, Hashable {
     public var serviceID: String
     public var date: ServiceDate?
+    /// For a frequency-based trip: the run starting at (or after) this many seconds past the service day's noon minus 12 h.
+    public var startTime: Int?
     public var now: Instant
 
-    public init(serviceID: String, date: ServiceDate? = nil, now: Instant) {
-        self.serviceID = serviceID; self.date = date; self.now = now
+    public init(serviceID: String, date: ServiceDate? = nil, startTime: Int? = nil, now: Instant) {
+        self.serviceID = serviceID; self.date = date; self.startTime = startTime; self.now = now
     }
 }
 

@@ -80,9 +80,12 @@ public struct SourceAlerts: Sendable, Hashable {
     public var total: Int
     /// The zone to show times in.
     public var timeZone: String
+    /// Remarks for an operator about the alerts themselves ("Not in the timetable: 2 of 9 stops …").
+    public var notes: [String]
 
-    public init(place: StopPlace? = nil, alerts: [Alert], inactiveCount: Int = 0, total: Int, timeZone: String) {
+    public init(place: StopPlace? = nil, alerts: [Alert], inactiveCount: Int = 0, total: Int, timeZone: String, notes: [String] = []) {
         self.place = place; self.alerts = alerts; self.inactiveCount = inactiveCount; self.total = total; self.timeZone = timeZone
+        self.notes = notes
     }
 }
 
@@ -107,8 +110,24 @@ public struct SourceStatus: Sendable, Hashable {
     public var detail: String?
     /// Requests left in the current allowance, for budgeted upstreams.
     public var budgetRemaining: Int?
+    /// The last good answer, when the source keeps it.
+    public var lastSuccess: Instant?
+    /// Failures since the last good answer, when the source counts them.
+    public var consecutiveFailures: Int?
+    /// Further figures for `/metrics` (fetch counts, what a feed matched), by metric name
+    /// without the `onward_` prefix.
+    public var measures: [Measure] = []
 
-    public init(name: String, state: State, ageSeconds: Int64? = nil, detail: String? = nil, budgetRemaining: Int? = nil) {
+    public struct Measure: Sendable, Hashable {
+        public var name: String
+        public var help: String
+        public var value: Double
+        public init(_ name: String, _ value: Double, help: String) { self.name = name; self.value = value; self.help = help }
+    }
+
+    public init(name: String, state: State, ageSeconds: Int64? = nil, detail: String? = nil, budgetRemaining: Int? = nil,
+                lastSuccess: Instant? = nil, consecutiveFailures: Int? = nil, measures: [Measure] = []) {
         self.name = name; self.state = state; self.ageSeconds = ageSeconds; self.detail = detail; self.budgetRemaining = budgetRemaining
+        self.lastSuccess = lastSuccess; self.consecutiveFailures = consecutiveFailures; self.measures = measures
     }
 }

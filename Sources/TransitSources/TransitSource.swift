@@ -1,3 +1,4 @@
+import Foundation
 import OnwardCore
 
 /// A source of stops, boards, services, alerts and vehicles: the GTFS network with
@@ -18,6 +19,22 @@ public protocol TransitSource: Sendable {
     /// Whether `localID` is one of this source's IDs of that kind, known without an upstream
     /// request. Used to accept an unprefixed ID when exactly one source has it.
     func recognizes(localID: String, as kind: IDKind) -> Bool
+    /// The canonical IDs an unprefixed ID has here: one per source name that recognises it
+    /// (several when several feeds of a network have it, which makes it ambiguous).
+    func canonicalIDs(forLocal localID: String, as kind: IDKind) -> [String]
+    /// What a person typed as a stop ("blok m", "York"), matched against this source's stop names.
+    func matchStop(named text: String) async -> StopNameMatch
+    /// Routes whose short name (else long name) is `text`, ignoring case ("10C", "Blue Line"),
+    /// known without an upstream request.
+    func routes(named text: String) -> [RouteSummary]
+    /// The stations a small network lists for browsing on the home page; empty for a big
+    /// network (searched, not browsed) and for a live-only source.
+    func listedStations() -> [StopPlace]
+    /// Names for people of the stops and routes alerts mention, where this source knows them.
+    func names(stopIDs: [String], routeIDs: [String]) -> EntityNames
+    /// Announces each change of a source whose data arrives in the background (realtime
+    /// feeds the server polls); nil for a source asked on demand, which a live page polls.
+    var updates: (any SourceUpdates)? { get }
 
     func place(_ stopID: String) async throws(SourceError) -> StopPlace
     func searchStops(_ text: String, limit: Int) async throws(SourceError) -> [StopPlace]
@@ -62,6 +79,26 @@ public struct SourceCapabilities: OptionSet, Sendable, Hashable {
 /// Default answers for what a source does not declare: "unsupported", never an empty list
 /// that would look like "nothing there".
 extension TransitSource {
+    public func canonicalIDs(forLocal localID: String, as kind: IDKind) -> [String] {
+        sourceNames.filter { _ in recognizes(localID: localID, as: kind) }.map { CanonicalID.make(source: $0, local: localID) }
+    }
+
+    /// By the stop search: one result, or one whose name (or code) is exactly the text, is found.
+    public func matchStop(named text: String) async -> StopNameMatch {
+        guard capabilities.contains(.stopSearch), let found = try? await searchStops(text, limit: 12), !found.isEmpty else {
+            return .notFound(suggestions: [])
+        }
+        if found.count == 1 { return .found(found[0]) }
+        let folded = TextFolding.fold(text)
+        let exact = found.filter { TextFolding.fold($0.name) == folded || $0.code?.caseInsensitiveCompare(text) == .orderedSame }
+        return exact.count == 1 ? .found(exact[0]) : .ambiguous(found)
+    }
+
+    public func listedStations() -> [StopPlace] { [] }
+    public func routes(named text: String) -> [RouteSummary] { [] }
+    public func names(stopIDs: [String], routeIDs: [String]) -> EntityNames { EntityNames() }
+    public var updates: (any SourceUpdates)? { nil }
+
     public func unsupported(_ what: String) -> SourceError {
         SourceError(.unsupported, "\(displayName) cannot answer \(what).")
     }
@@ -76,4 +113,33 @@ extension TransitSource {
     public func directions(routeID: String) async throws(SourceError) -> [RouteDirection] { throw unsupported("a route's directions") }
     public func stops(routeID: String, directionID: String) async throws(SourceError) -> [StopPlace] { throw unsupported("a route's stops") }
     public func vehicles(routeID: String?, now: Instant) async throws(SourceError) -> SourceVehicles { throw unsupported("vehicle positions") }
+}
+
+/// What a stop typed by name resolves to at one source.
+public enum StopNameMatch: Sendable {
+    case found(StopPlace)
+    /// Several stops match equally well: the candidates, best first.
+    case ambiguous([StopPlace])
+    /// Nothing matches; names that come near (a typo), for "did you mean".
+    case notFound(suggestions: [StopPlace])
+}
+
+/// Names for people, by canonical ID.
+public struct EntityNames: Sendable, Hashable {
+    public var stops: [String: String]
+    public var routes: [String: String]
+
+    public init(stops: [String: String] = [:], routes: [String: String] = [:]) { self.stops = stops; self.routes = routes }
+
+    public mutating func merge(_ other: EntityNames) {
+        stops.merge(other.stops) { a, _ in a }
+        routes.merge(other.routes) { a, _ in a }
+    }
+}
+
+/// Change announcements: each change bumps `version` and tells every subscriber, who
+/// then reads afresh (a slow one skips to the newest state, never a backlog).
+public protocol SourceUpdates: AnyObject, Sendable {
+    var version: Int { get }
+    func subscribe() -> AsyncStream<Int>
 }

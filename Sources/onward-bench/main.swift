@@ -5,7 +5,7 @@ import Timetable
 
 /// onward-bench: release-built benchmarks for import, snapshots, memory and boards.
 /// See `Options.usage`, or run with no arguments for the full report.
-func runBench() throws {
+func runBench() async throws {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     switch options.command {
     case "help":
@@ -40,7 +40,7 @@ func runBench() throws {
         case "large":
             try suite.synthetic()
         case "page":
-            try suite.boardPage()
+            try await suite.boardPage()
         case "realtime":
             let (result, _) = try ImportBenchmark.importOnce([options.halifax])
             try suite.realtime(halifaxTimetable: result.timetable)
@@ -60,7 +60,7 @@ func runBench() throws {
             try suite.snapshotFigures(tt, label: "Halifax", importSeconds: seconds)
             try suite.boards(halifaxTimetable: tt)
             try suite.realtime(halifaxTimetable: tt)
-            try suite.boardPage()
+            try await suite.boardPage()
             try suite.synthetic()
         }
         suite.printReport(title: options.command == "all" ? "full run" : options.command)
@@ -70,7 +70,7 @@ func runBench() throws {
 }
 
 do {
-    try runBench()
+    try await runBench()
 } catch {
     log("onward-bench: error: \(error)")
     exit(1)

@@ -1,4 +1,5 @@
 import App
+import GTFSSource
 import Foundation
 import Hummingbird
 import HummingbirdWSClient

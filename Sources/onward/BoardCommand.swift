@@ -2,9 +2,7 @@ import API
 import App
 import ArgumentParser
 import Foundation
-import GTFSRealtime
 import OnwardCore
-import Timetable
 import Transit
 import TransitSources
 
@@ -59,87 +57,39 @@ struct BoardCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let registry = try sources.registry()
-            if registry.owns(stop) {
-                try await sourceBoard(registry)
-                return
-            }
-            try sources.explainUnconfigured(stop)
-            let loaded = try feeds.load()
-            let tt = loaded.timetable
-            if !registry.isEmpty, case .notFound = tt.lookupStop(id: stop), registry.resolve(stop, as: .stop) != nil {
-                try await sourceBoard(registry)
-                return
-            }
-            let stopIndex = try resolve(stop, in: tt)
-            let viaName = to ?? from
-            let via = try viaName.map { try resolve($0, in: tt) }
-            let zone = TimeZone(identifier: tt.timeZoneIdentifier(of: stopIndex)) ?? .gmt
-            let start = try when.instant(in: zone)
-            let request = BoardRequest(kind: arrivals ? .arrivals : .departures, stop: stopIndex, from: start,
-                                       window: window.map { $0 * 60 }, limit: window == nil ? (limit ?? 15) : limit, via: via)
-            // With a date or time given, the board is "as of" that moment: a service before it has departed.
-            let now = when.date == nil && when.time == nil ? Instant.now() : start
-            let liveData = await live.load(tt, now: now)
-            let entries = liveData.map { tt.liveBoard(request, overlay: $0.overlay, now: now) } ?? tt.board(request)
-            let summary = live.summary(liveData, now: now)
-            let book = liveData?.alertBook(tt)
-            let boardAlerts = book?.boardAlerts(for: stopIndex, routes: entries.map(\.routeID), trips: entries.map(\.tripID), at: now)
-            let languages = live.languages
-            if json {
-                let entryAlerts = book.map { b in entries.map { e in b.serviceAlerts(route: e.routeID, trip: e.tripID, at: now).map(\.id) } }
-                let alerts = boardAlerts.map {
-                    BoardAlertsDTO(highPriority: $0.highPriority.map { AlertDTO($0, languages: languages, timeZone: zone) },
-                                   other: $0.other.map { AlertDTO($0, languages: languages, timeZone: zone) })
-                }
-                try printJSON(BoardDTO(stop: tt.place(stopIndex), via: via.map { tt.place($0) }, entries: entries, arrivals: arrivals,
-                                       live: summary, alerts: alerts, entryAlerts: entryAlerts))
+            let opened = try CommandSources(feeds: feeds, live: live, sources: sources, for: stop)
+            let lookup = opened.queries()
+            let place: StopPlace, via: StopPlace?
+            do {
+                place = try await lookup.matchStop(stop)
+                via = try await (to ?? from).asyncMap { try await lookup.matchStop($0) }
+            } catch let e as QueryError { throw e.cli }
+            let zone = TimeZone(identifier: place.timeZone) ?? .gmt
+            // With a date or time given, a timetable's board is "as of" that moment: a service before it has
+            // departed. A live-only source answers for its own now, and refuses another time itself.
+            let at = when.date == nil && when.time == nil ? nil : try when.instant(in: zone)
+            let timetable = (try? lookup.resolveStop(place.id))?.source.capabilities.contains(.anyTime) ?? true
+            let now = timetable ? at ?? Instant.now() : Instant.now()
+            await opened.readLive(asOf: now)
+            let query = Queries.BoardQuery(stopID: place.id, arrivals: arrivals, via: via?.id, at: at, windowMinutes: window,
+                                           limit: limit, languages: live.languages)
+            let board: BoardDTO
+            do { board = try await opened.queries(now: now).board(query) } catch let e as QueryError { throw e.cli }
+            if json { try printJSON(board); return }
+            if BoardView.isLiveOnly(board) {
+                print(SourceBoardView(board: board, now: now).render(.stdout))
             } else {
-                let alertView = book.map { AlertsView(timetable: tt, book: $0, alerts: [], inactive: 0, at: now, zone: zone, languages: languages,
-                                                       simulated: summary?.simulated ?? false, subject: nil) }
-                print(BoardView(timetable: tt, stop: stopIndex, via: via, from: start, zone: zone, arrivals: arrivals,
-                                window: window, entries: entries, origin: loaded.origin, live: summary, now: now,
-                                alerts: boardAlerts, alertView: alertView).render(.stdout))
+                let names = opened.queries().names(of: (board.alerts?.highPriority ?? []) + (board.alerts?.other ?? []))
+                print(BoardView(board: board, from: at ?? now, zone: zone, window: window, origin: opened.network?.loaded.origin ?? "",
+                                alerts: AlertText(names: names, at: now, zone: zone)).render(.stdout))
             }
         }
     }
 }
 
-extension BoardCommand {
-    /// A board from a source behind the protocol (National Rail, the bus tracker), through the
-    /// same query layer as the API: what `--json` prints is what the server answers.
-    func sourceBoard(_ registry: SourceRegistry) async throws {
-        let now = Instant.now()
-        let queries = SourceQueries(registry, now: now)
-        var at: Instant?
-        if when.date != nil || when.time != nil {
-            let place: API.StopDTO
-            do { place = try await queries.stop(stop) } catch { throw CLIError(error.message) }
-            at = try when.instant(in: TimeZone(identifier: place.timeZone) ?? .gmt)
-        }
-        let query = Queries.BoardQuery(stopID: stop, arrivals: arrivals, via: to ?? from, at: at, windowMinutes: window,
-                                       limit: limit, languages: live.languages)
-        let board: BoardDTO
-        do { board = try await queries.board(query) } catch { throw CLIError(error.message) }
-        if json { try printJSON(board) } else { print(SourceBoardView(board: board, now: now).render(.stdout)) }
-    }
-}
-
-/// Resolves a stop argument, or explains why it cannot.
-func resolve(_ text: String, in tt: Timetable) throws -> StopIndex {
-    switch tt.resolveStop(text) {
-    case .found(let s):
-        return s
-    case .notFound:
-        // Suggest names that are near (a typo), never a search that would find nothing either.
-        let near = tt.nearestNames(text)
-        guard !near.isEmpty else {
-            throw CLIError("no stop or station matches '\(text)'. Search by part of a name with `onward stops --search TEXT`.")
-        }
-        let list = near.map { "  \($0.id)  \($0.name)" }.joined(separator: "\n")
-        throw CLIError("no stop or station matches '\(text)'. Did you mean:\n\(list)")
-    case .ambiguous(let candidates):
-        let list = candidates.map { "  \($0.id)  \($0.name)\($0.kind == .station ? " (station)" : "")" }.joined(separator: "\n")
-        throw CLIError("'\(text)' matches several stops; name one by ID:\n\(list)")
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
     }
 }

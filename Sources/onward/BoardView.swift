@@ -1,79 +1,80 @@
 import API
 import Foundation
-import GTFSRealtime
 import OnwardCore
-import Timetable
 
-/// A departures or arrivals board as a traveller reads it in a terminal.
+/// A timetable board (departures or arrivals) as a traveller reads it in a terminal,
+/// from the API's answer: what `--json` prints is what this shows.
 struct BoardView {
-    let timetable: Timetable
-    let stop: StopIndex
-    let via: StopIndex?
+    let board: BoardDTO
+    /// The board's moment, and the zone its times are read in (the stop's).
     let from: Instant
     let zone: TimeZone
-    let arrivals: Bool
     let window: Int?
-    let entries: [BoardEntry]
+    /// Where the timetable came from, for the footer.
     let origin: String
-    let live: LiveDTO?
-    let now: Instant
-    var alerts: BoardAlerts? = nil
-    var alertView: AlertsView? = nil
+    var alerts: AlertText
+
+    /// A board from a source that answers only for its own now (no timetable) is drawn by `SourceBoardView`.
+    static func isLiveOnly(_ board: BoardDTO) -> Bool { !(board.sourceCapabilities?.contains("anyTime") ?? true) }
 
     func render(_ t: Terminal) -> String {
-        let place = timetable.place(stop)
+        let arrivals = board.arrivals != nil
+        let entries = board.arrivals ?? board.departures ?? []
         let start = LocalTime(from, in: zone)
-        var title = t.bold(place.name) + t.dim(" · ") + (arrivals ? "Arrivals" : "Departures")
-        if let via { title += (arrivals ? " from " : " to ") + t.bold(timetable.place(via).name) }
+        var title = t.bold(board.stop.name) + t.dim(" · ") + (arrivals ? "Arrivals" : "Departures")
+        if let via = board.via { title += (arrivals ? " from " : " to ") + t.bold(via.name) }
         let weekday = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][start.date.weekdayIndex]
         var subtitle = "\(weekday) \(start.date.isoString), from \(start.hhmm)"
         if let window { subtitle += " for \(window) min" }
         subtitle += " · \(zone.identifier) (UTC\(offsetText(start.utcOffset)))"
         var lines = [title, t.dim(subtitle), ""]
         // High-priority alerts above the departures, the rest below, as the bus tracker shows them.
-        if let alerts, let alertView, !alerts.highPriority.isEmpty {
-            for a in alerts.highPriority { lines += alertView.block(a, t) }
-        }
+        for a in board.alerts?.highPriority ?? [] { lines += alerts.block(a, t) }
         if entries.isEmpty {
-            lines.append("  No \(arrivals ? "arrivals" : "departures") \(window == nil ? "in the next days" : "in this window").")
+            lines.append("  " + (board.emptyReason ?? "No \(arrivals ? "arrivals" : "departures") \(window == nil ? "in the next days" : "in this window")."))
         } else {
             var headers = ["Time"]
-            if live != nil { headers.append("Live") }
-            if via != nil { headers.append(arrivals ? "Left" : "Arrives") }
+            if board.live != nil { headers.append("Live") }
+            if board.via != nil { headers.append(arrivals ? "Left" : "Arrives") }
             headers += ["Line", arrivals ? "From" : "Destination", "Plat", "Service"]
             var table = TextTable(headers: headers)
             for e in entries {
-                let local = LocalTime(e.scheduled, in: zone)
+                let scheduledText = arrivals ? e.scheduledArrival : e.scheduledDeparture
+                let expectedText = arrivals ? e.expectedArrival : e.expectedDeparture
+                let scheduled = scheduledText.flatMap(Self.instant), expected = expectedText.flatMap(Self.instant)
+                let status = LiveStatus(rawValue: e.status) ?? .scheduled
+                let local = LocalTime(scheduled ?? expected ?? from, in: zone)
                 var time = local.hhmm
                 if local.date != start.date { time += t.dim(" +\(local.date.dayNumber - start.date.dayNumber)d") }
-                if let h = e.headwaySeconds, !e.exactTimes { time = "~" + time + t.dim(" every \(max(h / 60, 1)) min") }
-                var row = [e.status == .cancelled ? t.strike(time) : t.bold(time)]
-                if live != nil {
-                    row.append(LiveText.render(status: e.status, expected: e.expected.map { LocalTime($0, in: zone).hhmm }, delay: e.delaySeconds,
-                                               scheduledAt: e.hasScheduledTime ? e.scheduled : nil, expectedAt: e.expected,
-                                               added: e.isAddedTrip, t))
+                if let h = e.headwaySeconds, e.exactTimes != true { time = "~" + time + t.dim(" every \(max(h / 60, 1)) min") }
+                var row = [status == .cancelled ? t.strike(time) : t.bold(time)]
+                if board.live != nil {
+                    row.append(LiveText.render(status: status, expected: expected.map { LocalTime($0, in: zone).hhmm }, delay: e.delaySeconds,
+                                               scheduledAt: scheduled, expectedAt: expected, added: e.addedTrip == true, t))
                 }
-                if via != nil { row.append(e.destinationArrival.map { LocalTime($0, in: zone).hhmm } ?? "") }
+                if board.via != nil {
+                    row.append((arrivals ? e.departureFromOrigin : e.arrivalAtDestination).flatMap(Self.instant).map { LocalTime($0, in: zone).hhmm } ?? "")
+                }
                 let line = e.routeShortName.isEmpty ? e.routeLongName : e.routeShortName
                 row.append(t.badge(line, background: e.routeColor, foreground: nil))
                 row.append(arrivals ? e.origin : e.headsign)
-                row.append((e.platform ?? "") + (e.platformChanged ? t.yellow(" changed") : ""))
-                row.append(t.dim(e.tripID + (e.startTime.map { " @\($0)" } ?? "")))
+                row.append((e.platform ?? "") + (e.platformChanged == true ? t.yellow(" changed") : ""))
+                row.append(t.dim(e.tripId + (e.startTime.map { " @\($0)" } ?? "")))
                 table.rows.append(row)
             }
             lines.append(table.render(t))
         }
         lines.append("")
-        if let alerts, let alertView, !alerts.other.isEmpty {
-            for a in alerts.other { lines += alertView.block(a, t) }
-        }
-        if let live {
+        for a in board.alerts?.other ?? [] { lines += alerts.block(a, t) }
+        if let live = board.live {
             lines.append(LiveText.footer(live, zone: zone, t) + t.dim(" · Timetable: \(origin)."))
         } else {
             lines.append(t.dim("Timetable: \(origin). Times are scheduled."))
         }
         return lines.joined(separator: "\n")
     }
+
+    static func instant(_ iso: String) -> Instant? { ISO8601DateFormatter().date(from: iso).map(Instant.init) }
 }
 
 func offsetText(_ seconds: Int) -> String {

@@ -50,22 +50,21 @@ enum LiveText {
 
 /// Where the vehicle is, in one line.
 enum VehicleLine {
-    static func render(_ v: VehicleInfo, calls: [CallingPoint], _ t: Terminal) -> String {
-        let name = v.label ?? v.vehicleID ?? "The vehicle"
+    static func render(_ v: VehicleDTO, calls: [CallDTO], callIndex: Int?, zone: TimeZone, _ t: Terminal) -> String {
+        let name = v.label ?? v.id ?? "The vehicle"
         var where_ = ""
-        if let k = v.callIndex, k < calls.count {
+        if let k = callIndex, k < calls.count {
             let stop = calls[k].stopName
             where_ = switch v.stopStatus {
-            case .stoppedAt: "is at \(stop)"
-            case .incomingAt: "is arriving at \(stop)"
+            case "stoppedAt": "is at \(stop)"
+            case "incomingAt": "is arriving at \(stop)"
             default: "is on its way to \(stop)"
             }
         } else if let lat = v.latitude, let lon = v.longitude {
             where_ = String(format: "is at %.5f, %.5f", lat, lon)
         }
         var line = "\(name) \(where_)"
-        if let at = v.reportedAt {
-            let zone = TimeZone(identifier: calls.first?.timeZone ?? "UTC") ?? .gmt
+        if let at = v.reportedAt.flatMap(BoardView.instant) {
             line += t.dim(" (reported \(LocalTime(at, in: zone).hhmmss))")
         }
         return t.cyan("● ") + line

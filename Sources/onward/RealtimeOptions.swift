@@ -1,10 +1,5 @@
-import API
-import App
 import ArgumentParser
-import DataSources
 import Foundation
-import OnwardCore
-import Timetable
 
 /// `--realtime` and `--simulate`, shared by the commands that show live data.
 struct RealtimeOptions: ParsableArguments {
@@ -34,27 +29,5 @@ struct RealtimeOptions: ParsableArguments {
         let tags = raw.map { String($0.split(separator: ".").first ?? "").replacingOccurrences(of: "_", with: "-") }
             .filter { !$0.isEmpty && $0 != "C" && $0 != "POSIX" }
         return tags.isEmpty ? ["en"] : tags
-    }
-
-    /// Live data for `timetable`, or nil when none was asked for. Sources that fail are reported on standard error.
-    func load(_ timetable: Timetable, now: Instant) async -> LiveData? {
-        guard wanted else { return nil }
-        var live = await LiveData.load(realtime, timetable: timetable, fetcher: Fetchers.live(), now: now)
-        if simulate {
-            live.applySimulation(timetable: timetable, now: now)
-        }
-        for s in live.sources {
-            if let e = s.error {
-                FileHandle.standardError.write(Data((Terminal.stderr.yellow("live data unavailable: ") + "\(s.source): \(e.message)\n").utf8))
-            }
-        }
-        return live
-    }
-
-    func summary(_ live: LiveData?, now: Instant) -> LiveDTO? {
-        guard let live else { return nil }
-        return LiveDTO(simulated: live.overlay.isSimulated, updatedAt: live.overlay.tripUpdatesTimestamp,
-                       stale: live.overlay.isStale(now: now, maxAge: Int64(maxAge)),
-                       unavailable: live.sources.compactMap { s in s.error.map { "\(s.source): \($0.message)" } })
     }
 }

@@ -3,7 +3,6 @@ import App
 import ArgumentParser
 import Foundation
 import OnwardCore
-import Timetable
 import Transit
 
 /// `onward sources`: what is configured, and how each upstream is doing.
@@ -23,13 +22,9 @@ struct SourcesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let loaded = try feeds.load()
-            let registry = try sources.registry()
-            let feedItems = loaded.timetable.feeds.map { f in
-                SourcesDTO.Item(name: f.name, displayName: f.publisher ?? f.name,
-                                capabilities: ["timetable"], upstreams: [])
-            }
-            let all = SourcesDTO(sources: feedItems + SourceQueries(registry, now: .now()).sources())
+            let opened = try CommandSources(feeds: feeds, live: nil, sources: sources)
+            let registry = opened.registry
+            let all = SourcesDTO(sources: opened.queries().sources())
             if json { try printJSON(all); return }
             let t = Terminal.stdout
             for s in all.sources {
@@ -61,12 +56,14 @@ struct RoutesCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON document.")
     var json = false
 
+    @OptionGroup var feeds: FeedOptions
+
     @OptionGroup var sources: SourceOptions
 
     func run() async throws {
         try await runReporting {
-            let registry = try sources.registry()
-            let queries = SourceQueries(registry, now: .now())
+            let registry = try CommandSources(feeds: feeds, live: nil, sources: sources, for: subject).registry
+            let queries = Queries(registry, now: .now())
             let t = Terminal.stdout
             do {
                 if registry.source(named: subject) != nil {
@@ -85,7 +82,7 @@ struct RoutesCommand: AsyncParsableCommand {
                     for s in stops { table.rows.append([t.dim(s.id), s.name]) }
                     print(table.render(t))
                 } else {
-                    for d in detail.directions ?? [] { print(d.name) }
+                    for d in detail.directions ?? [] { print(t.dim(d.id) + "  " + d.name) }
                 }
             } catch let e as QueryError {
                 throw CLIError(e.message)

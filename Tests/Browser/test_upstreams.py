@@ -46,8 +46,12 @@ def test_national_rail_board_with_calling_points_and_station_messages(upstream_s
     assert "East Croydon" in browser.find_element(By.TAG_NAME, "h1").text
     assert "Calling at South Croydon" in main
     assert "lifts are out of order" in main
-    assert "national-rail" in main
+    assert "live from national rail" in main.lower()
     shot("board-national-rail")
+    # The page connects for live updates, whose first message redraws the rows: take them after it.
+    WebDriverWait(browser, 15).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, "[data-connection]").get_attribute("data-state") == "live")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#board-rows tr")
     # A row opens its service, with the train that divides.
     rows[0].find_element(By.CSS_SELECTOR, "a.row-link").click()
     WebDriverWait(browser, 10).until(lambda d: "/services/" in d.current_url)

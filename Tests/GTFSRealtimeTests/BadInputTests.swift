@@ -8,6 +8,7 @@ import SwiftProtobuf
 import Testing
 import Timetable
 import App
+import GTFSSource
 
 // Truncated, garbage and empty inputs give a clear error and keep the previous state.
 
@@ -141,8 +142,8 @@ struct BadInputTests {
         #expect(e.message.contains("headless.pb"))
     }
 
-    @Test("through LiveData.load: bad files are recorded per source, never thrown, and the overlay stays as the good file left it")
-    func liveDataKeepsState() async throws {
+    @Test("read once through the network's one apply path: bad files are recorded per feed, never thrown, and the overlay stays as the good file left it")
+    func readOnceKeepsState() async throws {
         let tt = try smallTimetable()
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-badinput-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -155,28 +156,70 @@ struct BadInputTests {
         for (name, data) in files { try data.write(to: dir.appendingPathComponent(name)) }
         let path = { (name: String) in dir.appendingPathComponent(name).path }
         let missing = path("missing.pb")
+        func read(_ inputs: [String]) async throws -> (state: NetworkState, failed: [String: SourceError]) {
+            let network = try GTFSNetwork.open(Network.Loaded(timetable: tt, origin: "test"), options: .init(realtime: inputs),
+                                               fetcher: NoNetwork(), now: { applied })
+            let failed = await network.readOnce(now: applied)
+            return (network.store.current, Dictionary(uniqueKeysWithValues: failed.map { ($0.name, $0.error) }))
+        }
 
-        let goodOnly = await LiveData.load([path("good.pb")], timetable: tt, fetcher: NoNetwork(), now: applied)
-        let live = await LiveData.load([path("good.pb"), path("empty.pb"), path("garbage.pb"), path("truncated.pb"), missing],
-                                       timetable: tt, fetcher: NoNetwork(), now: applied)
-        #expect(live.sources.map(\.source) == [path("good.pb"), path("empty.pb"), path("garbage.pb"), path("truncated.pb"), missing])
-        #expect(live.sources.map(\.error?.code) == [nil, .undecodable, .undecodable, .undecodable, .notFound])
-        #expect(live.sources[4].error?.message.contains("missing.pb") == true)
-        #expect(live.sources[0].report?.matchedTrips == 1)
-        #expect(live.sources[0].report?.unknownTrips == 2)
-        #expect(live.isLive)
-        // Only the good file's message was kept, and the overlay is exactly what it alone gives.
-        #expect(live.messages.count == 1)
-        #expect(live.overlay.trips == goodOnly.overlay.trips)
-        #expect(live.overlay.tripUpdatesTimestamp == applied)
-        let t1 = try #require(live.overlay.trips.values.first)
+        let goodOnly = try await read([path("good.pb")]).state
+        let (state, failed) = try await read([path("good.pb"), path("empty.pb"), path("garbage.pb"), path("truncated.pb"), missing])
+        #expect(state.sources.keys.sorted() == ["empty.pb", "garbage.pb", "good.pb", "missing.pb", "truncated.pb"])
+        #expect(failed.mapValues(\.code) == ["empty.pb": .undecodable, "garbage.pb": .undecodable, "truncated.pb": .undecodable,
+                                              "missing.pb": .notFound])
+        #expect(failed["missing.pb"]?.message.contains("missing.pb") == true)
+        let report = try #require(state.realtime.reports["good.pb"])
+        #expect(report.matchedTrips == 1 && report.unknownTrips == 2)
+        #expect(state.sources["good.pb"]?.lastSuccess == applied)
+        // Only the good file was applied, and the overlay is exactly what it alone gives.
+        #expect(state.realtime.reports.count == 1)
+        #expect(state.realtime.overlay.trips == goodOnly.realtime.overlay.trips)
+        #expect(state.realtime.overlay.tripUpdatesTimestamp == applied)
+        let t1 = try #require(state.realtime.overlay.trips.values.first)
         #expect(t1.departure[0] == applied.epochSeconds + 30 * 60 + 120)
 
-        // Bad files first: still nothing live, nothing thrown.
-        let onlyBad = await LiveData.load([path("empty.pb"), missing], timetable: tt, fetcher: NoNetwork(), now: applied)
-        #expect(!onlyBad.isLive)
-        #expect(onlyBad.overlay.trips.isEmpty)
-        #expect(onlyBad.sources.map(\.error?.code) == [.undecodable, .notFound])
+        // Bad files only: nothing live, nothing thrown.
+        let (onlyBad, badFailures) = try await read([path("empty.pb"), missing])
+        #expect(onlyBad.sources.values.allSatisfy { $0.lastSuccess == nil && $0.consecutiveFailures == 1 })
+        #expect(onlyBad.realtime.overlay.trips.isEmpty)
+        #expect(badFailures.mapValues(\.code) == ["empty.pb": .undecodable, "missing.pb": .notFound])
+    }
+
+    @Test("the polling loop the server runs, driven by a test clock: a good feed is applied, a failure keeps it and backs off, a recovery is recorded")
+    func pollingLoopOnTheTestClock() async throws {
+        let tt = try smallTimetable()
+        let url = URL(string: "https://feeds.example/trip-updates.pb?key=SECRET")!
+        let fetcher = FakeHTTPFetcher()
+        await fetcher.stub(url, body: try goodBytes())
+        let clock = TestClock()
+        let network = try GTFSNetwork.open(Network.Loaded(timetable: tt, origin: "test"), options: .init(realtime: [url.absoluteString], pollInterval: 30),
+                                           fetcher: fetcher, now: { applied }, clock: clock)
+        let feed = try #require(network.feeds.first)
+        #expect(feed.name == "feeds.example/trip-updates.pb")
+        let loop = Task { await feed.run() }
+        var sleeps = clock.sleeps.makeAsyncIterator()
+        // The first poll is immediate; then the loop sleeps for the interval.
+        #expect(await sleeps.next() == .seconds(30))
+        var health = try #require(network.store.current.sources[feed.name])
+        #expect(health.successes == 1 && health.lastSuccess == applied && network.store.current.realtime.reports[feed.name]?.matchedTrips == 1)
+        let kept = network.store.current.realtime.overlay.trips
+
+        await fetcher.stub(url, error: SourceError(.timeout, "feeds.example did not answer in time"))
+        clock.advance(by: .seconds(30))
+        let backoff = try #require(await sleeps.next())
+        #expect(backoff < .seconds(30), "a failure is retried sooner than the interval, with backoff")
+        health = try #require(network.store.current.sources[feed.name])
+        #expect(health.consecutiveFailures == 1 && health.lastError?.code == .timeout)
+        #expect(network.store.current.realtime.overlay.trips == kept, "the last good data stays")
+
+        await fetcher.stub(url, body: try goodBytes())
+        clock.advance(by: backoff)
+        #expect(await sleeps.next() == .seconds(30))
+        health = try #require(network.store.current.sources[feed.name])
+        #expect(health.consecutiveFailures == 0 && health.failures == 1)
+        loop.cancel()
+        await loop.value
     }
 
     @Test("a bad fetch after a good one leaves the previous overlay as it was")

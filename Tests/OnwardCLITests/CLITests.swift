@@ -1,7 +1,11 @@
 import API
+import App
 import Foundation
+import OnwardCore
 import OnwardTesting
 import Testing
+import Transit
+import TransitSources
 
 /// Runs the real `onward` binary as a user would.
 @Suite("onward CLI")
@@ -19,6 +23,41 @@ struct CLITests {
         #expect(rows.map(\.scheduledDeparture) == ["2026-11-23T08:00:00+07:00", "2026-11-23T08:05:00+07:00", "2026-11-23T08:10:00+07:00"])
         #expect(rows.allSatisfy { $0.platform == "2" && $0.stopId == "mrt-jakarta:GLBB02" && $0.headsign == "Bundaran HI" && $0.serviceDate == "2026-11-23" })
         #expect(rows[0].routeId == "mrt-jakarta:MRTJ_NS" && rows[0].routeShortName == "NS")
+    }
+
+    @Test("one query path: the CLI's board and service are the query layer's answers, with the API's limits")
+    func onePath() async throws {
+        let network = try GTFSNetwork.open(try Network.load([]), options: .init(), fetcher: FakeHTTPFetcher())
+        let at = Instant(epochSeconds: 1_795_395_600)  // 2026-11-23 08:00 in Jakarta
+        let queries = Queries(SourceRegistry([network.source]), now: at)
+        let cli = try OnwardExecutable.run(["board", "mrt-jakarta:SLBB", "--date", "2026-11-23", "--time", "08:00", "--window", "30", "--json"])
+        #expect(cli.status == 0, "\(cli.stderr)")
+        let fromCLI = try JSONDecoder().decode(BoardDTO.self, from: Data(cli.stdout.utf8))
+        #expect(fromCLI == (try await queries.board(.init(stopID: "mrt-jakarta:SLBB", at: at, windowMinutes: 30))))
+        let service = try OnwardExecutable.run(["service", "NS-WD-LBB-BHI-028", "--date", "2026-11-23", "--json"])
+        #expect(service.status == 0, "\(service.stderr)")
+        #expect(try JSONDecoder().decode(ServiceDTO.self, from: Data(service.stdout.utf8))
+                == (try await queries.service("mrt-jakarta:NS-WD-LBB-BHI-028", date: ServiceDate(iso: "2026-11-23"))))
+        // The API's limits, not the CLI's own.
+        let tooLong = try OnwardExecutable.run(["board", "Lebak Bulus", "--window", "1441"])
+        #expect(tooLong.status != 0 && tooLong.stderr.contains("--window must be between 1 and 1440 minutes"))
+        let tooMany = try OnwardExecutable.run(["stops", "--search", "stasiun", "--limit", "101"])
+        #expect(tooMany.status != 0 && tooMany.stderr.contains("--limit must be between 1 and 100"))
+    }
+
+    @Test("the GTFS network browses like any source: routes, their directions, a direction's stations in order")
+    func browse() async throws {
+        let network = try GTFSNetwork.open(try Network.load([]), options: .init(), fetcher: FakeHTTPFetcher())
+        let queries = Queries(SourceRegistry([network.source]))
+        let routes = try await queries.routes(source: "mrt-jakarta").routes
+        #expect(routes.map(\.id) == ["mrt-jakarta:MRTJ_NS"])
+        let directions = try await queries.route("MRTJ_NS", direction: nil).directions ?? []
+        #expect(directions.map(\.name) == ["to Bundaran HI", "to Lebak Bulus"])
+        let stops = try await queries.route("mrt-jakarta:MRTJ_NS", direction: "0").stops ?? []
+        // The thirteen stations of the North–South line, Lebak Bulus to Bundaran HI (stops.txt, stop_times.txt).
+        #expect(stops.count == 13 && stops.first?.id == "mrt-jakarta:SLBB" && stops.last?.id == "mrt-jakarta:SBHI")
+        #expect(stops.allSatisfy { $0.kind == "station" })
+        await #expect(throws: QueryError.self) { try await queries.route("mrt-jakarta:MRTJ_NS", direction: "7") }
     }
 
     @Test("board --to gives the arrival at the destination")

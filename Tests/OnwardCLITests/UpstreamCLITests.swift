@@ -29,7 +29,7 @@ struct UpstreamCLITests {
             config.nationalRailURL = env["ONWARD_NATIONAL_RAIL_URL"]!
             config.ctaKey = Self.key
             config.ctaURL = env["ONWARD_CTA_URL"]!
-            let queries = SourceQueries(ProtocolSources.registry(config, fetcher: URLSessionFetcher()), now: .now())
+            let queries = Queries(ProtocolSources.registry(config, fetcher: URLSessionFetcher()), now: .now())
             for stop in ["national-rail:ECR", "cta:15895"] {
                 let cli = try OnwardExecutable.run(["board", stop, "--json"], environment: env)
                 #expect(cli.status == 0, "\(cli.stderr)")

@@ -1,5 +1,6 @@
 import API
 import Foundation
+import GTFSSource
 import HTTPTypes
 import Hummingbird
 import NIOCore

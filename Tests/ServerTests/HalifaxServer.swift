@@ -1,6 +1,7 @@
 import App
 import DataSources
 import Foundation
+import GTFSSource
 import HummingbirdTesting
 import InMemoryLogging
 import Logging

@@ -1,4 +1,5 @@
 import Foundation
+import GTFSSource
 import HTTPTypes
 import Hummingbird
 import NIOCore

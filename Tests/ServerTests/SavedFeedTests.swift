@@ -1,6 +1,7 @@
 import API
 import App
 import Foundation
+import GTFSSource
 import GTFSRealtime
 import HTTPTypes
 import Hummingbird
@@ -46,8 +47,8 @@ struct SavedFeedTests {
         #expect(await failing.requests.isEmpty)
         let health = try #require(second.store.current.sources[H.source])
         #expect(health.lastSuccess == fetchedAt && health.feedTimestamp == H.captured && health.age(at: later) == 300)
-        try expectLateBus(Queries(second.store.current, now: later).board(.init(stopID: "8184", windowMinutes: 30)))
-        let deps = ServerDependencies(store: second.store, now: { later }, attribution: "Test data", rateLimit: .init(ratePerSecond: 1000, burst: 1000))
+        try expectLateBus(await Queries(second.sources, now: later).board(.init(stopID: "8184", windowMinutes: 30)))
+        let deps = ServerDependencies(sources: second.sources, now: { later }, attribution: "Test data", rateLimit: .init(ratePerSecond: 1000, burst: 1000))
         try await TestServer.app(deps).test(.router) { client in
             let source = try await readiness(client)
             #expect(source["status"] as? String == "stale")
@@ -114,7 +115,7 @@ struct SavedFeedTests {
         let state = built.store.current
         #expect(state.sources[H.source]?.age(at: later) == 600)
         #expect(state.realtime.overlay.tripUpdatesTimestamp == fetchedAt)
-        let board = try Queries(state, now: later).board(.init(stopID: "8184", windowMinutes: 30))
+        let board = try await Queries(built.sources, now: later).board(.init(stopID: "8184", windowMinutes: 30))
         #expect(board.live?.stale == true)
         #expect(board.departures?.first { $0.tripId == "halifax:3790518" }?.expectedDeparture == "2025-11-06T17:18:47-04:00")
     }

@@ -1,5 +1,6 @@
 import App
 import Foundation
+import GTFSSource
 import Testing
 
 @Suite("serve configuration")

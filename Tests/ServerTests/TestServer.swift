@@ -1,5 +1,6 @@
 import App
 import Foundation
+import GTFSSource
 import GTFSRealtime
 import Hummingbird
 import HummingbirdWebSocket
@@ -8,6 +9,7 @@ import OnwardCore
 import Server
 import Timetable
 import Transit
+import TransitSources
 
 /// A server on the bundled network with simulated live data applied at a fixed
 /// moment, so answers are the same on every run.
@@ -38,7 +40,12 @@ enum TestServer {
         return logger
     }()
 
-    static func deps(_ store: LiveStore, rateLimit: RateLimiter.Configuration = .init(ratePerSecond: 1000, burst: 1000)) -> ServerDependencies {
-        ServerDependencies(store: store, now: { now }, attribution: "Test data", rateLimit: rateLimit)
+    /// The bundled network as the source, then `more` (upstream sources) after it, as the app composes them.
+    static func deps(_ store: LiveStore, more: [any TransitSource] = [],
+                     rateLimit: RateLimiter.Configuration = .init(ratePerSecond: 1000, burst: 1000)) -> ServerDependencies {
+        ServerDependencies(sources: SourceRegistry([GTFSNetworkSource(store: store, displayName: "MRT Jakarta")] + more),
+                           network: NetworkSummary(stops: store.current.timetable.stopCount, trips: store.current.timetable.tripCount,
+                                                   simulated: store.current.simulated),
+                           now: { now }, attribution: "Test data", rateLimit: rateLimit)
     }
 }

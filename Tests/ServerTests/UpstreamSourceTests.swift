@@ -2,6 +2,7 @@ import API
 import App
 import DataSources
 import Foundation
+import GTFSSource
 import HTTPTypes
 import HummingbirdTesting
 import HummingbirdWSClient
@@ -29,8 +30,7 @@ struct UpstreamSourceTests {
             config.nationalRailURL = env["ONWARD_NATIONAL_RAIL_URL"]!
             config.ctaKey = env["ONWARD_CTA_KEY"]
             config.ctaURL = env["ONWARD_CTA_URL"]!
-            var deps = TestServer.deps(try TestServer.store())
-            deps.sources = ProtocolSources.registry(config, fetcher: URLSessionFetcher())
+            let deps = TestServer.deps(try TestServer.store(), more: ProtocolSources.registry(config, fetcher: URLSessionFetcher()).sources)
             try await TestServer.app(deps).test(.router) { client in try await body(client, upstream) }
         }
     }
@@ -228,8 +228,7 @@ struct UpstreamSourceTests {
             var config = ServeConfiguration()
             config.nationalRailToken = Self.token
             config.nationalRailURL = upstream.url("/darwin").absoluteString
-            var deps = TestServer.deps(try TestServer.store())
-            deps.sources = ProtocolSources.registry(config, fetcher: URLSessionFetcher())
+            var deps = TestServer.deps(try TestServer.store(), more: ProtocolSources.registry(config, fetcher: URLSessionFetcher()).sources)
             deps.sourceRefresh = .milliseconds(100)
             _ = try await TestServer.app(deps).test(.live) { client in
                 try await client.ws("/live?board=national-rail%3AECR&format=html", configuration: .init(maxFrameSize: 1 << 22)) { inbound, _, _ in
@@ -261,8 +260,7 @@ struct UpstreamSourceTests {
             config.nationalRailURL = upstream.url("/darwin").absoluteString
             config.ctaKey = Self.key
             config.ctaURL = upstream.url("/cta/v2").absoluteString
-            var deps = TestServer.deps(try TestServer.store())
-            deps.sources = ProtocolSources.registry(config, fetcher: URLSessionFetcher())
+            let deps = TestServer.deps(try TestServer.store(), more: ProtocolSources.registry(config, fetcher: URLSessionFetcher()).sources)
             try await TestServer.app(deps).test(.router) { client in
                 for path in ["/api/v1/stops/national-rail:ECR/departures", "/api/v1/stops/cta:15895/departures"] {
                     try await client.execute(uri: path, method: .get) { r in

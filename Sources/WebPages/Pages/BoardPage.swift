@@ -34,7 +34,8 @@ public enum BoardPage {
         let title = s(arrivals ? .boardTitleArrivals : .boardTitleDepartures, ["stop": stop.name])
         var kind = [stop.kind == "station" ? s(.boardStationLabel) : s(.boardStopLabel)]
         if let code = stop.code, !code.isEmpty { kind.append(code) }
-        if let source = board.sourceName ?? board.source { kind.append(s(.boardSourceLabel, ["source": source])) }
+        // A live-only source's board says whose it is (a timetable's is the network's own).
+        if isLiveOnly(board), let source = board.sourceName ?? board.source { kind.append(s(.boardSourceLabel, ["source": source])) }
         // A source that cannot answer arrivals or a calling-at filter is not offered them.
         let offersArrivals = board.sourceCapabilities?.contains("arrivals") ?? true
         let offersFilter = board.sourceCapabilities?.contains("callingAt") ?? true
@@ -150,6 +151,9 @@ public enum BoardPage {
         return PageAddress(path: "/stops/" + Links.pathSegment(board.stop.id), query: query)
     }
 
+    /// Whether the board comes from a source that answers only for its own now (no timetable).
+    static func isLiveOnly(_ board: BoardDTO) -> Bool { !(board.sourceCapabilities?.contains("anyTime") ?? true) }
+
     /// The stop's UTC offset now, for the "as of" and "updated" times.
     static func utcOffset(_ board: BoardDTO, at now: Instant) -> Int? {
         TimeZone(identifier: board.stop.timeZone).map { $0.secondsFromGMT(for: now.date) }
@@ -159,7 +163,7 @@ public enum BoardPage {
         let s = context.strings
         let caption = s(arrivals ? .boardCaptionArrivals : .boardCaptionDepartures, ["stop": board.stop.name])
         // A live-only source's board is as of its own now (when the upstream made it), not ours.
-        let madeAt = board.source == nil ? nil : board.live?.updatedAt.flatMap(WallClock.init(iso:))
+        let madeAt = isLiveOnly(board) ? board.live?.updatedAt.flatMap(WallClock.init(iso:)) : nil
         let zone = TimeZone(identifier: board.stop.timeZone)
         let upstreamTime = madeAt.flatMap { w in zone.map { LocalClock.hhmm(w.instant, utcOffset: $0.secondsFromGMT(for: w.instant.date)) } }
         let asOf = upstreamTime.map { s(.boardAsOf, ["time": $0]) }

@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
+import TransitSources
 
 /// Holds the current `NetworkState` and swaps it atomically on each update;
 /// subscribers hear that something changed and read the state afresh, so one
 /// that falls behind catches up with the current state, not a backlog.
-public final class LiveStore: Sendable {
+public final class LiveStore: SourceUpdates {
     private let state: Mutex<NetworkState>
     private let subscribers = Mutex<[UUID: AsyncStream<Int>.Continuation]>([:])
 
@@ -14,6 +15,8 @@ public final class LiveStore: Sendable {
 
     /// The state now: a value, safe to read at leisure while updates go on.
     public var current: NetworkState { state.withLock { $0 } }
+
+    public var version: Int { state.withLock { $0.version } }
 
     /// Changes the state and tells every subscriber.
     public func update(_ change: (inout NetworkState) -> Void) {

@@ -3,21 +3,20 @@ import Foundation
 import GTFSRealtime
 import OnwardCore
 import Timetable
-import Transit
 
 /// The one writer of realtime data: sources hand it decoded messages, it
 /// applies them to a copy of the realtime state off the lock, then swaps the
 /// result into the store. One actor, so two sources never lose each other's update.
-actor RealtimeWriter {
-    let store: LiveStore
+public actor RealtimeWriter {
+    public let store: LiveStore
     private var realtime: RealtimeState
 
-    init(store: LiveStore) {
+    public init(store: LiveStore) {
         self.store = store
         realtime = store.current.realtime
     }
 
-    func apply(_ message: RealtimeMessage, source: String, now: Instant) {
+    public func apply(_ message: RealtimeMessage, source: String, now: Instant) {
         let state = store.current
         realtime.apply(message, source: source, timetable: state.timetable, idPrefix: state.idPrefix(ofSource: source), now: now)
         let applied = realtime
@@ -32,7 +31,7 @@ actor RealtimeWriter {
     /// appliers read `now` only in place of a missing feed timestamp), and its
     /// health gets the saved times, so it shows as stale by its real age until
     /// a fetch succeeds.
-    func restore(_ message: RealtimeMessage, source: String, fetchedAt: Instant, feedTimestamp: Instant?) {
+    public func restore(_ message: RealtimeMessage, source: String, fetchedAt: Instant, feedTimestamp: Instant?) {
         apply(message, source: source, now: fetchedAt)
         store.update { s in
             var h = s.sources[source, default: SourceHealth(name: source)]
@@ -43,7 +42,7 @@ actor RealtimeWriter {
     }
 
     /// Records how a source's last poll went.
-    func record(_ status: PollState, source: String) {
+    public func record(_ status: PollState, source: String) {
         store.update { s in
             var h = s.sources[source, default: SourceHealth(name: source)]
             // A poller knows only its own fetches: until one succeeds, the success restored from storage stands.

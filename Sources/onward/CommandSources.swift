@@ -1,0 +1,60 @@
+import App
+import DataSources
+import Foundation
+import OnwardCore
+import Synchronization
+import Transit
+
+/// The sources a command answers from, as `onward serve` would configure them: the GTFS
+/// network (`--feed`, its `--realtime` feeds, `--simulate`) and the upstream sources, all
+/// in one registry, so a command asks the same query layer the server does.
+final class CommandSources: Sendable {
+    let registry: SourceRegistry
+    let network: GTFSNetwork?
+    /// The moment live data is read "as of": now, or the date and time a command was given.
+    private let asOf = AsOf()
+
+    /// Opens the sources. The GTFS network is loaded unless `id` names an upstream source
+    /// (`national-rail:YRK`), whose answer does not need it.
+    init(feeds: FeedOptions, live: RealtimeOptions?, sources: SourceOptions, for id: String? = nil) throws {
+        let upstream = try sources.registry()
+        if let id, upstream.owns(id) {
+            registry = upstream
+            network = nil
+            return
+        }
+        if let id { try sources.explainUnconfigured(id) }
+        let loaded = try feeds.load()
+        let options = GTFSNetwork.Options(realtime: live?.realtime ?? [], simulate: live?.simulate ?? false, maxAge: live?.maxAge ?? 120)
+        let opened: GTFSNetwork
+        let asOf = self.asOf
+        do {
+            opened = try GTFSNetwork.open(loaded, options: options, fetcher: Fetchers.live(), now: { asOf.moment.withLock { $0 } })
+        } catch { throw CLIError(error.description) }
+        network = opened
+        registry = SourceRegistry([opened.source] + upstream.sources)
+    }
+
+    /// Reads the live data once, as of `moment`; a feed that fails is reported on standard
+    /// error and shown as unavailable, never fatal.
+    func readLive(asOf moment: Instant) async {
+        asOf.moment.withLock { $0 = moment }
+        guard let network else { return }
+        for (name, error) in await network.readOnce(now: moment) {
+            FileHandle.standardError.write(Data((Terminal.stderr.yellow("live data unavailable: ") + "\(name): \(error.message)\n").utf8))
+        }
+    }
+
+    /// The query layer as of `now`.
+    func queries(now: Instant = .now()) -> Queries { Queries(registry, now: now) }
+}
+
+/// The "now" a command's live data is read at, set once the stop's zone is known.
+final class AsOf: Sendable {
+    let moment = Mutex(Instant.now())
+}
+
+extension QueryError {
+    /// The query layer's message, as the CLI prints it.
+    var cli: CLIError { CLIError(message) }
+}
