@@ -124,6 +124,10 @@ public struct BoardDTO: Codable, Sendable, Equatable {
     /// Station and service alerts: high priority to show above the departures, the rest below.
     public var alerts: BoardAlertsDTO?
 
+    /// Whether the board comes from a source that answers only for its own now (no timetable):
+    /// such a board is the upstream's, as of when it made it, and says whose it is.
+    public var isLiveOnly: Bool { !(sourceCapabilities?.contains("anyTime") ?? true) }
+
     public init(stop: StopPlace, via: StopPlace?, entries: [BoardEntry], arrivals: Bool, live: LiveDTO? = nil,
                 alerts: BoardAlertsDTO? = nil, entryAlerts: [[String]]? = nil) {
         self.stop = StopDTO(stop)

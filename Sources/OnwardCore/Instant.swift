@@ -6,6 +6,11 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public init(epochSeconds: Int64) { self.epochSeconds = epochSeconds }
     public init(_ date: Date) { self.epochSeconds = Int64(date.timeIntervalSince1970.rounded(.down)) }
+    /// An ISO 8601 date and time with its offset, as the API writes them ("2026-11-23T08:00:00+07:00").
+    public init?(iso8601 text: String) {
+        guard let date = ISO8601DateFormatter().date(from: text) else { return nil }
+        self.init(date)
+    }
 
     public static func now() -> Instant { Instant(Date()) }
 

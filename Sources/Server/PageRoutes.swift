@@ -156,9 +156,8 @@ struct PageRoutes: Sendable {
 
     /// Names for the routes and stops alerts mention, so a card says "NS" and "Blok M", not IDs
     /// (and the board's own stop by the name it shows).
-    private func names(_ alerts: [AlertDTO], board: BoardDTO? = nil, _ queries: Queries) -> AlertNames {
-        let known = queries.names(of: alerts)
-        var names = AlertNames(routes: known.routes, stops: known.stops)
+    private func names(_ alerts: [AlertDTO], board: BoardDTO? = nil, _ queries: Queries) -> EntityNames {
+        var names = queries.names(of: alerts)
         if let board { names.stops[board.stop.id] = names.stops[board.stop.id] ?? board.stop.name }
         return names
     }

@@ -72,11 +72,14 @@ public struct Queries: Sendable {
     /// A stop typed by ID or by name ("blok m", "York"), across every source: an ID first,
     /// then the names. Several matches, or none, are explained with the candidates.
     public func matchStop(_ text: String) async throws(QueryError) -> StopPlace {
-        if case .found = registry.lookup(text, as: .stop) { return try await place(text) }
-        if case .ambiguous(let ids) = registry.lookup(text, as: .stop) {
+        switch registry.lookup(text, as: .stop) {
+        case .found(let source, let id):
+            do { return try await source.place(id) } catch { throw QueryError(error, sourceName: source.displayName) }
+        case .ambiguous(let ids):
             var places: [StopPlace] = []
             for id in ids { if let p = try? await place(id) { places.append(p) } }
             throw QueryError(.stopNotFound, "'\(text)' matches several stops; name one by ID:\n" + Self.list(places))
+        case .notFound: break
         }
         var found: [StopPlace] = [], candidates: [StopPlace] = [], near: [StopPlace] = []
         for s in registry.sources {
@@ -264,7 +267,9 @@ public struct Queries: Sendable {
 
     // MARK: - Vehicles
 
-    /// Every vehicle the live data places, from every source that has vehicles.
+    /// Every vehicle the live data places, from every source that has vehicles and holds
+    /// them already (a source asked on demand, like the bus tracker, would spend a request
+    /// per route on a network-wide list: it is asked per route instead).
     public func vehicles(routeID: String? = nil) async throws(QueryError) -> VehiclesDTO {
         var items: [VehiclesDTO.Item] = []
         var live: LiveDTO?

@@ -124,19 +124,6 @@ public enum StopNameMatch: Sendable {
     case notFound(suggestions: [StopPlace])
 }
 
-/// Names for people, by canonical ID.
-public struct EntityNames: Sendable, Hashable {
-    public var stops: [String: String]
-    public var routes: [String: String]
-
-    public init(stops: [String: String] = [:], routes: [String: String] = [:]) { self.stops = stops; self.routes = routes }
-
-    public mutating func merge(_ other: EntityNames) {
-        stops.merge(other.stops) { a, _ in a }
-        routes.merge(other.routes) { a, _ in a }
-    }
-}
-
 /// Change announcements: each change bumps `version` and tells every subscriber, who
 /// then reads afresh (a slow one skips to the newest state, never a backlog).
 public protocol SourceUpdates: AnyObject, Sendable {

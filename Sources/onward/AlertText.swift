@@ -41,7 +41,7 @@ struct AlertText {
     /// The period in force at `at` (or the next one), in words.
     private func period(_ a: AlertDTO) -> String {
         guard !a.activePeriods.isEmpty else { return "Active: no period given (always)" }
-        let periods = a.activePeriods.map { Alert.ActivePeriod(start: $0.start.flatMap(Self.instant), end: $0.end.flatMap(Self.instant)) }
+        let periods = a.activePeriods.map { Alert.ActivePeriod(start: $0.start.flatMap(Instant.init(iso8601:)), end: $0.end.flatMap(Instant.init(iso8601:))) }
         let p = periods.first { $0.contains(at) } ?? periods.first { ($0.start ?? at) > at } ?? periods[0]
         func show(_ i: Instant) -> String { let l = LocalTime(i, in: zone); return "\(l.date.isoString) \(l.hhmm)" }
         // Feeds write far-future ends (Halifax: the year 3000) to mean "until further notice".
@@ -53,8 +53,6 @@ struct AlertText {
         let more = periods.count - 1
         return more > 0 ? text + " (+\(more) more period\(more == 1 ? "" : "s"))" : text
     }
-
-    static func instant(_ iso: String) -> Instant? { ISO8601DateFormatter().date(from: iso).map(Instant.init) }
 
     /// "Routes 7B · Stops Barrington St After South St (6096), …", or the agency for a network-wide alert.
     private func informs(_ a: AlertDTO) -> String {

@@ -76,7 +76,7 @@ struct BoardCommand: AsyncParsableCommand {
             let board: BoardDTO
             do { board = try await opened.queries(now: now).board(query) } catch let e as QueryError { throw e.cli }
             if json { try printJSON(board); return }
-            if BoardView.isLiveOnly(board) {
+            if board.isLiveOnly {  // drawn as the upstream answered it
                 print(SourceBoardView(board: board, now: now).render(.stdout))
             } else {
                 let names = opened.queries().names(of: (board.alerts?.highPriority ?? []) + (board.alerts?.other ?? []))

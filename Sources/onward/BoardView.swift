@@ -14,9 +14,6 @@ struct BoardView {
     let origin: String
     var alerts: AlertText
 
-    /// A board from a source that answers only for its own now (no timetable) is drawn by `SourceBoardView`.
-    static func isLiveOnly(_ board: BoardDTO) -> Bool { !(board.sourceCapabilities?.contains("anyTime") ?? true) }
-
     func render(_ t: Terminal) -> String {
         let arrivals = board.arrivals != nil
         let entries = board.arrivals ?? board.departures ?? []
@@ -41,7 +38,7 @@ struct BoardView {
             for e in entries {
                 let scheduledText = arrivals ? e.scheduledArrival : e.scheduledDeparture
                 let expectedText = arrivals ? e.expectedArrival : e.expectedDeparture
-                let scheduled = scheduledText.flatMap(Self.instant), expected = expectedText.flatMap(Self.instant)
+                let scheduled = scheduledText.flatMap(Instant.init(iso8601:)), expected = expectedText.flatMap(Instant.init(iso8601:))
                 let status = LiveStatus(rawValue: e.status) ?? .scheduled
                 let local = LocalTime(scheduled ?? expected ?? from, in: zone)
                 var time = local.hhmm
@@ -53,7 +50,7 @@ struct BoardView {
                                                scheduledAt: scheduled, expectedAt: expected, added: e.addedTrip == true, t))
                 }
                 if board.via != nil {
-                    row.append((arrivals ? e.departureFromOrigin : e.arrivalAtDestination).flatMap(Self.instant).map { LocalTime($0, in: zone).hhmm } ?? "")
+                    row.append((arrivals ? e.departureFromOrigin : e.arrivalAtDestination).flatMap(Instant.init(iso8601:)).map { LocalTime($0, in: zone).hhmm } ?? "")
                 }
                 let line = e.routeShortName.isEmpty ? e.routeLongName : e.routeShortName
                 row.append(t.badge(line, background: e.routeColor, foreground: nil))
@@ -73,8 +70,6 @@ struct BoardView {
         }
         return lines.joined(separator: "\n")
     }
-
-    static func instant(_ iso: String) -> Instant? { ISO8601DateFormatter().date(from: iso).map(Instant.init) }
 }
 
 func offsetText(_ seconds: Int) -> String {

@@ -42,8 +42,8 @@ enum LiveText {
 
     /// `YYYY-MM-DD HH:MM:SS` in `zone` of an ISO 8601 time (the API's, in UTC); as given if unreadable.
     static func localTime(_ iso: String, zone: TimeZone) -> String {
-        guard let date = ISO8601DateFormatter().date(from: iso) else { return iso }
-        let local = LocalTime(Instant(date), in: zone)
+        guard let instant = Instant(iso8601: iso) else { return iso }
+        let local = LocalTime(instant, in: zone)
         return "\(local.date.isoString) \(local.hhmmss)"
     }
 }
@@ -64,7 +64,7 @@ enum VehicleLine {
             where_ = String(format: "is at %.5f, %.5f", lat, lon)
         }
         var line = "\(name) \(where_)"
-        if let at = v.reportedAt.flatMap(BoardView.instant) {
+        if let at = v.reportedAt.flatMap(Instant.init(iso8601:)) {
             line += t.dim(" (reported \(LocalTime(at, in: zone).hhmmss))")
         }
         return t.cyan("● ") + line

@@ -82,8 +82,8 @@ struct ServiceCommand: AsyncParsableCommand {
                 let expected = last ? c.expectedArrival : c.expectedDeparture ?? c.expectedArrival
                 let scheduled = last || c.expectedDeparture == nil ? c.scheduledArrival : c.scheduledDeparture
                 row.append(LiveText.render(status: LiveStatus(rawValue: c.status) ?? .scheduled, expected: expected.map { hhmm($0) },
-                                           delay: c.delaySeconds, scheduledAt: BoardView.instant(scheduled),
-                                           expectedAt: expected.flatMap(BoardView.instant), t))
+                                           delay: c.delaySeconds, scheduledAt: Instant.init(iso8601:)(scheduled),
+                                           expectedAt: expected.flatMap(Instant.init(iso8601:)), t))
             }
             var here = ""
             if let v = s.vehicle, vehicleCall == i { here = v.stopStatus == "stoppedAt" ? " ◉ here" : " ← next" }

@@ -47,7 +47,7 @@ struct SourceBoardView {
         let status = LiveStatus(rawValue: e.status) ?? .scheduled
         // A prediction-only row (the bus tracker) has no timetable time to be on time against.
         if status == .onTime, e.scheduledDeparture == nil, e.scheduledArrival == nil { return t.dim("predicted") }
-        let instant = { (iso: String?) in iso.flatMap { ISO8601DateFormatter().date(from: $0) }.map(Instant.init) }
+        let instant = { (iso: String?) in iso.flatMap(Instant.init(iso8601:)) }
         return LiveText.render(status: status, expected: expected.map { Self.hhmm($0) }, delay: e.delaySeconds,
                                scheduledAt: instant(scheduled), expectedAt: instant(expected), added: e.addedTrip == true, t)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import API
+import OnwardCore
 import Testing
 import WebPages
 
@@ -11,7 +12,7 @@ struct AlertsAndErrorPageTests {
                            url: "https://jakartamrt.co.id/info"),
             Fixtures.alert(id: "A2", header: "Lift closed", high: false, url: "javascript:alert(1)"),
         ])
-        let html = AlertsPage.render(dto, context: Fixtures.context(), names: AlertNames(routes: ["MRTJ_NS": "North–South"]))
+        let html = AlertsPage.render(dto, context: Fixtures.context(), names: EntityNames(routes: ["MRTJ_NS": "North–South"]))
         #expect(html.contains("<h1>Alerts</h1>"))
         #expect(html.contains("<span class=\"severity severity-severe\">Severe</span>"))
         #expect(html.contains("<span class=\"severity severity-warning\">Warning</span>"))

@@ -1,24 +1,14 @@
 import API
-
-/// Names for the routes and stops alerts refer to by ID; the server passes
-/// what it knows, and an ID without a name is shown as it is.
-public struct AlertNames: Sendable {
-    public var routes: [String: String]
-    public var stops: [String: String]
-
-    public init(routes: [String: String] = [:], stops: [String: String] = [:]) {
-        self.routes = routes; self.stops = stops
-    }
-}
+import OnwardCore
 
 /// One alert as a card, and lists of them.
 enum AlertView {
-    static func list(_ alerts: [AlertDTO], headingLevel: Int, names: AlertNames, strings s: Strings) -> HTML {
+    static func list(_ alerts: [AlertDTO], headingLevel: Int, names: EntityNames, strings s: Strings) -> HTML {
         let items = alerts.map { "<li>\(card($0, headingLevel: headingLevel, names: names, strings: s))</li>" as HTML }
         return "<ul class=\"alert-list\">\(items)</ul>"
     }
 
-    static func card(_ a: AlertDTO, headingLevel: Int, names: AlertNames, strings s: Strings) -> HTML {
+    static func card(_ a: AlertDTO, headingLevel: Int, names: EntityNames, strings s: Strings) -> HTML {
         let severity = Severity(api: a.severity)
         let level = String(max(2, min(6, headingLevel)))
         let lang = safeLanguageTag(a.language)

@@ -1,9 +1,10 @@
 import API
+import OnwardCore
 
 /// All alerts active now, or those for one stop or route.
 public enum AlertsPage {
     /// - Parameter names: names for the routes and stops the alerts refer to by ID.
-    public static func render(_ alerts: AlertsDTO, context: PageContext, names: AlertNames = AlertNames()) -> String {
+    public static func render(_ alerts: AlertsDTO, context: PageContext, names: EntityNames = EntityNames()) -> String {
         let s = context.strings
         let title: String
         var query: [PageAddress.Pair] = []

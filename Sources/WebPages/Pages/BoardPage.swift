@@ -15,13 +15,13 @@ public enum BoardPage {
         /// The most rows the page asked for; the live subscription asks for the same (`limit=`).
         public var limit: Int?
         /// Names for the routes and stops the alerts mention.
-        public var names: AlertNames
+        public var names: EntityNames
         /// The moment the page was asked for (ISO 8601 with offset), when it is
         /// not "now": the live subscription asks for the same (`at=`), so a board
         /// for later today stays on that time as live data comes in.
         public var at: String?
 
-        public init(windowMinutes: Int? = nil, limit: Int? = nil, names: AlertNames = AlertNames(), at: String? = nil) {
+        public init(windowMinutes: Int? = nil, limit: Int? = nil, names: EntityNames = EntityNames(), at: String? = nil) {
             self.windowMinutes = windowMinutes; self.limit = limit; self.names = names; self.at = at
         }
     }
@@ -35,7 +35,7 @@ public enum BoardPage {
         var kind = [stop.kind == "station" ? s(.boardStationLabel) : s(.boardStopLabel)]
         if let code = stop.code, !code.isEmpty { kind.append(code) }
         // A live-only source's board says whose it is (a timetable's is the network's own).
-        if isLiveOnly(board), let source = board.sourceName ?? board.source { kind.append(s(.boardSourceLabel, ["source": source])) }
+        if board.isLiveOnly, let source = board.sourceName ?? board.source { kind.append(s(.boardSourceLabel, ["source": source])) }
         // A source that cannot answer arrivals or a calling-at filter is not offered them.
         let offersArrivals = board.sourceCapabilities?.contains("arrivals") ?? true
         let offersFilter = board.sourceCapabilities?.contains("callingAt") ?? true
@@ -151,9 +151,6 @@ public enum BoardPage {
         return PageAddress(path: "/stops/" + Links.pathSegment(board.stop.id), query: query)
     }
 
-    /// Whether the board comes from a source that answers only for its own now (no timetable).
-    static func isLiveOnly(_ board: BoardDTO) -> Bool { !(board.sourceCapabilities?.contains("anyTime") ?? true) }
-
     /// The stop's UTC offset now, for the "as of" and "updated" times.
     static func utcOffset(_ board: BoardDTO, at now: Instant) -> Int? {
         TimeZone(identifier: board.stop.timeZone).map { $0.secondsFromGMT(for: now.date) }
@@ -163,7 +160,7 @@ public enum BoardPage {
         let s = context.strings
         let caption = s(arrivals ? .boardCaptionArrivals : .boardCaptionDepartures, ["stop": board.stop.name])
         // A live-only source's board is as of its own now (when the upstream made it), not ours.
-        let madeAt = isLiveOnly(board) ? board.live?.updatedAt.flatMap(WallClock.init(iso:)) : nil
+        let madeAt = board.isLiveOnly ? board.live?.updatedAt.flatMap(WallClock.init(iso:)) : nil
         let zone = TimeZone(identifier: board.stop.timeZone)
         let upstreamTime = madeAt.flatMap { w in zone.map { LocalClock.hhmm(w.instant, utcOffset: $0.secondsFromGMT(for: w.instant.date)) } }
         let asOf = upstreamTime.map { s(.boardAsOf, ["time": $0]) }

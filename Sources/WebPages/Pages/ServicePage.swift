@@ -10,7 +10,7 @@ public enum ServicePage {
     /// The whole page.
     /// - Parameter routeColor: the route's colour (GTFS hex), when the server
     ///   knows it: the service's wire type does not carry it.
-    public static func render(_ service: ServiceDTO, context: PageContext, names: AlertNames = AlertNames(),
+    public static func render(_ service: ServiceDTO, context: PageContext, names: EntityNames = EntityNames(),
                               routeColor: String? = nil) -> String {
         let s = context.strings
         let line = service.routeShortName.isEmpty ? service.routeLongName : service.routeShortName
@@ -43,7 +43,7 @@ public enum ServicePage {
     }
 
     /// The content of `#service-live`, also sent as the `html` of live messages.
-    public static func fragment(_ service: ServiceDTO, context: PageContext, names: AlertNames = AlertNames(),
+    public static func fragment(_ service: ServiceDTO, context: PageContext, names: EntityNames = EntityNames(),
                                 routeColor: String? = nil) -> String {
         let s = context.strings
         let offset = service.calls.first.flatMap { WallClock(iso: $0.scheduledDeparture) }?.utcOffset
