@@ -1,5 +1,6 @@
 import Foundation
 import GTFSRealtime
+import GTFSSource
 import OnwardCore
 import SwiftProtobuf
 import Timetable
@@ -24,7 +25,6 @@ enum RealtimeBenchmark {
     static func run(_ tt: Timetable, capture: URL, boardStop: String, date: ServiceDate, zone: TimeZone,
                     runs: Int = 60, queries: Int = 5_000) throws -> Figures {
         let bytes = try Data(contentsOf: capture)
-        let applier = TripUpdateApplier(timetable: tt)
         var decodeTimes: [Double] = [], applyTimes: [Double] = []
         var overlay = RealtimeOverlay.empty
         var report = RealtimeMatchReport()
@@ -33,8 +33,13 @@ enum RealtimeBenchmark {
             let t0 = Stopwatch.nanos()
             let message = try RealtimeFeed.decode(bytes)
             let t1 = Stopwatch.nanos()
-            (overlay, report) = applier.apply(message, to: .empty, now: Instant(epochSeconds: Int64(message.timestamp ?? 0)))
+            // The pipeline's own apply step (what `RealtimeWriter` runs), into a fresh state each run.
+            var state = RealtimeState()
+            state.apply(message, source: "halifax", timetable: tt, idPrefix: tt.defaultIDPrefix,
+                        now: Instant(epochSeconds: Int64(message.timestamp ?? 0)))
             let t2 = Stopwatch.nanos()
+            overlay = state.overlay
+            report = state.reports["halifax"] ?? report
             entities = message.entityCount
             updates = message.tripUpdates.reduce(0) { $0 + $1.stopTimeUpdates.count }
             if i >= 5 {  // the first runs warm caches and the allocator

@@ -201,7 +201,8 @@ extension Suite {
         report.add("\(label): decode (median of \(f.decode.count))", Format.micros(f.decode.median) + String(format: " = %.0f k entities/s", Double(f.entities) / f.decode.median * 1e6))
         report.add("\(label): SwiftProtobuf decode alone, for comparison (median of \(f.swiftProtobufDecode.count))",
                    Format.micros(f.swiftProtobufDecode.median) + String(format: " = %.0f k entities/s", Double(f.entities) / f.swiftProtobufDecode.median * 1e6))
-        report.add("\(label): decode + apply (median of \(f.decodeAndApply.count))", Format.micros(f.decodeAndApply.median),
+        report.add("\(label): decode + apply through the pipeline's apply step (median of \(f.decodeAndApply.count); fastest run)",
+                   "\(Format.micros(f.decodeAndApply.median)) (fastest \(Format.micros(f.decodeAndApply.min)))",
                    target: "≤ 5 ms", pass: f.decodeAndApply.median <= 5e6)
         let ratio = f.liveBoard.median / f.staticBoard.median
         report.add("board p50 / p99, Bridge Terminal [10001], ±2 h of the capture: static / with overlay",
