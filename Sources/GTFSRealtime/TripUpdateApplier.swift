@@ -21,6 +21,14 @@ public struct TripUpdateApplier {
     /// older than `previous` is ignored and `previous` is returned unchanged.
     public func apply(_ message: RealtimeMessage, to previous: RealtimeOverlay = .empty,
                       now: Instant = .now()) -> (overlay: RealtimeOverlay, report: RealtimeMatchReport) {
+        var ids = FeedIDs()
+        return apply(message, to: previous, now: now, ids: &ids)
+    }
+
+    /// The same, resolving the feed's IDs through `ids`, which a poller keeps
+    /// from one message to the next (see `FeedIDs`).
+    public func apply(_ message: RealtimeMessage, to previous: RealtimeOverlay = .empty, now: Instant = .now(),
+                      ids: inout FeedIDs) -> (overlay: RealtimeOverlay, report: RealtimeMatchReport) {
         var report = RealtimeMatchReport()
         report.entities = message.entityCount
         let timestamp = message.timestamp.map { Instant(epochSeconds: Int64(clamping: $0)) }
@@ -36,11 +44,11 @@ public struct TripUpdateApplier {
         overlay.trips.reserveCapacity(message.tripUpdates.count)
         overlay.tripUpdatesTimestamp = timestamp ?? now
         let reference = timestamp ?? now
-        var stops = FeedStops(timetable: timetable, idPrefix: idPrefix)
+        ids.prepare(for: timetable, idPrefix: idPrefix)
         for i in message.tripUpdates.indices {
             report.tripUpdates += 1
             if message.tripUpdates[i].isDeleted { continue }
-            apply(message.tripUpdates[i], reference: reference, stops: &stops, into: &overlay, report: &report)
+            apply(message.tripUpdates[i], reference: reference, ids: &ids, into: &overlay, report: &report)
         }
         overlay.reindex(timetable: timetable)
         return (overlay, report)
@@ -52,13 +60,13 @@ public struct TripUpdateApplier {
         apply(RealtimeMessage(message), to: previous, now: now)
     }
 
-    private func apply(_ update: TripUpdateRecord, reference: Instant, stops: inout FeedStops, into overlay: inout RealtimeOverlay,
+    private func apply(_ update: TripUpdateRecord, reference: Instant, ids: inout FeedIDs, into overlay: inout RealtimeOverlay,
                        report: inout RealtimeMatchReport) {
         report.stopTimeUpdates += update.stopTimeUpdates.count
         let relationship = update.relationship
-        guard let feedTripID = update.tripID, let trip = timetable.tripIndex(id: idPrefix + feedTripID), timetable.callCount(of: trip) > 0 else {
+        guard let feedTripID = update.tripID, let trip = ids.trip(feedTripID, in: timetable), timetable.callCount(of: trip) > 0 else {
             if relationship == .added || relationship == .new {
-                addTrip(update, reference: reference, stops: &stops, into: &overlay, report: &report)
+                addTrip(update, reference: reference, ids: &ids, into: &overlay, report: &report)
             } else {
                 report.noteUnknownTrip(update.tripID.map { idPrefix + $0 } ?? "(no trip_id; route \(update.routeID ?? "none"))")
             }
@@ -87,7 +95,7 @@ public struct TripUpdateApplier {
         var next = 0
         var matchedAny = false
         for stu in update.stopTimeUpdates {
-            guard let k = position(of: stu, in: trip, from: next, stops: &stops, report: &report) else {
+            guard let k = position(of: stu, in: trip, from: next, ids: &ids, report: &report) else {
                 report.noteUnknownStop(stu.stopID.map { idPrefix + $0 } ?? "stop_sequence \(stu.stopSequence.map(String.init) ?? "none")")
                 continue
             }
@@ -120,7 +128,7 @@ public struct TripUpdateApplier {
                 }
             }
             if let assignedID = stu.assignedStopID {
-                if let s = stops.stop(assignedID) {
+                if let s = ids.stop(assignedID, in: timetable) {
                     if s != timetable.patternStopAt(trip: trip, call: k) {
                         live.assignedStop[k] = s
                         report.platformChanges += 1
@@ -155,15 +163,14 @@ public struct TripUpdateApplier {
     /// the call at that stop_sequence is not at the update's stop_id (nor at
     /// another stop of its station), the producer's sequence numbers disagree
     /// with the static feed (a detour stop inserted, say), so stop_id decides.
-    private func position(of stu: StopTimeUpdateRecord, in trip: UInt32, from: Int, stops: inout FeedStops,
+    private func position(of stu: StopTimeUpdateRecord, in trip: UInt32, from: Int, ids: inout FeedIDs,
                           report: inout RealtimeMatchReport) -> Int? {
         if let sequence = stu.stopSequence, let k = timetable.callIndex(of: trip, sequence: sequence, from: from) {
             guard let id = stu.stopID else { return k }
             let scheduled = timetable.patternStopAt(trip: trip, call: k)
-            // Almost always the same stop: comparing its ID in place saves a lookup.
-            if timetable.stopID(of: scheduled, is: id, prefix: idPrefix) { return k }
+            if ids.names(scheduled, id, in: timetable) { return k }
             // Not a stop of the timetable: the sequence's call stands.
-            guard let stop = stops.stop(id) else { return k }
+            guard let stop = ids.stop(id, in: timetable) else { return k }
             if let j = callIndex(of: trip, stop: stop, from: from) {
                 report.sequenceStopMismatches += 1
                 return j
@@ -171,7 +178,7 @@ public struct TripUpdateApplier {
             // Not a stop of this trip: another platform of the same station keeps the sequence's call.
             return sameStation(stop, scheduled) ? k : nil
         }
-        guard let id = stu.stopID, let stop = stops.stop(id) else { return nil }
+        guard let id = stu.stopID, let stop = ids.stop(id, in: timetable) else { return nil }
         return callIndex(of: trip, stop: stop, from: from)
     }
 
@@ -211,11 +218,11 @@ public struct TripUpdateApplier {
     }
 
     /// An ADDED or NEW trip: its calls come from the updates' stop_ids and absolute times.
-    private func addTrip(_ update: TripUpdateRecord, reference: Instant, stops: inout FeedStops, into overlay: inout RealtimeOverlay,
+    private func addTrip(_ update: TripUpdateRecord, reference: Instant, ids: inout FeedIDs, into overlay: inout RealtimeOverlay,
                          report: inout RealtimeMatchReport) {
         var calls: [AddedTrip.Call] = []
         for stu in update.stopTimeUpdates {
-            guard let id = stu.stopID, let stop = stops.stop(id) else {
+            guard let id = stu.stopID, let stop = ids.stop(id, in: timetable) else {
                 report.noteUnknownStop(stu.stopID.map { idPrefix + $0 } ?? "stop_sequence \(stu.stopSequence.map(String.init) ?? "none")")
                 continue
             }
@@ -236,30 +243,5 @@ public struct TripUpdateApplier {
         let day = update.startDate.flatMap { ServiceDate(gtfs: $0)?.dayNumber }
         overlay.added.append(AddedTrip(id: id, route: route, headsign: headsign,
                                        serviceDay: day ?? Int32(calls[0].departure / 86_400), calls: calls))
-    }
-}
-
-/// The feed's stop IDs resolved to the timetable's stops, once per message: a
-/// message names each stop many times, and comparing IDs as strings along every
-/// trip took a quarter of the apply time (`onward-bench realtime`).
-struct FeedStops {
-    let timetable: Timetable
-    let idPrefix: String
-    private var resolved: [String: UInt32] = [:]
-    /// Remembers an ID the timetable lacks, so it is looked up once too.
-    private static let unknown = UInt32.max
-
-    init(timetable: Timetable, idPrefix: String) {
-        self.timetable = timetable
-        self.idPrefix = idPrefix
-        resolved.reserveCapacity(1024)
-    }
-
-    /// The stop the feed calls `id`, or nil when the timetable has none.
-    mutating func stop(_ id: String) -> UInt32? {
-        if let s = resolved[id] { return s == Self.unknown ? nil : s }
-        let s = timetable.stopIndex(id: idPrefix + id)
-        resolved[id] = s ?? Self.unknown
-        return s
     }
 }

@@ -4,7 +4,7 @@ import Timetable
 
 /// Everything realtime sources have delivered: the overlay boards and services
 /// read, the alerts, and what each source matched. A value: each update makes
-/// a new one, which `LiveStore` swaps in whole.
+/// a new one, which `LiveStore` swaps in whole. It belongs to one timetable.
 public struct RealtimeState: Sendable {
     public var overlay = RealtimeOverlay.empty
     /// Alerts per source, so a source's new fetch replaces only its own.
@@ -13,6 +13,8 @@ public struct RealtimeState: Sendable {
     public private(set) var alertBook: AlertBook?
     /// What each source's last message matched.
     public private(set) var reports: [String: RealtimeMatchReport] = [:]
+    /// Each source's IDs, resolved once and kept for its next messages.
+    private var feedIDs: [String: FeedIDs] = [:]
 
     public init() {}
 
@@ -22,7 +24,8 @@ public struct RealtimeState: Sendable {
         var report = RealtimeMatchReport()
         report.entities = message.entityCount
         if !message.tripUpdates.isEmpty {
-            (overlay, report) = TripUpdateApplier(timetable: timetable, idPrefix: idPrefix).apply(message, to: overlay, now: now)
+            (overlay, report) = TripUpdateApplier(timetable: timetable, idPrefix: idPrefix)
+                .apply(message, to: overlay, now: now, ids: &feedIDs[source, default: FeedIDs()])
         }
         if message.hasVehicles {
             let r: RealtimeMatchReport

@@ -201,9 +201,11 @@ extension Suite {
         report.add("\(label): decode (median of \(f.decode.count))", Format.micros(f.decode.median) + String(format: " = %.0f k entities/s", Double(f.entities) / f.decode.median * 1e6))
         report.add("\(label): SwiftProtobuf decode alone, for comparison (median of \(f.swiftProtobufDecode.count))",
                    Format.micros(f.swiftProtobufDecode.median) + String(format: " = %.0f k entities/s", Double(f.entities) / f.swiftProtobufDecode.median * 1e6))
-        report.add("\(label): decode + apply through the pipeline's apply step (median of \(f.decodeAndApply.count); fastest run)",
+        report.add("\(label): decode + apply, every poll after the first (the pipeline's apply step; median of \(f.decodeAndApply.count); fastest run)",
                    "\(Format.micros(f.decodeAndApply.median)) (fastest \(Format.micros(f.decodeAndApply.min)))",
                    target: "≤ 5 ms", pass: f.decodeAndApply.median <= 5e6)
+        report.add("\(label): decode + apply, the first poll after start (feed IDs not yet resolved; median; fastest run)",
+                   "\(Format.micros(f.decodeAndFirstApply.median)) (fastest \(Format.micros(f.decodeAndFirstApply.min)))")
         let ratio = f.liveBoard.median / f.staticBoard.median
         report.add("board p50 / p99, Bridge Terminal [10001], ±2 h of the capture: static / with overlay",
                    "\(Format.micros(f.staticBoard.median)) / \(Format.micros(f.staticBoard.percentile(99))) → \(Format.micros(f.liveBoard.median)) / \(Format.micros(f.liveBoard.percentile(99))) (×\(String(format: "%.2f", ratio)))",

@@ -211,6 +211,34 @@ struct TripUpdateRuleTests {
         #expect(loop.map(\.delaySeconds) == [nil, 300])
     }
 
+    @Test("IDs resolved by one message and kept for the next match exactly as a fresh start does")
+    func keptIDsMatchLikeAFreshStart() throws {
+        let tt = try rulesTimetable()
+        // T1: P2 for sequence 1 (another platform of the same station: the sequence's call stands),
+        // C for sequence 3 (the sequence disagrees: stop_id decides), a sequence and stop the feed lacks, then D by stop_id alone.
+        let first = message([trip("T1", [stu(seq: 1, stop: "P2", delay: 30), stu(seq: 3, stop: "C", delay: 60),
+                                         stu(seq: 9, stop: "NOWHERE", delay: 90), stu(stop: "D", delay: 120)]),
+                             trip("GHOST", [stu(seq: 1, stop: "A", delay: 10)])])
+        // The next poll names the same IDs the other way round: the kept answers must not leak across calls.
+        let second = message([trip("T1", [stu(seq: 1, stop: "P1", delay: 40), stu(seq: 3, stop: "B", delay: 70),
+                                          stu(stop: "C", delay: 80), stu(seq: 5, stop: "P2", delay: 100)]),
+                              trip("GHOST", [stu(seq: 1, stop: "A", delay: 10)])], timestamp: at("07:31"))
+        let applier = TripUpdateApplier(timetable: tt)
+        var kept = FeedIDs()
+        for m in [first, second] {
+            let (keptOverlay, keptReport) = applier.apply(RealtimeMessage(m), now: morning, ids: &kept)
+            let (freshOverlay, freshReport) = applier.apply(m, now: morning)
+            #expect(keptReport == freshReport)
+            #expect(departures(try tt.details("T1", overlay: keptOverlay)) == departures(try tt.details("T1", overlay: freshOverlay)))
+        }
+        // And the answers themselves, for the first message: P1 kept (+30), B carried (+30), C +60 by stop_id, D +120.
+        let (overlay, report) = applier.apply(RealtimeMessage(first), now: morning, ids: &kept)
+        #expect(report.sequenceStopMismatches == 1)
+        #expect(report.unknownStops == 1)
+        #expect(report.unknownTrips == 1)
+        #expect(departures(try tt.details("T1", overlay: overlay)) == [at("08:00:30"), at("08:10:30"), at("08:20:30"), at("08:31"), at("08:42")])
+    }
+
     // MARK: Propagation
 
     @Test("a delay propagates to later stops until the next update")
