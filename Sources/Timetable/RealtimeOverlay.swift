@@ -288,6 +288,7 @@ extension Timetable {
     public func routeIndex(id: String) -> UInt32? { routeID.firstIndex(of: id).map(UInt32.init) }
     public func tripIndex(id: String) -> UInt32? { tripIndex(exactID: id) }
     public func stopIDString(_ stop: UInt32) -> String { stopID[Int(stop)] }
+    public func tripIDString(_ trip: UInt32) -> String { tripID[Int(trip)] }
     /// Whether a stop's ID is `prefix` followed by `id`, compared as bytes without
     /// building the joined string: the realtime applier asks it for every stop
     /// time update, and String's generic comparisons made it a tenth of the apply time.

@@ -1,0 +1,121 @@
+import OnwardCore
+
+/// Finding the run of a route to catch at a stop, with live times where the
+/// overlay has them: cancelled runs and skipped calls are passed over.
+extension JourneyPlanner {
+    /// A run of a route: a trip on a service day (with its shift, for a frequency-based trip).
+    struct Run {
+        var instance: TripInstance
+        /// Where its live data sits in the overlay, or -1.
+        var slot: Int32
+        var base: Int64
+    }
+
+    /// The run of `route` that leaves call `k` earliest at or after `t`, or nil.
+    func earliestRun(route r: Int, call k: Int, after t: Int64, overlay: RealtimeOverlay) -> (run: Run, departure: Int64)? {
+        let tt = timetable
+        let trips = index.trips(of: r)
+        let first = trips[trips.startIndex]
+        let zone = tt.tripZone[Int(first)]
+        let live = !overlay.liveSlot.isEmpty
+        // Service days whose runs can still be leaving at `t`; a run is never caught more than a day ahead.
+        let lowDay = max(Int32(clamping: (t - Int64(tt.maxTime)) / 86_400 - 1), tt.firstDay)
+        let highDay = min(Int32(clamping: t / 86_400 + 1), tt.firstDay + tt.dayCount - 1)
+        guard lowDay <= highDay else { return nil }
+        var best: (run: Run, departure: Int64)?
+        if index.routeIsFrequency[r] {
+            for day in lowDay...highDay {
+                if let found = earliestFrequencyRun(trip: first, day: day, call: k, after: t, overlay: overlay),
+                   best == nil || found.departure < best!.departure { best = found }
+            }
+            return best
+        }
+        let late = live ? overlay.maxDelay : 0, early = live ? overlay.maxEarly : 0
+        for day in lowDay...highDay {
+            let base = tt.base(zone: zone, day: day)
+            let earliestTime = t - base - late
+            if earliestTime > Int64(tt.maxTime) { continue }
+            // The route's runs leave every call in the same order: binary search for the first that can be caught.
+            var lo = trips.startIndex, hi = trips.endIndex
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if Int64(tt.departures[Int(tt.tripTimes[Int(trips[mid])]) + k]) < earliestTime { lo = mid + 1 } else { hi = mid }
+            }
+            for j in lo..<trips.endIndex {
+                let trip = trips[j]
+                let scheduled = base + Int64(tt.departures[Int(tt.tripTimes[Int(trip)]) + k])
+                if let b = best, scheduled - early >= b.departure { break }
+                guard tt.isActive(service: tt.tripService[Int(trip)], day: day) else { continue }
+                let instance = TripInstance(trip: trip, serviceDay: day)
+                let slot = live ? overlay.slot(of: instance) : -1
+                guard let departure = departure(of: instance, slot: slot, call: k, scheduled: scheduled, overlay: overlay),
+                      departure >= t else { continue }
+                if best == nil || departure < best!.departure { best = (Run(instance: instance, slot: slot, base: base), departure) }
+                if !live { break }
+            }
+        }
+        return best
+    }
+
+    /// A frequency-based trip's first run on `day` leaving call `k` at or after `t`.
+    private func earliestFrequencyRun(trip: UInt32, day: Int32, call k: Int, after t: Int64,
+                                      overlay: RealtimeOverlay) -> (run: Run, departure: Int64)? {
+        let tt = timetable
+        let base = tt.base(zone: tt.tripZone[Int(trip)], day: day)
+        let times = Int(tt.tripTimes[Int(trip)])
+        let templateStart = Int64(tt.departures[times]), atCall = Int64(tt.departures[times + k])
+        let live = !overlay.liveSlot.isEmpty
+        let late = live ? overlay.maxDelay : 0
+        var best: (run: Run, departure: Int64)?
+        for f in tt.tripFrequencies[Int(trip)] {
+            let start = Int64(tt.frequencyStart[Int(f)]), end = Int64(tt.frequencyEnd[Int(f)]), headway = Int64(max(tt.frequencyHeadway[Int(f)], 1))
+            // The first run start whose call k is scheduled at or after t (less the largest delay).
+            let wanted = t - late - base - atCall + templateStart
+            var runStart = start + max(0, (wanted - start + headway - 1) / headway) * headway
+            while runStart < end {
+                let shift = runStart - templateStart
+                let scheduled = base + atCall + shift
+                if let b = best, scheduled - (live ? overlay.maxEarly : 0) >= b.departure { break }
+                let instance = TripInstance(trip: trip, serviceDay: day, shift: Int32(shift))
+                let slot = live ? overlay.slot(of: instance) : -1
+                if let departure = departure(of: instance, slot: slot, call: k, scheduled: scheduled, overlay: overlay), departure >= t {
+                    if best == nil || departure < best!.departure { best = (Run(instance: instance, slot: slot, base: base + shift), departure) }
+                    if !live { break }
+                }
+                runStart += headway
+            }
+        }
+        return best
+    }
+
+    /// When a run leaves call `k`: nil when it is cancelled, the call is skipped, or no one may board there.
+    func departure(of instance: TripInstance, slot: Int32, call k: Int, scheduled: Int64, overlay: RealtimeOverlay) -> Int64? {
+        let tt = timetable
+        let p = tt.patternRange(tt.tripPattern[Int(instance.trip)])
+        guard tt.patternFlags[p.lowerBound + k] & 3 != BoardingRule.none.rawValue else { return nil }
+        guard slot >= 0 else { return scheduled }
+        let live = overlay.liveValues[Int(slot)]
+        guard live.status == .running, live.callStatus[k] != .skipped else { return nil }
+        return overlay.expectedTime(slot: slot, call: k, departure: true) ?? scheduled
+    }
+
+    /// When a run reaches call `k`: nil when no one may alight there or the call is skipped.
+    func arrival(of run: Run, call k: Int, overlay: RealtimeOverlay) -> Int64? {
+        let tt = timetable
+        let trip = Int(run.instance.trip)
+        let p = tt.patternRange(tt.tripPattern[trip])
+        guard (tt.patternFlags[p.lowerBound + k] >> 2) & 3 != BoardingRule.none.rawValue else { return nil }
+        let scheduled = run.base + Int64(tt.arrivals[Int(tt.tripTimes[trip]) + k])
+        guard run.slot >= 0 else { return scheduled }
+        guard overlay.liveValues[Int(run.slot)].callStatus[k] != .skipped else { return nil }
+        return overlay.expectedTime(slot: run.slot, call: k, departure: false) ?? scheduled
+    }
+
+    /// The run's departure from call `k` as it stands (for comparing it with another run).
+    func currentDeparture(of run: Run, call k: Int, overlay: RealtimeOverlay) -> Int64 {
+        let tt = timetable
+        let scheduled = run.base + Int64(tt.departures[Int(tt.tripTimes[Int(run.instance.trip)]) + k])
+        guard run.slot >= 0 else { return scheduled }
+        return overlay.expectedTime(slot: run.slot, call: k, departure: true) ?? scheduled
+    }
+}

@@ -1,0 +1,230 @@
+import OnwardCore
+
+/// The RAPTOR rounds. Round k rides k vehicles. Two labels per stop and round:
+/// when one can be there having ridden (`arrival`), and when one can board there
+/// for the next ride (`board`: after the change, or a move from a nearby stop).
+/// Labels are kept across the departures of a range query (rRAPTOR: a later
+/// departure's labels bound an earlier one's), which is why the search is a type.
+struct RaptorSearch {
+    let planner: JourneyPlanner
+    let request: JourneyPlanner.Request
+    let overlay: RealtimeOverlay
+    let rounds: Int
+    let stopCount: Int
+    /// Per round, per stop (`round * stopCount + stop`).
+    var arrival: [Int64]
+    var arrivalRun: [JourneyPlanner.Run?]
+    var arrivalBoardCall: [UInt16]
+    var arrivalCall: [UInt16]
+    var board: [Int64]
+    /// The stop a move to here came from, or `none` when one boards where one arrived (or at the origin).
+    var boardFrom: [UInt32]
+    var boardMoveSeconds: [Int32]
+    /// The best arrival at each stop over all rounds, for pruning.
+    var bestArrival: [Int64]
+    var bestBoard: [Int64]
+    let origins: [UInt32]
+    let destinations: Set<UInt32>
+
+    /// The destination reached after some rides: at `via` by the last ride, then a move to `to` (or `via` itself).
+    struct Reached {
+        var rides: Int
+        var arrival: Int64
+        var via: UInt32
+        var to: UInt32
+        var moveSeconds: Int
+    }
+
+    static let unreached = Int64.max
+    static let none = UInt32.max
+
+    init(_ planner: JourneyPlanner, _ request: JourneyPlanner.Request, overlay: RealtimeOverlay) {
+        self.planner = planner
+        self.request = request
+        self.overlay = overlay
+        rounds = max(request.maxTransfers, 0) + 1
+        stopCount = planner.timetable.stopCount
+        let cells = (rounds + 1) * stopCount
+        arrival = Array(repeating: Self.unreached, count: cells)
+        arrivalRun = Array(repeating: nil, count: cells)
+        arrivalBoardCall = Array(repeating: 0, count: cells)
+        arrivalCall = Array(repeating: 0, count: cells)
+        board = Array(repeating: Self.unreached, count: cells)
+        boardFrom = Array(repeating: Self.none, count: cells)
+        boardMoveSeconds = Array(repeating: 0, count: cells)
+        bestArrival = Array(repeating: Self.unreached, count: stopCount)
+        bestBoard = Array(repeating: Self.unreached, count: stopCount)
+        origins = planner.timetable.boardStops(request.from)
+        destinations = Set(planner.timetable.boardStops(request.to))
+    }
+
+    // MARK: Moves and changes
+
+    /// How long a move from `a` to another stop takes, and whether it is allowed, under the request.
+    func moveSeconds(_ move: PlannerIndex.Move) -> Int? {
+        switch move.kind {
+        case .rule:
+            switch move.ruleType {
+            case 3: return nil
+            case 2: return Int(move.minimumSeconds)
+            default: return 0
+            }
+        case .walk, .platform:
+            guard request.maxWalk > 0, move.kind == .platform || Double(move.metres) <= request.maxWalk else { return nil }
+            return Int((Double(move.metres) / request.walkSpeed).rounded(.up))
+        }
+    }
+
+    /// The time needed to change vehicles at one stop, or nil where transfers.txt forbids it.
+    func sameStopChange(_ stop: UInt32) -> Int? {
+        for m in planner.index.moves(from: stop) where m.to == stop && m.kind == .rule {
+            return moveSeconds(m).map { max(request.transferSlack, $0) }
+        }
+        return request.transferSlack
+    }
+
+    // MARK: One departure
+
+    /// Runs the rounds for a departure at `t` from the origin. Returns, per number
+    /// of rides, the destination arrival improved in this run (and how it was reached).
+    mutating func run(departingAt t: Int64) -> [Reached] {
+        var marked = Set<UInt32>()
+        for o in origins {
+            improveBoard(round: 0, stop: o, time: t, from: Self.none, seconds: 0, marked: &marked)
+            for m in planner.index.moves(from: o) where m.to != o {
+                if let s = moveSeconds(m) { improveBoard(round: 0, stop: m.to, time: t + Int64(s), from: o, seconds: s, marked: &marked) }
+            }
+        }
+        var found: [Reached] = []
+        var bestAtDestination = Self.unreached
+        for k in 1...rounds {
+            if marked.isEmpty { break }
+            let improved = scanRoutes(round: k, marked: marked, bound: bestAtDestination)
+            marked = []
+            // The destination, reached by a ride, or by a move after the last ride.
+            var best: Reached?
+            for s in improved {
+                let a = arrival[k * stopCount + Int(s)]
+                if destinations.contains(s), best == nil || a < best!.arrival { best = Reached(rides: k, arrival: a, via: s, to: s, moveSeconds: 0) }
+                for m in planner.index.moves(from: s) where destinations.contains(m.to) && m.to != s {
+                    if let sec = moveSeconds(m), best == nil || a + Int64(sec) < best!.arrival {
+                        best = Reached(rides: k, arrival: a + Int64(sec), via: s, to: m.to, moveSeconds: sec)
+                    }
+                }
+            }
+            if let best, best.arrival < bestAtDestination {
+                bestAtDestination = best.arrival
+                found.append(best)
+            }
+            if k == rounds { break }
+            for s in improved {
+                let a = arrival[k * stopCount + Int(s)]
+                if let change = sameStopChange(s) {
+                    improveBoard(round: k, stop: s, time: a + Int64(change), from: Self.none, seconds: 0, marked: &marked)
+                }
+                for m in planner.index.moves(from: s) where m.to != s {
+                    guard let sec = moveSeconds(m) else { continue }
+                    let change = max(request.transferSlack, sec)
+                    improveBoard(round: k, stop: m.to, time: a + Int64(change), from: s, seconds: sec, marked: &marked)
+                }
+            }
+        }
+        return found
+    }
+
+    private mutating func improveBoard(round k: Int, stop: UInt32, time: Int64, from: UInt32, seconds: Int, marked: inout Set<UInt32>) {
+        let cell = k * stopCount + Int(stop)
+        guard time < board[cell], time < bestBoard[Int(stop)] else { return }
+        board[cell] = time
+        bestBoard[Int(stop)] = time
+        boardFrom[cell] = from
+        boardMoveSeconds[cell] = Int32(seconds)
+        marked.insert(stop)
+    }
+
+    /// Scans every route calling at a marked stop from the first marked call on,
+    /// riding the earliest run one can board; returns the stops whose arrival improved.
+    private mutating func scanRoutes(round k: Int, marked: Set<UInt32>, bound: Int64) -> [UInt32] {
+        let tt = planner.timetable, index = planner.index
+        var firstCall: [Int: Int] = [:]
+        for s in marked {
+            let routes = index.stopRoutes[Int(s)]
+            for (offset, r) in routes.enumerated() {
+                let position = Int(index.stopRoutePositions[routes.startIndex + offset])
+                firstCall[Int(r)] = min(firstCall[Int(r)] ?? Int.max, position)
+            }
+        }
+        var improved: [UInt32] = []
+        var isImproved = Set<UInt32>()
+        let previous = (k - 1) * stopCount, current = k * stopCount
+        for (r, start) in firstCall {
+            let p = tt.patternRange(index.routePattern[r])
+            var run: (run: JourneyPlanner.Run, boardCall: Int)?
+            for call in start..<p.count {
+                let stop = tt.patternStop[p.lowerBound + call]
+                if let (current_, boardCall) = run, let a = planner.arrival(of: current_, call: call, overlay: overlay) {
+                    let cell = current + Int(stop)
+                    if a < arrival[cell], a < bestArrival[Int(stop)], a < bound {
+                        if isImproved.insert(stop).inserted { improved.append(stop) }
+                        arrival[cell] = a
+                        bestArrival[Int(stop)] = a
+                        arrivalRun[cell] = current_
+                        arrivalBoardCall[cell] = UInt16(boardCall)
+                        arrivalCall[cell] = UInt16(call)
+                    }
+                }
+                let canBoard = board[previous + Int(stop)]
+                guard canBoard != Self.unreached else { continue }
+                if let (current_, _) = run, planner.currentDeparture(of: current_, call: call, overlay: overlay) <= canBoard { continue }
+                if let found = planner.earliestRun(route: r, call: call, after: canBoard, overlay: overlay) {
+                    if let (current_, _) = run, planner.currentDeparture(of: current_, call: call, overlay: overlay) <= found.departure { continue }
+                    run = (found.run, call)
+                }
+            }
+        }
+        return improved
+    }
+}
+
+extension RaptorSearch {
+    /// The journey that reached the destination, read back from the labels (before the next departure's run changes them).
+    func journey(_ reached: Reached) -> JourneyPlanner.Journey {
+        let tt = planner.timetable
+        var legs: [JourneyPlanner.Leg] = []
+        if reached.to != reached.via {
+            legs.append(.move(from: StopIndex(raw: reached.via), to: StopIndex(raw: reached.to), seconds: reached.moveSeconds,
+                              departure: Instant(epochSeconds: arrival[reached.rides * stopCount + Int(reached.via)])))
+        }
+        var stop = reached.via
+        var k = reached.rides
+        while k >= 1 {
+            let cell = k * stopCount + Int(stop)
+            guard let run = arrivalRun[cell] else { break }
+            let boardCall = Int(arrivalBoardCall[cell]), alightCall = Int(arrivalCall[cell])
+            let p = tt.patternRange(tt.tripPattern[Int(run.instance.trip)])
+            let boardStop = tt.patternStop[p.lowerBound + boardCall]
+            let times = Int(tt.tripTimes[Int(run.instance.trip)])
+            let departure = planner.currentDeparture(of: run, call: boardCall, overlay: overlay)
+            let scheduledDeparture = run.base + Int64(tt.departures[times + boardCall])
+            let scheduledArrival = run.base + Int64(tt.arrivals[times + alightCall])
+            legs.append(.ride(JourneyPlanner.Ride(
+                instance: run.instance, boardCall: boardCall, alightCall: alightCall, from: StopIndex(raw: boardStop), to: StopIndex(raw: stop),
+                departure: Instant(epochSeconds: departure), arrival: Instant(epochSeconds: arrival[cell]),
+                scheduledDeparture: Instant(epochSeconds: scheduledDeparture), scheduledArrival: Instant(epochSeconds: scheduledArrival),
+                isLive: run.slot >= 0)))
+            let before = (k - 1) * stopCount + Int(boardStop)
+            let from = boardFrom[before]
+            if from != Self.none {
+                let seconds = Int(boardMoveSeconds[before])
+                // After a ride the move starts on arriving; from the origin, just in time for the ride.
+                let leaves = k > 1 ? arrival[(k - 1) * stopCount + Int(from)] : departure - Int64(seconds)
+                legs.append(.move(from: StopIndex(raw: from), to: StopIndex(raw: boardStop), seconds: seconds, departure: Instant(epochSeconds: leaves)))
+                stop = from
+            } else {
+                stop = boardStop
+            }
+            k -= 1
+        }
+        return JourneyPlanner.Journey(legs: legs.reversed())
+    }
+}

@@ -1,0 +1,149 @@
+import OnwardCore
+
+/// Plans journeys on a timetable with its realtime overlay: RAPTOR (Delling,
+/// Pajor and Werneck, 2012), rounds of rides, giving the Pareto set of arrival
+/// time and number of changes; a range query runs it for each departure in a window.
+public struct JourneyPlanner: Sendable {
+    public let timetable: Timetable
+    let index: PlannerIndex
+
+    /// Builds the planner's indices: milliseconds for a city's feed, done once per timetable.
+    public init(_ timetable: Timetable) {
+        self.timetable = timetable
+        index = PlannerIndex(timetable)
+    }
+
+    /// What a traveller asks.
+    public struct Request: Sendable {
+        /// A stop, or a station (any of its platforms).
+        public var from: StopIndex
+        public var to: StopIndex
+        /// Leave at or after this instant (or, with `arriveBy`, arrive by it).
+        public var time: Instant
+        public var arriveBy = false
+        /// Every option departing within this many seconds of `time` (arriving
+        /// within it before `time` with `arriveBy`); 0 gives the options of the first departure.
+        public var window = 0
+        /// The longest walk between two stops, in metres; 0 allows only transfers.txt moves.
+        public var maxWalk: Double = 500
+        /// The least time for a change of vehicle, in seconds.
+        public var transferSlack = 60
+        public var maxTransfers = 5
+        /// At most this many journeys.
+        public var limit = 5
+        /// Walking speed in metres per second (OpenTripPlanner's default).
+        public var walkSpeed = 1.33
+
+        public init(from: StopIndex, to: StopIndex, time: Instant) {
+            self.from = from; self.to = to; self.time = time
+        }
+    }
+
+    /// One journey: rides and moves between them, in order.
+    public struct Journey: Sendable, Hashable {
+        public var legs: [Leg]
+        public var departure: Instant { legs.first?.departure ?? .init(epochSeconds: 0) }
+        public var arrival: Instant { legs.last?.arrival ?? .init(epochSeconds: 0) }
+        public var rides: Int { legs.filter(\.isRide).count }
+        public var transfers: Int { max(rides - 1, 0) }
+    }
+
+    public enum Leg: Sendable, Hashable {
+        case ride(Ride)
+        /// A walk, a change of platform or a transfers.txt move, in whole seconds.
+        case move(from: StopIndex, to: StopIndex, seconds: Int, departure: Instant)
+
+        public var isRide: Bool { if case .ride = self { true } else { false } }
+        public var departure: Instant {
+            switch self {
+            case .ride(let r): r.departure
+            case .move(_, _, _, let d): d
+            }
+        }
+        public var arrival: Instant {
+            switch self {
+            case .ride(let r): r.arrival
+            case .move(_, _, let s, let d): d.adding(seconds: Int64(s))
+            }
+        }
+    }
+
+    /// A ride on one run of a trip, from one call to a later one.
+    public struct Ride: Sendable, Hashable {
+        public var instance: TripInstance
+        /// Positions of the calls in the trip's pattern.
+        public var boardCall: Int
+        public var alightCall: Int
+        public var from: StopIndex
+        public var to: StopIndex
+        /// Expected when live data has them, else scheduled.
+        public var departure: Instant
+        public var arrival: Instant
+        public var scheduledDeparture: Instant
+        public var scheduledArrival: Instant
+        /// Whether `departure` and `arrival` come from live data.
+        public var isLive: Bool
+    }
+}
+
+extension JourneyPlanner {
+    /// The journeys for a request: the Pareto set of arrival and changes for each
+    /// departure in the window, without the ones another journey beats (leaving no
+    /// earlier, arriving no later, with no more changes), sorted by departure.
+    public func plan(_ request: Request, overlay: RealtimeOverlay = .empty) -> [Journey] {
+        var search = RaptorSearch(self, request, overlay: overlay)
+        let t = request.time.epochSeconds
+        // Arriving by `time`: every departure in the window before it (two hours at least), keeping what arrives in time.
+        let start = request.arriveBy ? t - Int64(max(request.window, 7_200)) : t
+        let length = request.arriveBy ? t - start : Int64(max(request.window, 0))
+        var journeys: [Journey] = []
+        for departure in departureTimes(search, from: start, within: length) {
+            for reached in search.run(departingAt: departure) {
+                journeys.append(search.journey(reached))
+            }
+        }
+        if request.arriveBy { journeys.removeAll { $0.arrival.epochSeconds > t } }
+        var kept: [Journey] = []
+        for j in journeys where !journeys.contains(where: { $0.beats(j) }) && !kept.contains(where: { $0.ties(j) }) { kept.append(j) }
+        kept.sort { ($0.departure, $0.arrival, $0.transfers) < ($1.departure, $1.arrival, $1.transfers) }
+        if request.arriveBy { return Array(kept.suffix(request.limit)) }
+        return Array(kept.prefix(request.limit))
+    }
+
+    /// The instants to run the rounds for, latest first (so each run's labels bound the next):
+    /// `from` itself, and every departure within the window from a stop one can board at first.
+    private func departureTimes(_ search: RaptorSearch, from: Int64, within length: Int64) -> [Int64] {
+        guard length > 0 else { return [from] }
+        var times: Set<Int64> = [from]
+        var firstStops: [(stop: UInt32, offset: Int64)] = search.origins.map { ($0, 0) }
+        for o in search.origins {
+            for m in index.moves(from: o) where m.to != o {
+                if let s = search.moveSeconds(m) { firstStops.append((m.to, Int64(s))) }
+            }
+        }
+        for (stop, offset) in firstStops {
+            let routes = index.stopRoutes[Int(stop)]
+            for (i, r) in routes.enumerated() {
+                let call = Int(index.stopRoutePositions[routes.startIndex + i])
+                var after = from + offset
+                while let found = earliestRun(route: Int(r), call: call, after: after, overlay: search.overlay), found.departure <= from + offset + length {
+                    times.insert(found.departure - offset)
+                    after = found.departure + 1
+                }
+            }
+        }
+        return times.sorted(by: >)
+    }
+}
+
+extension JourneyPlanner.Journey {
+    /// Leaves no earlier, arrives no later, with no more changes, and is better in one of them.
+    func beats(_ other: Self) -> Bool {
+        departure >= other.departure && arrival <= other.arrival && transfers <= other.transfers && !ties(other)
+    }
+
+    /// The same departure, arrival and number of changes: one of the two is enough.
+    func ties(_ other: Self) -> Bool {
+        departure == other.departure && arrival == other.arrival && transfers == other.transfers
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import OnwardCore
+
+/// The journey planner's own indices over a `Timetable` (RAPTOR's routes,
+/// routes per stop, and the moves between stops), built once per timetable.
+///
+/// A RAPTOR route is a run of trips that share a stop pattern and a time zone
+/// and never overtake one another, so that at every stop they depart in the same
+/// order and the earliest trip to catch is a binary search. A pattern whose trips
+/// overtake is split into several routes. Frequency-based trips are routes of
+/// their own, whose runs are worked out from their headways at query time.
+struct PlannerIndex: Sendable {
+    /// The pattern each route runs on.
+    var routePattern: [UInt32] = []
+    /// The trips of each route, in departure order (`routeTripStart[r]..<routeTripStart[r+1]`).
+    var routeTripStart: [UInt32] = [0]
+    var routeTrips: [UInt32] = []
+    /// Set for a route holding one frequency-based trip.
+    var routeIsFrequency: [Bool] = []
+    /// The routes calling at each stop, with the position of the stop in the route's pattern.
+    var stopRoutes = Jagged(start: [0], values: [])
+    var stopRoutePositions: [UInt16] = []
+    /// The moves that leave each stop: transfers.txt rows (expanded from stations to
+    /// their platforms) and walks to stops near enough, with their kind and length.
+    var moveStart: [UInt32] = [0]
+    var moves: [Move] = []
+
+    /// How far apart two stops may be for the index to keep a walk between them; a
+    /// query walks at most its own `maxWalk`, which may not exceed this.
+    static let maxWalkIndexed: Double = 2_000
+
+    struct Move: Sendable, Hashable {
+        enum Kind: UInt8, Sendable { case walk, platform, rule }
+        var to: UInt32
+        var kind: Kind
+        /// For a walk: metres. For a rule: transfer_type.
+        var metres: Float
+        var ruleType: UInt8
+        /// For a rule of type 2: min_transfer_time, in seconds.
+        var minimumSeconds: Int32
+    }
+
+    func trips(of route: Int) -> ArraySlice<UInt32> { routeTrips[Int(routeTripStart[route])..<Int(routeTripStart[route + 1])] }
+    func moves(from stop: UInt32) -> ArraySlice<Move> { moves[Int(moveStart[Int(stop)])..<Int(moveStart[Int(stop) + 1])] }
+    var routeCount: Int { routePattern.count }
+}
+
+extension PlannerIndex {
+    init(_ tt: Timetable) {
+        buildRoutes(tt)
+        buildStopRoutes(tt)
+        buildMoves(tt)
+    }
+
+    private mutating func buildRoutes(_ tt: Timetable) {
+        var byPattern: [UInt32: [UInt32]] = [:]
+        for t in 0..<UInt32(tt.tripCount) where tt.tripPattern[Int(t)] != Timetable.none {
+            if tt.isFrequencyBased(t) {
+                routePattern.append(tt.tripPattern[Int(t)])
+                routeTrips.append(t)
+                routeTripStart.append(UInt32(routeTrips.count))
+                routeIsFrequency.append(true)
+            } else {
+                byPattern[tt.tripPattern[Int(t)], default: []].append(t)
+            }
+        }
+        for pattern in byPattern.keys.sorted() {
+            let calls = tt.patternRange(pattern).count
+            // Sorted by zone, then first departure; each trip joins the first chain it does not overtake.
+            let trips = byPattern[pattern]!.sorted {
+                (tt.tripZone[Int($0)], tt.departures[Int(tt.tripTimes[Int($0)])], $0)
+                    < (tt.tripZone[Int($1)], tt.departures[Int(tt.tripTimes[Int($1)])], $1)
+            }
+            var chains: [[UInt32]] = []
+            for t in trips {
+                let fits = chains.firstIndex { chain in
+                    let last = chain[chain.count - 1]
+                    guard tt.tripZone[Int(last)] == tt.tripZone[Int(t)] else { return false }
+                    let a = Int(tt.tripTimes[Int(last)]), b = Int(tt.tripTimes[Int(t)])
+                    for k in 0..<calls where tt.departures[a + k] > tt.departures[b + k] || tt.arrivals[a + k] > tt.arrivals[b + k] { return false }
+                    return true
+                }
+                if let i = fits { chains[i].append(t) } else { chains.append([t]) }
+            }
+            for chain in chains {
+                routePattern.append(pattern)
+                routeTrips.append(contentsOf: chain)
+                routeTripStart.append(UInt32(routeTrips.count))
+                routeIsFrequency.append(false)
+            }
+        }
+    }
+
+    private mutating func buildStopRoutes(_ tt: Timetable) {
+        var perStop = [[(route: UInt32, position: UInt16)]](repeating: [], count: tt.stopCount)
+        for r in 0..<routeCount {
+            let p = tt.patternRange(routePattern[r])
+            for k in 0..<p.count { perStop[Int(tt.patternStop[p.lowerBound + k])].append((UInt32(r), UInt16(k))) }
+        }
+        var start: [UInt32] = [0], values: [UInt32] = []
+        for list in perStop {
+            for item in list { values.append(item.route); stopRoutePositions.append(item.position) }
+            start.append(UInt32(values.count))
+        }
+        stopRoutes = Jagged(start: start, values: values)
+    }
+
+    /// transfers.txt rows at stop level, then rows naming a station for each of its
+    /// platforms where no stop-level row names the pair; then walks by coordinates
+    /// (within `maxWalkIndexed`) and between platforms of one station. A rule for a
+    /// pair replaces the walk between them, and a rule from a stop to itself is kept
+    /// for the change there.
+    private mutating func buildMoves(_ tt: Timetable) {
+        let n = tt.stopCount
+        var rules: [UInt64: (type: UInt8, minimum: Int32, stationLevel: Bool)] = [:]
+        func key(_ a: UInt32, _ b: UInt32) -> UInt64 { UInt64(a) << 32 | UInt64(b) }
+        func platforms(_ s: UInt32) -> [UInt32] {
+            tt.stopKind[Int(s)] == StopKind.station.rawValue ? Array(tt.stationChildren[Int(s)]) : [s]
+        }
+        let table = tt.transfers
+        for i in 0..<table.from.count where table.from[i] != Timetable.none && table.to[i] != Timetable.none
+            && table.fromTrip[i] == Timetable.none && table.toTrip[i] == Timetable.none && table.type[i] <= 3 {
+            let from = table.from[i], to = table.to[i]
+            let stationLevel = tt.stopKind[Int(from)] == StopKind.station.rawValue || tt.stopKind[Int(to)] == StopKind.station.rawValue
+            for a in platforms(from) {
+                for b in platforms(to) {
+                    if let existing = rules[key(a, b)], !existing.stationLevel && stationLevel { continue }
+                    rules[key(a, b)] = (table.type[i], max(table.minimumSeconds[i], 0), stationLevel)
+                }
+            }
+        }
+        var perStop = [[Move]](repeating: [], count: n)
+        for (k, rule) in rules {
+            let a = UInt32(k >> 32), b = UInt32(k & 0xFFFF_FFFF)
+            perStop[Int(a)].append(Move(to: b, kind: .rule, metres: 0, ruleType: rule.type, minimumSeconds: rule.minimum))
+        }
+        // Walks: a grid of cells about `maxWalkIndexed` wide, so each stop looks at its own cell and the eight around it.
+        let cell = PlannerIndex.maxWalkIndexed / 111_000
+        var grid: [Int64: [UInt32]] = [:]
+        func cellKey(_ lat: Double, _ lon: Double) -> (Int64, Int64) { (Int64((lat / cell).rounded(.down)), Int64((lon / cell).rounded(.down))) }
+        for s in 0..<UInt32(n) where tt.stopKind[Int(s)] == StopKind.stop.rawValue && tt.stopLat[Int(s)].isFinite {
+            let (y, x) = cellKey(tt.stopLat[Int(s)], tt.stopLon[Int(s)])
+            grid[y << 32 ^ x, default: []].append(s)
+        }
+        for a in 0..<UInt32(n) where tt.stopKind[Int(a)] == StopKind.stop.rawValue && tt.stopLat[Int(a)].isFinite {
+            let lat = tt.stopLat[Int(a)], lon = tt.stopLon[Int(a)]
+            let (y, x) = cellKey(lat, lon)
+            // Longitude cells narrow towards the poles: look as many cells east and west as the width needs.
+            let span = Int64(min(8, (1 / max(cos(lat * .pi / 180), 0.125)).rounded(.up)))
+            for dy in -1...Int64(1) {
+                for dx in -span...span {
+                    for b in grid[(y + dy) << 32 ^ (x + dx)] ?? [] where b != a && rules[key(a, b)] == nil {
+                        let d = Timetable.haversine(lat, lon, tt.stopLat[Int(b)], tt.stopLon[Int(b)])
+                        let sameStation = tt.stopParent[Int(a)] != Timetable.none && tt.stopParent[Int(a)] == tt.stopParent[Int(b)]
+                        if sameStation || d <= PlannerIndex.maxWalkIndexed {
+                            perStop[Int(a)].append(Move(to: b, kind: sameStation ? .platform : .walk, metres: Float(d), ruleType: 0, minimumSeconds: 0))
+                        }
+                    }
+                }
+            }
+            // Platforms of one station far apart (a big interchange) are still one station.
+            let parent = tt.stopParent[Int(a)]
+            if parent != Timetable.none {
+                for b in tt.stationChildren[Int(parent)] where b != a && tt.stopKind[Int(b)] == StopKind.stop.rawValue
+                    && rules[key(a, b)] == nil && !perStop[Int(a)].contains(where: { $0.to == b }) {
+                    let d = Timetable.haversine(lat, lon, tt.stopLat[Int(b)], tt.stopLon[Int(b)])
+                    perStop[Int(a)].append(Move(to: b, kind: .platform, metres: Float(d), ruleType: 0, minimumSeconds: 0))
+                }
+            }
+        }
+        for list in perStop {
+            moves.append(contentsOf: list.sorted { ($0.to, $0.kind.rawValue) < ($1.to, $1.kind.rawValue) })
+            moveStart.append(UInt32(moves.count))
+        }
+    }
+}

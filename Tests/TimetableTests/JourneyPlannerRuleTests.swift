@@ -1,0 +1,193 @@
+import Foundation
+import GTFS
+import OnwardCore
+import OnwardTesting
+import Testing
+import Timetable
+
+// Each planning rule of the journeys issue on a small feed written inline, in
+// UTC so every expected instant is plain arithmetic (`Clock.utc`).
+//
+// S1 ─A1─▶ X1 (platform 1 of station X) ─A1─▶ S3
+// X2 (platform 2 of X) ─B1, B2─▶ T;  W (300 m north of X) ─W1─▶ T
+// S1 ─C1 (slow, no change)─▶ T;  S1 ─N1 (after midnight)─▶ X1 ─▶ S3
+// S1 ─F (every 10 min, 06:00–07:00)─▶ T
+
+private let date = "2025-06-02"
+private func at(_ hhmm: String) -> Instant { Clock.utc(date, hhmm) }
+
+private func files(transfers: String? = nil) -> [String: String] {
+    var f = [
+        "stops.txt": """
+            stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station,platform_code
+            S1,First,40.0000,-74.0,0,,
+            X,Exchange,40.0100,-74.0,1,,
+            X1,Exchange,40.0100,-74.0,0,X,1
+            X2,Exchange,40.0100,-74.0,0,X,2
+            W,West Road,40.0127,-74.0,0,,
+            S3,Third,40.0200,-74.0,0,,
+            T,Terminus,40.0500,-74.0,0,,
+            """,
+        "routes.txt": """
+            route_id,agency_id,route_short_name,route_long_name,route_type
+            R1,A,1,One,1
+            R2,A,2,Two,1
+            RW,A,W,West,3
+            RC,A,C,Slow,3
+            RF,A,F,Frequent,3
+            """,
+        "trips.txt": """
+            route_id,service_id,trip_id
+            R1,DAILY,A1
+            R2,DAILY,B1
+            R2,DAILY,B2
+            RW,DAILY,W1
+            RC,DAILY,C1
+            R1,DAILY,N1
+            RF,DAILY,F
+            """,
+        "stop_times.txt": """
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence
+            A1,08:00:00,08:00:00,S1,1
+            A1,08:10:00,08:10:00,X1,2
+            A1,08:20:00,08:20:00,S3,3
+            B1,08:12:00,08:12:00,X2,1
+            B1,08:30:00,08:30:00,T,2
+            B2,08:20:00,08:20:00,X2,1
+            B2,08:38:00,08:38:00,T,2
+            W1,08:16:00,08:16:00,W,1
+            W1,08:33:00,08:33:00,T,2
+            C1,08:05:00,08:05:00,S1,1
+            C1,09:00:00,09:00:00,T,2
+            N1,23:50:00,23:50:00,S1,1
+            N1,24:05:00,24:05:00,X1,2
+            N1,24:20:00,24:20:00,S3,3
+            F,06:00:00,06:00:00,S1,1
+            F,06:25:00,06:25:00,T,2
+            """,
+        "frequencies.txt": """
+            trip_id,start_time,end_time,headway_secs,exact_times
+            F,06:00:00,07:00:00,600,0
+            """,
+        "calendar.txt": """
+            service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+            DAILY,1,1,1,1,1,1,1,20250101,20251231
+            """,
+    ]
+    if let transfers { f["transfers.txt"] = "from_stop_id,to_stop_id,transfer_type,min_transfer_time\n" + transfers }
+    return f
+}
+
+private func planner(transfers: String? = nil) throws -> JourneyPlanner {
+    JourneyPlanner(try InlineFeed.load(timeZone: "UTC", files(transfers: transfers)).timetable)
+}
+
+private extension JourneyPlanner {
+    func plan(_ from: String, _ to: String, at time: Instant, configure: (inout Request) -> Void = { _ in },
+              overlay: RealtimeOverlay = .empty) throws -> [Journey] {
+        var r = Request(from: try #require(timetable.stop(id: from)), to: try #require(timetable.stop(id: to)), time: time)
+        configure(&r)
+        return plan(r, overlay: overlay)
+    }
+
+    /// "A1 S1 08:00 → X1 08:10" per ride, "walk X1 → X2 0 s" per move: the journey as a reader checks it.
+    func describe(_ j: Journey) -> [String] {
+        j.legs.map { leg in
+            switch leg {
+            case .ride(let r):
+                "\(timetable.tripIDString(r.instance.trip).split(separator: ":").last!) \(local(r.from)) \(clock(r.departure)) → \(local(r.to)) \(clock(r.arrival))"
+            case .move(let from, let to, let seconds, _):
+                "move \(local(from)) → \(local(to)) \(seconds) s"
+            }
+        }
+    }
+
+    private func local(_ s: StopIndex) -> String { String(timetable.place(s).id.split(separator: ":").last!) }
+    private func clock(_ i: Instant) -> String {
+        let s = ((i.epochSeconds % 86_400) + 86_400) % 86_400
+        return String(format: "%02d:%02d", s / 3600, s / 60 % 60)
+    }
+}
+
+@Suite("Journey planner rules, inline")
+struct JourneyPlannerRuleTests {
+    @Test("the Pareto set: a change at a station's other platform arrives first, the slow direct bus has no change")
+    func paretoSet() throws {
+        let p = try planner()
+        let journeys = try p.plan("S1", "T", at: at("07:55"))
+        #expect(journeys.map(p.describe) == [
+            ["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s", "B1 X2 08:12 → T 08:30"],
+            ["C1 S1 08:05 → T 09:00"],
+        ])
+        #expect(journeys.map(\.transfers) == [1, 0])
+    }
+
+    @Test("a longer transfer slack misses the 08:12 and takes the 08:20")
+    func transferSlack() throws {
+        let p = try planner()
+        let journeys = try p.plan("S1", "T", at: at("07:55")) { $0.transferSlack = 180; $0.maxWalk = 200 }
+        #expect(journeys.map(p.describe).first == ["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s", "B2 X2 08:20 → T 08:38"])
+    }
+
+    @Test("a walk by coordinates takes its walking time (300 m at 1.33 m/s: 226 s), and only up to the largest walk")
+    func walkByCoordinates() throws {
+        // min_transfer_time 300 s between the platforms makes the walk to W the faster change.
+        let p = try planner(transfers: "X1,X2,2,300\n")
+        #expect(try p.plan("S1", "T", at: at("07:55")).map(p.describe).first
+            == ["A1 S1 08:00 → X1 08:10", "move X1 → W 226 s", "W1 W 08:16 → T 08:33"])
+        #expect(try p.plan("S1", "T", at: at("07:55")) { $0.maxWalk = 200 }.map(p.describe).first
+            == ["A1 S1 08:00 → X1 08:10", "move X1 → X2 300 s", "B2 X2 08:20 → T 08:38"])
+    }
+
+    @Test("a station-level row applies to each of its platforms; a stop-level row for the pair wins over it")
+    func stationLevelRows() throws {
+        let station = try planner(transfers: "X,X,2,300\n")
+        #expect(try station.plan("S1", "T", at: at("07:55")) { $0.maxWalk = 200 }.map(station.describe).first
+            == ["A1 S1 08:00 → X1 08:10", "move X1 → X2 300 s", "B2 X2 08:20 → T 08:38"])
+        let both = try planner(transfers: "X,X,2,300\nX1,X2,0,\n")
+        #expect(try both.plan("S1", "T", at: at("07:55")) { $0.maxWalk = 200 }.map(both.describe).first
+            == ["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s", "B1 X2 08:12 → T 08:30"])
+    }
+
+    @Test("type 3 forbids the move; with no walking allowed only transfers.txt moves remain")
+    func forbiddenAndNoWalk() throws {
+        let forbidden = try planner(transfers: "X1,X2,3,\n")
+        #expect(try forbidden.plan("S1", "T", at: at("07:55")) { $0.maxWalk = 200 }.map(forbidden.describe) == [["C1 S1 08:05 → T 09:00"]])
+        let plain = try planner()
+        #expect(try plain.plan("S1", "T", at: at("07:55")) { $0.maxWalk = 0 }.map(plain.describe) == [["C1 S1 08:05 → T 09:00"]])
+        let ruled = try planner(transfers: "X1,X2,1,\n")
+        #expect(try ruled.plan("S1", "T", at: at("07:55")) { $0.maxWalk = 0 }.map(ruled.describe).first
+            == ["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s", "B1 X2 08:12 → T 08:30"])
+    }
+
+    @Test("a trip of the previous service day running past midnight is caught after midnight")
+    func pastMidnight() throws {
+        let p = try planner()
+        let journeys = try p.plan("X1", "S3", at: Clock.utc("2025-06-03", "00:00"))
+        #expect(journeys.map(p.describe) == [["N1 X1 00:05 → S3 00:20"]])
+        #expect(journeys.first?.arrival == Clock.utc("2025-06-03", "00:20"))
+    }
+
+    @Test("a frequency-based trip runs every headway: the first run leaving after the time is taken")
+    func frequencyRuns() throws {
+        let p = try planner()
+        #expect(try p.plan("S1", "T", at: at("06:03")).map(p.describe).first == ["F S1 06:10 → T 06:35"])
+    }
+
+    @Test("a range query lists every option departing in the window, in departure order")
+    func rangeQuery() throws {
+        let p = try planner()
+        let journeys = try p.plan("S1", "T", at: at("05:55")) { $0.window = 70 * 60; $0.limit = 10 }
+        #expect(journeys.map { p.describe($0)[0] } == [
+            "F S1 06:00 → T 06:25", "F S1 06:10 → T 06:35", "F S1 06:20 → T 06:45",
+            "F S1 06:30 → T 06:55", "F S1 06:40 → T 07:05", "F S1 06:50 → T 07:15",
+        ])
+    }
+
+    @Test("arrive by: the latest departure that arrives in time")
+    func arriveBy() throws {
+        let p = try planner()
+        let journeys = try p.plan("S1", "T", at: at("08:35")) { $0.arriveBy = true; $0.limit = 1 }
+        #expect(journeys.map(p.describe) == [["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s", "B1 X2 08:12 → T 08:30"]])
+    }
+}
