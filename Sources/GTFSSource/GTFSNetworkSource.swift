@@ -1,5 +1,6 @@
 import Foundation
 import OnwardCore
+import Synchronization
 import Timetable
 import TransitSources
 
@@ -14,6 +15,8 @@ public final class GTFSNetworkSource: TransitSource {
     public let store: LiveStore
     public let displayName: String
     public let sourceNames: [String]
+    /// Built on the first journey asked for, so boards alone never pay for its indices.
+    private let builtPlanner = Mutex<JourneyPlanner?>(nil)
 
     public init(store: LiveStore, displayName: String) {
         self.store = store
@@ -22,7 +25,18 @@ public final class GTFSNetworkSource: TransitSource {
     }
 
     public var capabilities: SourceCapabilities {
-        [.stopSearch, .nearby, .departures, .arrivals, .callingAtFilter, .serviceDetails, .alerts, .browse, .vehicles, .anyTime, .timeWindow]
+        [.stopSearch, .nearby, .departures, .arrivals, .callingAtFilter, .serviceDetails, .alerts, .browse, .vehicles, .anyTime, .timeWindow,
+         .journeys]
+    }
+
+    /// The journey planner over the network's timetable (which never changes under a store).
+    public var planner: JourneyPlanner {
+        builtPlanner.withLock { built in
+            if let built { return built }
+            let planner = JourneyPlanner(store.current.timetable)
+            built = planner
+            return planner
+        }
     }
 
     public var updates: (any SourceUpdates)? { store }

@@ -39,6 +39,7 @@ struct APIRoutes {
             let q = try Params(request)
             return try json(try await deps.queries().alerts(stopID: q.string("stop"), routeID: q.string("route"), languages: q.languages))
         }
+        v1.get("journeys") { request, _ in try await journeys(request) }
         SourceRoutes(deps: deps).add(to: v1)
         v1.get("vehicles") { _, _ in try json(try await deps.queries().vehicles()) }
         v1.get("openapi.json") { _, _ in
@@ -65,6 +66,28 @@ struct APIRoutes {
         }
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
                         body: .init(byteBuffer: body))
+    }
+}
+
+extension APIRoutes {
+    /// Journeys: `from` and `to` (stop or station IDs), `date` and `time` in the origin's local
+    /// time (or `at`), `arriveBy`, `window` minutes, `limit`, `maxWalk` metres, `transferSlack`
+    /// seconds, `maxTransfers`: the CLI's `plan` options, with its limits.
+    func journeys(_ request: Request) async throws -> Response {
+        let queries = deps.queries()
+        let q = try Params(request)
+        let from = try q.required("from", maxLength: 200), to = try q.required("to", maxLength: 200)
+        var query = Queries.JourneyQuery(from: from, to: to, at: try await deps.boardMoment(q, stopID: from, queries: queries).moment)
+        query.arriveBy = try q.bool("arriveBy") ?? false
+        if query.arriveBy && query.at == nil {
+            throw QueryError(.invalidParameter, "arriveBy needs a time (time, or at)", parameter: "arriveBy")
+        }
+        query.windowMinutes = try q.int("window", in: 0...Queries.maxWindowMinutes) ?? 0
+        query.limit = try q.int("limit", in: 1...Queries.maxLimit) ?? Queries.defaultJourneyLimit
+        query.maxWalkMetres = try q.int("maxWalk", in: 0...Queries.maxWalkMetres) ?? 500
+        query.transferSlackSeconds = try q.int("transferSlack", in: 0...Queries.maxTransferSlackSeconds) ?? 60
+        query.maxTransfers = try q.int("maxTransfers", in: 0...Queries.maxTransfersAllowed) ?? 5
+        return try json(try await queries.plan(query))
     }
 }
 

@@ -64,6 +64,17 @@ struct Params {
         return v
     }
 
+    /// `true` or `false` (also `1` / `0`); absent is nil.
+    func bool(_ name: String) throws(QueryError) -> Bool? {
+        try refuseBlank(name)
+        guard let text = string(name) else { return nil }
+        switch text.lowercased() {
+        case "true", "1": return true
+        case "false", "0": return false
+        default: throw QueryError(.invalidParameter, "\(name) must be true or false", parameter: name)
+        }
+    }
+
     func double(_ name: String) throws(QueryError) -> Double? {
         try refuseBlank(name)
         guard let text = string(name) else { return nil }

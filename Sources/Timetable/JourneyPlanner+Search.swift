@@ -188,7 +188,7 @@ struct RaptorSearch {
 
 extension RaptorSearch {
     /// The journey that reached the destination, read back from the labels (before the next departure's run changes them).
-    func journey(_ reached: Reached) -> JourneyPlanner.Journey {
+    func journey(_ reached: Reached) -> JourneyPlanner.Itinerary {
         let tt = planner.timetable
         var legs: [JourneyPlanner.Leg] = []
         if reached.to != reached.via {
@@ -225,6 +225,6 @@ extension RaptorSearch {
             }
             k -= 1
         }
-        return JourneyPlanner.Journey(legs: legs.reversed())
+        return JourneyPlanner.Itinerary(legs: legs.reversed())
     }
 }

@@ -13,6 +13,9 @@ public struct JourneyPlanner: Sendable {
         index = PlannerIndex(timetable)
     }
 
+    /// The longest walk a request may ask for, in metres (the planner indexes walks up to it).
+    public static let maxWalk: Double = PlannerIndex.maxWalkIndexed
+
     /// What a traveller asks.
     public struct Request: Sendable {
         /// A stop, or a station (any of its platforms).
@@ -39,8 +42,8 @@ public struct JourneyPlanner: Sendable {
         }
     }
 
-    /// One journey: rides and moves between them, in order.
-    public struct Journey: Sendable, Hashable {
+    /// One way from A to B: rides and moves between them, in order.
+    public struct Itinerary: Sendable, Hashable {
         public var legs: [Leg]
         public var departure: Instant { legs.first?.departure ?? .init(epochSeconds: 0) }
         public var arrival: Instant { legs.last?.arrival ?? .init(epochSeconds: 0) }
@@ -90,20 +93,20 @@ extension JourneyPlanner {
     /// The journeys for a request: the Pareto set of arrival and changes for each
     /// departure in the window, without the ones another journey beats (leaving no
     /// earlier, arriving no later, with no more changes), sorted by departure.
-    public func plan(_ request: Request, overlay: RealtimeOverlay = .empty) -> [Journey] {
+    public func plan(_ request: Request, overlay: RealtimeOverlay = .empty) -> [Itinerary] {
         var search = RaptorSearch(self, request, overlay: overlay)
         let t = request.time.epochSeconds
         // Arriving by `time`: every departure in the window before it (two hours at least), keeping what arrives in time.
         let start = request.arriveBy ? t - Int64(max(request.window, 7_200)) : t
         let length = request.arriveBy ? t - start : Int64(max(request.window, 0))
-        var journeys: [Journey] = []
+        var journeys: [Itinerary] = []
         for departure in departureTimes(search, from: start, within: length) {
             for reached in search.run(departingAt: departure) {
                 journeys.append(search.journey(reached))
             }
         }
         if request.arriveBy { journeys.removeAll { $0.arrival.epochSeconds > t } }
-        var kept: [Journey] = []
+        var kept: [Itinerary] = []
         for j in journeys where !journeys.contains(where: { $0.beats(j) }) && !kept.contains(where: { $0.ties(j) }) { kept.append(j) }
         kept.sort { ($0.departure, $0.arrival, $0.transfers) < ($1.departure, $1.arrival, $1.transfers) }
         if request.arriveBy { return Array(kept.suffix(request.limit)) }
@@ -136,7 +139,7 @@ extension JourneyPlanner {
     }
 }
 
-extension JourneyPlanner.Journey {
+extension JourneyPlanner.Itinerary {
     /// Leaves no earlier, arrives no later, with no more changes, and is better in one of them.
     func beats(_ other: Self) -> Bool {
         departure >= other.departure && arrival <= other.arrival && transfers <= other.transfers && !ties(other)

@@ -45,3 +45,28 @@ public enum AlertScope: Sendable, Hashable {
     case route(String)
     case service(String)
 }
+
+/// A journey asked of a source: from one stop or station to another, leaving at
+/// (or arriving by) a moment, with the planner's options.
+public struct SourceJourneyRequest: Sendable, Hashable {
+    public var from: String
+    public var to: String
+    /// Leave at or after this moment, or with `arriveBy` arrive by it; nil: now.
+    public var at: Instant?
+    public var arriveBy: Bool
+    /// Every option departing within this many minutes (0: the options of the first departure).
+    public var windowMinutes: Int
+    public var limit: Int
+    /// The longest walk between stops, in metres (0: only the feed's own transfers).
+    public var maxWalkMetres: Int
+    public var transferSlackSeconds: Int
+    public var maxTransfers: Int
+    public var now: Instant
+
+    public init(from: String, to: String, at: Instant? = nil, arriveBy: Bool = false, windowMinutes: Int = 0, limit: Int = 5,
+                maxWalkMetres: Int = 500, transferSlackSeconds: Int = 60, maxTransfers: Int = 5, now: Instant) {
+        self.from = from; self.to = to; self.at = at; self.arriveBy = arriveBy; self.windowMinutes = windowMinutes
+        self.limit = limit; self.maxWalkMetres = maxWalkMetres; self.transferSlackSeconds = transferSlackSeconds
+        self.maxTransfers = maxTransfers; self.now = now
+    }
+}

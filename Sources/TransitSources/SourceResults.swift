@@ -131,3 +131,17 @@ public struct SourceStatus: Sendable, Hashable {
         self.lastSuccess = lastSuccess; self.consecutiveFailures = consecutiveFailures; self.measures = measures
     }
 }
+
+/// A source's journeys between two places, earliest departure first.
+public struct SourceJourneys: Sendable, Hashable {
+    public var from: StopPlace
+    public var to: StopPlace
+    public var journeys: [Journey]
+    public var live: LiveInfo?
+    /// Why there are none, in the traveller's words, when the source knows.
+    public var emptyReason: String?
+
+    public init(from: StopPlace, to: StopPlace, journeys: [Journey], live: LiveInfo? = nil, emptyReason: String? = nil) {
+        self.from = from; self.to = to; self.journeys = journeys; self.live = live; self.emptyReason = emptyReason
+    }
+}

@@ -46,6 +46,8 @@ public protocol TransitSource: Sendable {
     func directions(routeID: String) async throws(SourceError) -> [RouteDirection]
     func stops(routeID: String, directionID: String) async throws(SourceError) -> [StopPlace]
     func vehicles(routeID: String?, now: Instant) async throws(SourceError) -> SourceVehicles
+    /// Journeys from one stop or station to another, with changes.
+    func plan(_ request: SourceJourneyRequest) async throws(SourceError) -> SourceJourneys
     /// How each upstream of this source is doing, by source name (never by URL).
     func status(now: Instant) -> [SourceStatus]
 }
@@ -74,6 +76,8 @@ public struct SourceCapabilities: OptionSet, Sendable, Hashable {
     public static let anyTime = SourceCapabilities(rawValue: 1 << 9)
     /// A board limited by a time window (not only a number of rows).
     public static let timeWindow = SourceCapabilities(rawValue: 1 << 10)
+    /// Journeys from A to B, with changes.
+    public static let journeys = SourceCapabilities(rawValue: 1 << 11)
 }
 
 /// Default answers for what a source does not declare: "unsupported", never an empty list
@@ -113,6 +117,7 @@ extension TransitSource {
     public func directions(routeID: String) async throws(SourceError) -> [RouteDirection] { throw unsupported("a route's directions") }
     public func stops(routeID: String, directionID: String) async throws(SourceError) -> [StopPlace] { throw unsupported("a route's stops") }
     public func vehicles(routeID: String?, now: Instant) async throws(SourceError) -> SourceVehicles { throw unsupported("vehicle positions") }
+    public func plan(_ request: SourceJourneyRequest) async throws(SourceError) -> SourceJourneys { throw unsupported("journeys") }
 }
 
 /// What a stop typed by name resolves to at one source.

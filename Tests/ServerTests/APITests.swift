@@ -92,6 +92,38 @@ struct APITests {
         }
     }
 
+    @Test("journeys from A to B: live legs on the simulated network, earliest departure first, with canonical IDs")
+    func journeys() async throws {
+        let app = TestServer.app(TestServer.deps(try TestServer.store()))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/v1/journeys?from=SLBB&to=SBHI&date=2026-11-23&time=08:00&window=20", method: .get) { r in
+                #expect(r.status == .ok)
+                let answer = try decode(JourneysDTO.self, r)
+                #expect(answer.from.id == "mrt-jakarta:SLBB")
+                #expect(answer.to.id == "mrt-jakarta:SBHI")
+                #expect(answer.journeys.count >= 3)
+                #expect(answer.journeys.map(\.departure) == answer.journeys.map(\.departure).sorted())
+                for j in answer.journeys {
+                    #expect(j.transfers == 0)
+                    let leg = try #require(j.legs.first)
+                    #expect(leg.kind == "transit")
+                    #expect(leg.tripId?.hasPrefix("mrt-jakarta:") == true)
+                    #expect(leg.from.stopId.hasPrefix("mrt-jakarta:G"))
+                    #expect(leg.serviceDate == "2026-11-23")
+                    // The simulation makes every run live.
+                    #expect(leg.status != "scheduled")
+                    #expect(j.departure >= "2026-11-23T08:00:00+07:00")
+                }
+            }
+            // Arriving by 09:00: the last journey arrives by then.
+            try await client.execute(uri: "/api/v1/journeys?from=SLBB&to=SBHI&date=2026-11-23&time=09:00&arriveBy=true&limit=1", method: .get) { r in
+                let j = try #require(try decode(JourneysDTO.self, r).journeys.first)
+                #expect(j.arrival <= "2026-11-23T09:00:00+07:00")
+                #expect(j.arrival > "2026-11-23T08:50:00+07:00")
+            }
+        }
+    }
+
     @Test("errors are problem+json with a stable code, never raw text", arguments: [
         ("/api/v1/stops/NOPE/departures", 404, "stop-not-found"),
         ("/api/v1/services/NOPE", 404, "trip-not-found"),
@@ -107,6 +139,11 @@ struct APITests {
         ("/api/v1/stops/SLBB/departures?at=2026-11-23T08:00:00Z&date=2026-02-30", 400, "invalid-parameter"),
         ("/api/v1/sources/nope/routes", 404, "source-not-found"),
         ("/api/v1/stops/nearby?lat=1&lon=1&radius=0.5", 400, "invalid-parameter"),
+        ("/api/v1/journeys?from=SLBB", 400, "invalid-parameter"),
+        ("/api/v1/journeys?from=SLBB&to=NOPE", 404, "stop-not-found"),
+        ("/api/v1/journeys?from=SLBB&to=SBHI&maxTransfers=9", 400, "invalid-parameter"),
+        ("/api/v1/journeys?from=SLBB&to=SBHI&arriveBy=true", 400, "invalid-parameter"),
+        ("/api/v1/journeys?from=SLBB&to=SBHI&arriveBy=maybe&time=09:00", 400, "invalid-parameter"),
         ("/api/v1/nothing-here", 404, "not-found"),
     ])
     func problems(uri: String, status: Int, code: String) async throws {

@@ -84,14 +84,14 @@ private func planner(transfers: String? = nil) throws -> JourneyPlanner {
 
 private extension JourneyPlanner {
     func plan(_ from: String, _ to: String, at time: Instant, configure: (inout Request) -> Void = { _ in },
-              overlay: RealtimeOverlay = .empty) throws -> [Journey] {
+              overlay: RealtimeOverlay = .empty) throws -> [Itinerary] {
         var r = Request(from: try #require(timetable.stop(id: from)), to: try #require(timetable.stop(id: to)), time: time)
         configure(&r)
         return plan(r, overlay: overlay)
     }
 
     /// "A1 S1 08:00 → X1 08:10" per ride, "walk X1 → X2 0 s" per move: the journey as a reader checks it.
-    func describe(_ j: Journey) -> [String] {
+    func describe(_ j: Itinerary) -> [String] {
         j.legs.map { leg in
             switch leg {
             case .ride(let r):
@@ -189,5 +189,57 @@ struct JourneyPlannerRuleTests {
         let p = try planner()
         let journeys = try p.plan("S1", "T", at: at("08:35")) { $0.arriveBy = true; $0.limit = 1 }
         #expect(journeys.map(p.describe) == [["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s", "B1 X2 08:12 → T 08:30"]])
+    }
+
+    // MARK: Live data
+
+    /// An overlay with one trip's live data, built by hand.
+    private func overlay(_ p: JourneyPlanner, trip: String, _ live: (inout TripLive) -> Void) throws -> RealtimeOverlay {
+        let t = try #require(p.timetable.trip(id: trip)).raw
+        var l = TripLive(status: .running, calls: p.timetable.callCount(of: t))
+        live(&l)
+        var o = RealtimeOverlay()
+        o.trips[TripInstance(trip: t, serviceDay: ServiceDate(iso: date)!.dayNumber)] = l
+        o.tripUpdatesTimestamp = at("07:50")
+        o.reindex(timetable: p.timetable)
+        return o
+    }
+
+    @Test("a cancelled run is not taken: the next one is")
+    func cancelledRun() throws {
+        let p = try planner()
+        let live = try overlay(p, trip: "B1") { $0.status = .cancelled }
+        #expect(try p.plan("S1", "T", at: at("07:55"), configure: { $0.maxWalk = 200 }, overlay: live).map(p.describe).first
+            == ["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s", "B2 X2 08:20 → T 08:38"])
+    }
+
+    @Test("a skipped call is neither boarded nor left at")
+    func skippedCall() throws {
+        let p = try planner()
+        let live = try overlay(p, trip: "B1") { $0.callStatus[0] = .skipped }
+        #expect(try p.plan("S1", "T", at: at("07:55"), configure: { $0.maxWalk = 200 }, overlay: live).map(p.describe).first
+            == ["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s", "B2 X2 08:20 → T 08:38"])
+    }
+
+    @Test("delays are taken into account: a late run is caught at its expected time and arrives late")
+    func delays() throws {
+        let p = try planner()
+        // B1 five minutes late at both calls.
+        let live = try overlay(p, trip: "B1") { l in
+            l.departure = [at("08:17").epochSeconds, at("08:35").epochSeconds]
+            l.arrival = [at("08:17").epochSeconds, at("08:35").epochSeconds]
+        }
+        let journey = try #require(try p.plan("S1", "T", at: at("07:55"), configure: { $0.maxWalk = 200 }, overlay: live).first)
+        #expect(p.describe(journey) == ["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s", "B1 X2 08:17 → T 08:35"])
+        guard case .ride(let ride) = journey.legs[2] else { Issue.record("not a ride"); return }
+        #expect(ride.isLive)
+        #expect(ride.scheduledDeparture == at("08:12"))
+        // Early enough for it now, having missed the 08:12 by schedule: a change arriving 08:16 still makes the late B1.
+        let late = try overlay(p, trip: "B1") { l in
+            l.departure = [at("08:17").epochSeconds, at("08:35").epochSeconds]
+            l.arrival = [at("08:17").epochSeconds, at("08:35").epochSeconds]
+        }
+        #expect(try p.plan("S1", "T", at: at("07:55"), configure: { $0.maxWalk = 200; $0.transferSlack = 400 }, overlay: late).map(p.describe).first
+            == ["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s", "B1 X2 08:17 → T 08:35"])
     }
 }

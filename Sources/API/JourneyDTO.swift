@@ -1,0 +1,94 @@
+import Foundation
+import OnwardCore
+
+/// `GET /api/v1/journeys` and `onward plan --json`: journeys from A to B, sorted by departure.
+public struct JourneysDTO: Codable, Sendable, Equatable {
+    public var from: StopDTO
+    public var to: StopDTO
+    public var journeys: [JourneyDTO]
+    public var live: LiveDTO?
+    /// Why there are none, when the source knows.
+    public var emptyReason: String?
+    public var source: String?
+    public var sourceName: String?
+
+    public init(from: StopPlace, to: StopPlace, journeys: [Journey], live: LiveDTO?) {
+        self.from = StopDTO(from)
+        self.to = StopDTO(to)
+        self.journeys = journeys.map(JourneyDTO.init)
+        self.live = live
+    }
+}
+
+public struct JourneyDTO: Codable, Sendable, Equatable {
+    /// ISO 8601 in the origin's time zone, with its offset; live where known.
+    public var departure: String
+    /// ISO 8601 in the destination's time zone, with its offset; live where known.
+    public var arrival: String
+    /// Whole seconds from departure to arrival.
+    public var duration: Int
+    public var transfers: Int
+    public var legs: [JourneyLegDTO]
+
+    public init(_ j: Journey) {
+        let first = j.legs.first.map(\.fromStop), last = j.legs.last.map(\.toStop)
+        departure = LocalTime(j.departure, in: TimeZone(identifier: first?.timeZone ?? "UTC") ?? .gmt).iso8601
+        arrival = LocalTime(j.arrival, in: TimeZone(identifier: last?.timeZone ?? "UTC") ?? .gmt).iso8601
+        duration = j.durationSeconds
+        transfers = j.transfers
+        legs = j.legs.map(JourneyLegDTO.init)
+    }
+}
+
+/// A transit leg (`kind: "transit"`) or a walk (`kind: "walk"`, with `duration`).
+public struct JourneyLegDTO: Codable, Sendable, Equatable {
+    public var kind: String
+    public var from: JourneyStopDTO
+    public var to: JourneyStopDTO
+    /// ISO 8601 local with offset: the timetable's time for a ride, when the walk starts for a walk.
+    public var departure: String
+    public var arrival: String
+    /// Whole seconds (walks; rides give their times).
+    public var duration: Int?
+    public var tripId: String?
+    public var routeId: String?
+    public var routeShortName: String?
+    public var routeColor: String?
+    public var headsign: String?
+    /// `YYYY-MM-DD`.
+    public var serviceDate: String?
+    /// For a frequency-based trip: the run's start time, which names it.
+    public var startTime: String?
+    public var expectedDeparture: String?
+    public var expectedArrival: String?
+    /// scheduled, noLiveData, onTime, late, early.
+    public var status: String?
+
+    public init(_ leg: JourneyLeg) {
+        func time(_ i: Instant, _ s: JourneyStop) -> String { LocalTime(i, in: TimeZone(identifier: s.timeZone) ?? .gmt).iso8601 }
+        switch leg {
+        case .transit(let t):
+            kind = "transit"
+            from = JourneyStopDTO(t.from); to = JourneyStopDTO(t.to)
+            departure = time(t.departure, t.from); arrival = time(t.arrival, t.to)
+            tripId = t.tripID; routeId = t.routeID; routeShortName = t.routeShortName; routeColor = t.routeColor
+            headsign = t.headsign; serviceDate = t.serviceDate.isoString; startTime = t.startTime
+            expectedDeparture = t.expectedDeparture.map { time($0, t.from) }
+            expectedArrival = t.expectedArrival.map { time($0, t.to) }
+            status = t.status.rawValue
+        case .walk(let w):
+            kind = "walk"
+            from = JourneyStopDTO(w.from); to = JourneyStopDTO(w.to)
+            departure = time(w.departure, w.from); arrival = time(leg.arrival, w.to)
+            duration = w.seconds
+        }
+    }
+}
+
+public struct JourneyStopDTO: Codable, Sendable, Equatable {
+    public var stopId: String
+    public var name: String
+    public var platform: String?
+
+    public init(_ s: JourneyStop) { stopId = s.stopID; name = s.name; platform = s.platform }
+}

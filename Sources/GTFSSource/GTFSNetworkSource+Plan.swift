@@ -1,0 +1,39 @@
+import Foundation
+import OnwardCore
+import Timetable
+import TransitSources
+
+extension GTFSNetworkSource {
+    /// Journeys on the timetable, with the realtime overlay when a realtime source is configured.
+    public func plan(_ request: SourceJourneyRequest) async throws(SourceError) -> SourceJourneys {
+        let state = store.current
+        let tt = state.timetable
+        let from = try stop(request.from, in: tt), to = try stop(request.to, in: tt)
+        guard from != to else { throw SourceError(.invalidRequest, "The origin and the destination are the same place.") }
+        var query = JourneyPlanner.Request(from: from, to: to, time: request.at ?? request.now)
+        query.arriveBy = request.arriveBy
+        query.window = request.windowMinutes * 60
+        query.limit = request.limit
+        query.maxWalk = Double(min(request.maxWalkMetres, Int(JourneyPlanner.maxWalk)))
+        query.transferSlack = request.transferSlackSeconds
+        query.maxTransfers = request.maxTransfers
+        let journeys = planner.journeys(query, overlay: state.hasRealtime ? state.realtime.overlay : .empty, live: state.hasRealtime)
+        var answer = SourceJourneys(from: tt.place(from), to: tt.place(to), journeys: journeys, live: state.live(now: request.now))
+        if journeys.isEmpty { answer.emptyReason = emptyReason(request, in: tt) }
+        return answer
+    }
+
+    /// Why no journey was found: outside the timetable's dates, else no connection in time.
+    private func emptyReason(_ request: SourceJourneyRequest, in tt: Timetable) -> String {
+        let moment = request.at ?? request.now
+        if let calendar = tt.calendarRange {
+            let zone = TimeZone(identifier: tt.agencies.first?.timeZone ?? "UTC") ?? .gmt
+            let day = LocalTime(moment, in: zone).date
+            if day > calendar.upperBound { return "The timetable ends on \(calendar.upperBound.isoString): there is no service data after that date." }
+            if day < calendar.lowerBound { return "The timetable starts on \(calendar.lowerBound.isoString): there is no service data before that date." }
+        }
+        return request.arriveBy
+            ? "No journey arrives by then with at most \(request.maxTransfers) changes."
+            : "No journey leaves in that time with at most \(request.maxTransfers) changes."
+    }
+}

@@ -1,0 +1,107 @@
+/// One way from A to B: rides on services and walks between them, in order.
+public struct Journey: Sendable, Hashable {
+    public var legs: [JourneyLeg]
+
+    public init(legs: [JourneyLeg]) { self.legs = legs }
+
+    /// When the traveller leaves the origin: live where known, else the timetable's.
+    public var departure: Instant { legs.first?.departure ?? Instant(epochSeconds: 0) }
+    /// When the traveller reaches the destination: live where known, else the timetable's.
+    public var arrival: Instant { legs.last?.arrival ?? Instant(epochSeconds: 0) }
+    public var durationSeconds: Int { Int(arrival.epochSeconds - departure.epochSeconds) }
+    public var rides: [TransitLeg] { legs.compactMap { if case .transit(let t) = $0 { t } else { nil } } }
+    /// Changes of vehicle.
+    public var transfers: Int { max(rides.count - 1, 0) }
+}
+
+public enum JourneyLeg: Sendable, Hashable {
+    case transit(TransitLeg)
+    case walk(WalkLeg)
+
+    public var departure: Instant {
+        switch self {
+        case .transit(let t): t.expectedDeparture ?? t.departure
+        case .walk(let w): w.departure
+        }
+    }
+
+    public var arrival: Instant {
+        switch self {
+        case .transit(let t): t.expectedArrival ?? t.arrival
+        case .walk(let w): w.departure.adding(seconds: Int64(w.seconds))
+        }
+    }
+}
+
+/// A stop a leg starts or ends at.
+public struct JourneyStop: Sendable, Hashable {
+    public var stopID: String
+    public var name: String
+    public var platform: String?
+    /// The time zone the stop shows its times in.
+    public var timeZone: String
+
+    public init(stopID: String, name: String, platform: String?, timeZone: String) {
+        self.stopID = stopID; self.name = name; self.platform = platform; self.timeZone = timeZone
+    }
+}
+
+/// A ride on one run of a service, from one of its calls to a later one.
+public struct TransitLeg: Sendable, Hashable {
+    public var tripID: String
+    public var routeID: String
+    public var routeShortName: String
+    public var routeLongName: String
+    public var routeColor: String?
+    public var headsign: String
+    public var serviceDate: ServiceDate
+    /// For a frequency-based trip: the start time (GTFS `HH:MM:SS`) of this run.
+    public var startTime: String?
+    public var from: JourneyStop
+    public var to: JourneyStop
+    /// The timetable's times.
+    public var departure: Instant
+    public var arrival: Instant
+    /// Live times, when a realtime source has them.
+    public var expectedDeparture: Instant?
+    public var expectedArrival: Instant?
+    public var status: LiveStatus
+
+    public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, routeColor: String?,
+                headsign: String, serviceDate: ServiceDate, startTime: String?, from: JourneyStop, to: JourneyStop,
+                departure: Instant, arrival: Instant, expectedDeparture: Instant? = nil, expectedArrival: Instant? = nil,
+                status: LiveStatus = .scheduled) {
+        self.tripID = tripID; self.routeID = routeID; self.routeShortName = routeShortName; self.routeLongName = routeLongName
+        self.routeColor = routeColor; self.headsign = headsign; self.serviceDate = serviceDate; self.startTime = startTime
+        self.from = from; self.to = to; self.departure = departure; self.arrival = arrival
+        self.expectedDeparture = expectedDeparture; self.expectedArrival = expectedArrival; self.status = status
+    }
+}
+
+/// A walk between two stops (or a change of platform), in whole seconds.
+public struct WalkLeg: Sendable, Hashable {
+    public var from: JourneyStop
+    public var to: JourneyStop
+    public var departure: Instant
+    public var seconds: Int
+
+    public init(from: JourneyStop, to: JourneyStop, departure: Instant, seconds: Int) {
+        self.from = from; self.to = to; self.departure = departure; self.seconds = seconds
+    }
+}
+
+extension JourneyLeg {
+    public var fromStop: JourneyStop {
+        switch self {
+        case .transit(let t): t.from
+        case .walk(let w): w.from
+        }
+    }
+
+    public var toStop: JourneyStop {
+        switch self {
+        case .transit(let t): t.to
+        case .walk(let w): w.to
+        }
+    }
+}

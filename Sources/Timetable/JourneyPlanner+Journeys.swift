@@ -1,0 +1,45 @@
+import OnwardCore
+
+extension JourneyPlanner {
+    /// The journeys for a request, in the domain's terms: canonical IDs, names,
+    /// platforms, the timetable's times and the live ones beside them.
+    public func journeys(_ request: Request, overlay: RealtimeOverlay = .empty, live: Bool = false) -> [Journey] {
+        plan(request, overlay: overlay).map { journey($0, live: live) }
+    }
+
+    /// An itinerary dressed for people. `live`: a realtime source is configured, so a
+    /// ride it says nothing about shows as such rather than as plain timetable.
+    public func journey(_ itinerary: Itinerary, live: Bool) -> Journey {
+        Journey(legs: itinerary.legs.map { leg in
+            switch leg {
+            case .ride(let r): .transit(transitLeg(r, live: live))
+            case .move(let from, let to, let seconds, let departure):
+                .walk(WalkLeg(from: stop(from), to: stop(to), departure: departure, seconds: seconds))
+            }
+        })
+    }
+
+    private func stop(_ s: StopIndex) -> JourneyStop {
+        let tt = timetable, i = Int(s.raw)
+        return JourneyStop(stopID: tt.stopID[i], name: tt.stopName[i], platform: tt.stopPlatform[i].isEmpty ? nil : tt.stopPlatform[i],
+                           timeZone: tt.zoneIDs[Int(tt.stopZone[i])])
+    }
+
+    private func transitLeg(_ r: Ride, live: Bool) -> TransitLeg {
+        let tt = timetable
+        let t = Int(r.instance.trip), route = Int(tt.tripRoute[t])
+        var leg = TransitLeg(
+            tripID: tt.tripID[t], routeID: tt.routeID[route], routeShortName: tt.routeShortName[route],
+            routeLongName: tt.routeLongName[route], routeColor: tt.routeColor[route].isEmpty ? nil : tt.routeColor[route],
+            headsign: tt.headsign(trip: r.instance.trip, position: r.boardCall), serviceDate: ServiceDate(dayNumber: r.instance.serviceDay),
+            startTime: tt.isFrequencyBased(r.instance.trip) ? GTFSTime.format(tt.departures[Int(tt.tripTimes[t])] + r.instance.shift) : nil,
+            from: stop(r.from), to: stop(r.to), departure: r.scheduledDeparture, arrival: r.scheduledArrival,
+            status: live ? .noLiveData : .scheduled)
+        if r.isLive {
+            leg.expectedDeparture = r.departure
+            leg.expectedArrival = r.arrival
+            leg.status = LiveStatus.forDelay(Int(r.departure.epochSeconds - r.scheduledDeparture.epochSeconds))
+        }
+        return leg
+    }
+}

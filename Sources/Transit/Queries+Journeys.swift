@@ -1,0 +1,58 @@
+import API
+import Foundation
+import OnwardCore
+import TransitSources
+
+extension Queries {
+    /// Caps that keep one journey request cheap (the window as for boards).
+    public static let maxWalkMetres = 2_000
+    public static let maxTransferSlackSeconds = 3_600
+    public static let maxTransfersAllowed = 8
+    public static let defaultJourneyLimit = 5
+
+    public struct JourneyQuery: Sendable, Hashable {
+        public var from: String
+        public var to: String
+        public var at: Instant?
+        public var arriveBy = false
+        public var windowMinutes = 0
+        public var limit = Queries.defaultJourneyLimit
+        public var maxWalkMetres = 500
+        public var transferSlackSeconds = 60
+        public var maxTransfers = 5
+
+        public init(from: String, to: String, at: Instant? = nil) {
+            self.from = from; self.to = to; self.at = at
+        }
+    }
+
+    /// Journeys from a stop or station to another, with the options' limits checked first.
+    public func plan(_ q: JourneyQuery) async throws(QueryError) -> JourneysDTO {
+        func check(_ value: Int, _ range: ClosedRange<Int>, _ parameter: String, _ unit: String) throws(QueryError) {
+            guard range.contains(value) else {
+                throw QueryError(.invalidParameter, "\(parameter) must be between \(range.lowerBound) and \(range.upperBound)\(unit)", parameter: parameter)
+            }
+        }
+        try check(q.windowMinutes, 0...Queries.maxWindowMinutes, "window", " minutes")
+        try check(q.limit, 1...Queries.maxLimit, "limit", "")
+        try check(q.maxWalkMetres, 0...Queries.maxWalkMetres, "maxWalk", " metres")
+        try check(q.transferSlackSeconds, 0...Queries.maxTransferSlackSeconds, "transferSlack", " seconds")
+        try check(q.maxTransfers, 0...Queries.maxTransfersAllowed, "maxTransfers", "")
+        let (source, from) = try resolveStop(q.from)
+        let (other, to) = try resolveStop(q.to)
+        guard other.sourceNames == source.sourceNames else {
+            throw QueryError(.unsupported, "A journey has to start and end in one network: '\(q.from)' is \(source.displayName), '\(q.to)' is \(other.displayName).")
+        }
+        guard source.capabilities.contains(.journeys) else { throw QueryError(.unsupported, "\(source.displayName) cannot plan journeys.") }
+        let request = SourceJourneyRequest(from: from, to: to, at: q.at, arriveBy: q.arriveBy, windowMinutes: q.windowMinutes, limit: q.limit,
+                                           maxWalkMetres: q.maxWalkMetres, transferSlackSeconds: q.transferSlackSeconds,
+                                           maxTransfers: q.maxTransfers, now: now)
+        let answer: SourceJourneys
+        do { answer = try await source.plan(request) } catch { throw QueryError(error, sourceName: source.displayName) }
+        var dto = JourneysDTO(from: answer.from, to: answer.to, journeys: answer.journeys, live: answer.live.map(LiveDTO.init))
+        dto.emptyReason = answer.emptyReason
+        dto.source = CanonicalID.split(from)?.source
+        dto.sourceName = source.displayName
+        return dto
+    }
+}

@@ -1,0 +1,51 @@
+import API
+import Foundation
+
+/// Journeys as a traveller reads them in a terminal, from the API's answer: what
+/// `--json` prints is what this shows.
+struct JourneyView {
+    let answer: JourneysDTO
+    /// The moment asked for, in the origin's zone, for the subtitle.
+    let subtitle: String
+
+    func render(_ t: Terminal) -> String {
+        var lines = [t.bold(answer.from.name) + t.dim(" → ") + t.bold(answer.to.name), t.dim(subtitle), ""]
+        if answer.journeys.isEmpty {
+            lines.append("  " + (answer.emptyReason ?? "No journey found."))
+            return lines.joined(separator: "\n")
+        }
+        for (n, j) in answer.journeys.enumerated() {
+            let changes = j.transfers == 0 ? "no change" : j.transfers == 1 ? "1 change" : "\(j.transfers) changes"
+            lines.append(t.bold("\(n + 1). \(Self.clock(j.departure)) → \(Self.clock(j.arrival))") + t.dim("  \(Self.minutes(j.duration)), \(changes)"))
+            for leg in j.legs {
+                if leg.kind == "walk" {
+                    let what = leg.from.name == leg.to.name ? "Change platform" : "Walk to \(leg.to.name)"
+                    lines.append(t.dim("     \(what)\(Self.platform(leg.to)), \(Self.minutes(leg.duration ?? 0))"))
+                    continue
+                }
+                let line = [leg.routeShortName, leg.headsign.map { "to \($0)" }].compactMap { $0 }.joined(separator: " ")
+                lines.append("   \(Self.time(leg.departure, leg.expectedDeparture, t))  \(leg.from.name)\(Self.platform(leg.from))")
+                lines.append(t.dim("          \(line)"))
+                lines.append("   \(Self.time(leg.arrival, leg.expectedArrival, t))  \(leg.to.name)\(Self.platform(leg.to))")
+            }
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// "08:04", or "08:04 → 08:06" when live data moves it.
+    private static func time(_ scheduled: String, _ expected: String?, _ t: Terminal) -> String {
+        guard let expected, clock(expected) != clock(scheduled) else { return clock(scheduled) + "      " }
+        return t.strike(clock(scheduled)) + " " + t.yellow(clock(expected))
+    }
+
+    /// HH:MM of an ISO 8601 local time (`2026-11-23T08:04:00+07:00`).
+    static func clock(_ iso: String) -> String { String(iso.dropFirst(11).prefix(5)) }
+
+    static func minutes(_ seconds: Int) -> String {
+        let m = (seconds + 59) / 60
+        return m < 60 ? "\(m) min" : "\(m / 60) h \(m % 60) min"
+    }
+
+    private static func platform(_ s: JourneyStopDTO) -> String { s.platform.map { " (platform \($0))" } ?? "" }
+}
