@@ -59,4 +59,54 @@ struct JourneyPlannerRealFeedTests {
         guard case .ride(let ride) = first.legs[0] else { Issue.record("not a ride"); return }
         #expect(ride.instance.serviceDay == ServiceDate(iso: "2025-11-08")!.dayNumber)
     }
+
+    @Test("Caltrain and BART loaded together: BART to Millbrae, a walk to the Caltrain platform, Caltrain to Palo Alto")
+    func caltrainAndBART() throws {
+        // The two recordings share no date (BART's is from 2019), so BART's own timetable runs here with its
+        // calendar moved to Caltrain's period: calendar.txt's dates replaced, calendar_dates.txt (2019 holidays) left out.
+        let bart = try MovedCalendar(ZipGTFSSource(url: Fixtures.gtfs("bart-2019-02")), name: "bart",
+                                     calendar: """
+                                         service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+                                         WKDY,1,1,1,1,1,0,0,20230901,20240601
+                                         SAT,0,0,0,0,0,1,0,20230901,20240601
+                                         SUN,0,0,0,0,0,0,1,20230901,20240601
+
+                                         """)
+        let tt = try GTFSImporter.load([try ZipGTFSSource(url: Fixtures.gtfs("caltrain-2023-09")), bart]).timetable
+        let planner = JourneyPlanner(tt)
+        // Tuesday 3 October 2023, 08:00 PDT (UTC-7). Worked answer (both feeds merged, IDs prefixed): BART trip
+        // 3330715WKDY leaves EMBR at 08:01:00 and reaches MLBR at 08:34:00; the Caltrain platform 70062 is 53.9 m
+        // away (a 41 s walk: 40.55 s rounded up; the change takes the 60 s slack); Caltrain train 306 leaves 70062
+        // at 08:46:00 and reaches 70172 at 09:14:00.
+        let journeys = try planner.itineraries("bart:EMBR", "caltrain-2023-09:palo_alto", at: Clock.local("2023-10-03", "08:00", offsetHours: -7))
+        let first = try #require(journeys.first)
+        #expect(planner.rides(first, offsetHours: -7) == [
+            "3330715WKDY EMBR 08:01:00 → MLBR 08:34:00",
+            "306 70062 08:46:00 → 70172 09:14:00",
+        ])
+        let walk = first.legs.compactMap { leg -> (StopIndex, StopIndex, Int)? in
+            if case .move(let from, let to, let seconds, _) = leg { (from, to, seconds) } else { nil }
+        }
+        #expect(walk.map { [tt.place($0.0).id, tt.place($0.1).id] } == [["bart:MLBR", "caltrain-2023-09:70062"]])
+        #expect(walk.first?.2 == 41)
+    }
+}
+
+/// A feed whose calendar.txt is replaced and whose calendar_dates.txt is left out.
+private struct MovedCalendar: GTFSSource {
+    let base: ZipGTFSSource
+    let name: String
+    let calendar: String
+
+    init(_ base: ZipGTFSSource, name: String, calendar: String) {
+        self.base = base; self.name = name
+        self.calendar = calendar.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
+    }
+
+    func contains(_ file: String) -> Bool { file == "calendar_dates.txt" ? false : base.contains(file) }
+    func size(of file: String) -> Int? { file == "calendar.txt" ? calendar.utf8.count : base.size(of: file) }
+    func read(_ file: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard file == "calendar.txt" else { return try base.read(file, chunk) }
+        try Array(calendar.utf8).withUnsafeBytes { try chunk($0) }
+    }
 }
