@@ -1,7 +1,9 @@
 import OnwardCore
 
 /// Finding the run of a route to catch at a stop, with live times where the
-/// overlay has them: cancelled runs and skipped calls are passed over.
+/// overlay has them: cancelled runs and skipped calls are passed over. These read
+/// `timetable` in place: a local copy of it (a large struct of arrays) in each call
+/// cost a copy and a retain per array, the largest cost of a query.
 extension JourneyPlanner {
     /// A run of a route: a trip on a service day (with its shift, for a frequency-based trip).
     struct Run {
@@ -13,14 +15,13 @@ extension JourneyPlanner {
 
     /// The run of `route` that leaves call `k` earliest at or after `t`, or nil.
     func earliestRun(route r: Int, call k: Int, after t: Int64, overlay: RealtimeOverlay) -> (run: Run, departure: Int64)? {
-        let tt = timetable
         let trips = index.trips(of: r)
         let first = trips[trips.startIndex]
-        let zone = tt.tripZone[Int(first)]
+        let zone = timetable.tripZone[Int(first)]
         let live = !overlay.liveSlot.isEmpty
         // Service days whose runs can still be leaving at `t`; a run is never caught more than a day ahead.
-        let lowDay = max(Int32(clamping: (t - Int64(tt.maxTime)) / 86_400 - 1), tt.firstDay)
-        let highDay = min(Int32(clamping: t / 86_400 + 1), tt.firstDay + tt.dayCount - 1)
+        let lowDay = max(Int32(clamping: (t - Int64(timetable.maxTime)) / 86_400 - 1), timetable.firstDay)
+        let highDay = min(Int32(clamping: t / 86_400 + 1), timetable.firstDay + timetable.dayCount - 1)
         guard lowDay <= highDay else { return nil }
         var best: (run: Run, departure: Int64)?
         if index.routeIsFrequency[r] {
@@ -31,21 +32,27 @@ extension JourneyPlanner {
             return best
         }
         let late = live ? overlay.maxDelay : 0, early = live ? overlay.maxEarly : 0
+        // The earliest any run of the route leaves call k, as a time of day: a later day whose
+        // first run leaves after the best found so far need not be searched.
+        // The route's departures from call k, one per run in order, side by side in memory.
+        let column = Int(index.routeTimesStart[r]) + k * trips.count - trips.startIndex
+        let firstAtCall = Int64(index.routeDepartures[column + trips.startIndex])
         for day in lowDay...highDay {
-            let base = tt.base(zone: zone, day: day)
+            let base = timetable.base(zone: zone, day: day)
+            if let b = best, base + firstAtCall - early >= b.departure { break }
             let earliestTime = t - base - late
-            if earliestTime > Int64(tt.maxTime) { continue }
+            if earliestTime > Int64(timetable.maxTime) { continue }
             // The route's runs leave every call in the same order: binary search for the first that can be caught.
             var lo = trips.startIndex, hi = trips.endIndex
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if Int64(tt.departures[Int(tt.tripTimes[Int(trips[mid])]) + k]) < earliestTime { lo = mid + 1 } else { hi = mid }
+                if Int64(index.routeDepartures[column + mid]) < earliestTime { lo = mid + 1 } else { hi = mid }
             }
             for j in lo..<trips.endIndex {
                 let trip = trips[j]
-                let scheduled = base + Int64(tt.departures[Int(tt.tripTimes[Int(trip)]) + k])
+                let scheduled = base + Int64(index.routeDepartures[column + j])
                 if let b = best, scheduled - early >= b.departure { break }
-                guard tt.isActive(service: tt.tripService[Int(trip)], day: day) else { continue }
+                guard timetable.isActive(service: timetable.tripService[Int(trip)], day: day) else { continue }
                 let instance = TripInstance(trip: trip, serviceDay: day)
                 let slot = live ? overlay.slot(of: instance) : -1
                 guard let departure = departure(of: instance, slot: slot, call: k, scheduled: scheduled, overlay: overlay),
@@ -60,15 +67,14 @@ extension JourneyPlanner {
     /// A frequency-based trip's first run on `day` leaving call `k` at or after `t`.
     private func earliestFrequencyRun(trip: UInt32, day: Int32, call k: Int, after t: Int64,
                                       overlay: RealtimeOverlay) -> (run: Run, departure: Int64)? {
-        let tt = timetable
-        let base = tt.base(zone: tt.tripZone[Int(trip)], day: day)
-        let times = Int(tt.tripTimes[Int(trip)])
-        let templateStart = Int64(tt.departures[times]), atCall = Int64(tt.departures[times + k])
+        let base = timetable.base(zone: timetable.tripZone[Int(trip)], day: day)
+        let times = Int(timetable.tripTimes[Int(trip)])
+        let templateStart = Int64(timetable.departures[times]), atCall = Int64(timetable.departures[times + k])
         let live = !overlay.liveSlot.isEmpty
         let late = live ? overlay.maxDelay : 0
         var best: (run: Run, departure: Int64)?
-        for f in tt.tripFrequencies[Int(trip)] {
-            let start = Int64(tt.frequencyStart[Int(f)]), end = Int64(tt.frequencyEnd[Int(f)]), headway = Int64(max(tt.frequencyHeadway[Int(f)], 1))
+        for f in timetable.tripFrequencies[Int(trip)] {
+            let start = Int64(timetable.frequencyStart[Int(f)]), end = Int64(timetable.frequencyEnd[Int(f)]), headway = Int64(max(timetable.frequencyHeadway[Int(f)], 1))
             // The first run start whose call k is scheduled at or after t (less the largest delay).
             let wanted = t - late - base - atCall + templateStart
             var runStart = start + max(0, (wanted - start + headway - 1) / headway) * headway
@@ -90,9 +96,8 @@ extension JourneyPlanner {
 
     /// When a run leaves call `k`: nil when it is cancelled, the call is skipped, or no one may board there.
     func departure(of instance: TripInstance, slot: Int32, call k: Int, scheduled: Int64, overlay: RealtimeOverlay) -> Int64? {
-        let tt = timetable
-        let p = tt.patternRange(tt.tripPattern[Int(instance.trip)])
-        guard tt.patternFlags[p.lowerBound + k] & 3 != BoardingRule.none.rawValue else { return nil }
+        let p = timetable.patternRange(timetable.tripPattern[Int(instance.trip)])
+        guard timetable.patternFlags[p.lowerBound + k] & 3 != BoardingRule.none.rawValue else { return nil }
         guard slot >= 0 else { return scheduled }
         let live = overlay.liveValues[Int(slot)]
         guard live.status == .running, live.callStatus[k] != .skipped else { return nil }
@@ -101,11 +106,10 @@ extension JourneyPlanner {
 
     /// When a run reaches call `k`: nil when no one may alight there or the call is skipped.
     func arrival(of run: Run, call k: Int, overlay: RealtimeOverlay) -> Int64? {
-        let tt = timetable
         let trip = Int(run.instance.trip)
-        let p = tt.patternRange(tt.tripPattern[trip])
-        guard (tt.patternFlags[p.lowerBound + k] >> 2) & 3 != BoardingRule.none.rawValue else { return nil }
-        let scheduled = run.base + Int64(tt.arrivals[Int(tt.tripTimes[trip]) + k])
+        let p = timetable.patternRange(timetable.tripPattern[trip])
+        guard (timetable.patternFlags[p.lowerBound + k] >> 2) & 3 != BoardingRule.none.rawValue else { return nil }
+        let scheduled = run.base + Int64(timetable.arrivals[Int(timetable.tripTimes[trip]) + k])
         guard run.slot >= 0 else { return scheduled }
         guard overlay.liveValues[Int(run.slot)].callStatus[k] != .skipped else { return nil }
         return overlay.expectedTime(slot: run.slot, call: k, departure: false) ?? scheduled
@@ -113,8 +117,7 @@ extension JourneyPlanner {
 
     /// The run's departure from call `k` as it stands (for comparing it with another run).
     func currentDeparture(of run: Run, call k: Int, overlay: RealtimeOverlay) -> Int64 {
-        let tt = timetable
-        let scheduled = run.base + Int64(tt.departures[Int(tt.tripTimes[Int(run.instance.trip)]) + k])
+        let scheduled = run.base + Int64(timetable.departures[Int(timetable.tripTimes[Int(run.instance.trip)]) + k])
         guard run.slot >= 0 else { return scheduled }
         return overlay.expectedTime(slot: run.slot, call: k, departure: true) ?? scheduled
     }

@@ -24,7 +24,10 @@ struct RaptorSearch {
     var bestArrival: [Int64]
     var bestBoard: [Int64]
     let origins: [UInt32]
-    let destinations: Set<UInt32>
+    /// For each stop, the destination stop reached from it after the last ride and the move's seconds
+    /// (`egressTo` is `none` where there is none; a destination stop reaches itself in 0 s).
+    var egressTo: [UInt32]
+    var egressSeconds: [Int32]
 
     /// The destination reached after some rides: at `via` by the last ride, then a move to `to` (or `via` itself).
     struct Reached {
@@ -55,13 +58,35 @@ struct RaptorSearch {
         bestArrival = Array(repeating: Self.unreached, count: stopCount)
         bestBoard = Array(repeating: Self.unreached, count: stopCount)
         origins = planner.timetable.boardStops(request.from)
-        destinations = Set(planner.timetable.boardStops(request.to))
+        egressTo = Array(repeating: Self.none, count: stopCount)
+        egressSeconds = Array(repeating: 0, count: stopCount)
+        for d in planner.timetable.boardStops(request.to) {
+            setEgress(from: d, to: d, seconds: 0)
+            // Walks and platform changes go both ways; rules only the way they are written.
+            for m in planner.index.moves(from: d) where m.kind != .rule {
+                guard let sec = moveSeconds(m) else { break }
+                setEgress(from: m.to, to: d, seconds: sec)
+            }
+            for m in planner.index.rules(into: d) {
+                if let sec = moveSeconds(m) { setEgress(from: m.to, to: d, seconds: sec) } else if egressTo[Int(m.to)] == d { egressTo[Int(m.to)] = Self.none }
+            }
+        }
+    }
+
+    private mutating func setEgress(from s: UInt32, to d: UInt32, seconds: Int) {
+        if egressTo[Int(s)] == Self.none || Int(egressSeconds[Int(s)]) > seconds {
+            egressTo[Int(s)] = d
+            egressSeconds[Int(s)] = Int32(seconds)
+        }
     }
 
     // MARK: Moves and changes
 
-    /// How long a move from `a` to another stop takes, and whether it is allowed, under the request.
-    func moveSeconds(_ move: PlannerIndex.Move) -> Int? {
+    /// How long a move takes, or nil where the request does not allow it (a forbidden
+    /// rule, or a walk longer than it allows: the walks after it are longer still).
+    func moveSeconds(_ move: PlannerIndex.Move) -> Int? { Self.moveSeconds(move, request) }
+
+    static func moveSeconds(_ move: PlannerIndex.Move, _ request: JourneyPlanner.Request) -> Int? {
         switch move.kind {
         case .rule:
             switch move.ruleType {
@@ -75,10 +100,24 @@ struct RaptorSearch {
         }
     }
 
+    /// Each move the request allows from `stop` to another stop, with its seconds. Static, so a
+    /// caller may change the search in `body` without copying its arrays (a method on `self`
+    /// would hold a copy of it across the call, and each change would then copy every label).
+    static func forEachMove(_ index: PlannerIndex, _ request: JourneyPlanner.Request, from stop: UInt32, _ body: (UInt32, Int) -> Void) {
+        for m in index.moves(from: stop) where m.to != stop {
+            guard let seconds = moveSeconds(m, request) else {
+                if m.kind == .walk { break }  // nearest first: the rest are longer
+                continue
+            }
+            body(m.to, seconds)
+        }
+    }
+
     /// The time needed to change vehicles at one stop, or nil where transfers.txt forbids it.
     func sameStopChange(_ stop: UInt32) -> Int? {
-        for m in planner.index.moves(from: stop) where m.to == stop && m.kind == .rule {
-            return moveSeconds(m).map { max(request.transferSlack, $0) }
+        for m in planner.index.moves(from: stop) {
+            guard m.kind == .rule else { break }
+            if m.to == stop { return moveSeconds(m).map { max(request.transferSlack, $0) } }
         }
         return request.transferSlack
     }
@@ -88,28 +127,30 @@ struct RaptorSearch {
     /// Runs the rounds for a departure at `t` from the origin. Returns, per number
     /// of rides, the destination arrival improved in this run (and how it was reached).
     mutating func run(departingAt t: Int64) -> [Reached] {
-        var marked = Set<UInt32>()
+        // Scratch, kept outside `self` so that changing it never copies the labels: which stops
+        // are marked, and the first marked call of each route.
+        var isMarked = [Bool](repeating: false, count: stopCount)
+        var firstCall = [Int32](repeating: Int32.max, count: planner.index.routeCount)
+        var marked: [UInt32] = []
         for o in origins {
-            improveBoard(round: 0, stop: o, time: t, from: Self.none, seconds: 0, marked: &marked)
-            for m in planner.index.moves(from: o) where m.to != o {
-                if let s = moveSeconds(m) { improveBoard(round: 0, stop: m.to, time: t + Int64(s), from: o, seconds: s, marked: &marked) }
+            improveBoard(round: 0, stop: o, time: t, from: Self.none, seconds: 0, marked: &marked, isMarked: &isMarked)
+            Self.forEachMove(planner.index, request, from: o) { to, s in
+                improveBoard(round: 0, stop: to, time: t + Int64(s), from: o, seconds: s, marked: &marked, isMarked: &isMarked)
             }
         }
         var found: [Reached] = []
         var bestAtDestination = Self.unreached
         for k in 1...rounds {
             if marked.isEmpty { break }
-            let improved = scanRoutes(round: k, marked: marked, bound: bestAtDestination)
+            for s in marked { isMarked[Int(s)] = false }
+            let improved = scanRoutes(round: k, marked: marked, bound: bestAtDestination, isMarked: &isMarked, firstCall: &firstCall)
             marked = []
             // The destination, reached by a ride, or by a move after the last ride.
             var best: Reached?
-            for s in improved {
-                let a = arrival[k * stopCount + Int(s)]
-                if destinations.contains(s), best == nil || a < best!.arrival { best = Reached(rides: k, arrival: a, via: s, to: s, moveSeconds: 0) }
-                for m in planner.index.moves(from: s) where destinations.contains(m.to) && m.to != s {
-                    if let sec = moveSeconds(m), best == nil || a + Int64(sec) < best!.arrival {
-                        best = Reached(rides: k, arrival: a + Int64(sec), via: s, to: m.to, moveSeconds: sec)
-                    }
+            for s in improved where egressTo[Int(s)] != Self.none {
+                let a = arrival[k * stopCount + Int(s)] + Int64(egressSeconds[Int(s)])
+                if best == nil || a < best!.arrival {
+                    best = Reached(rides: k, arrival: a, via: s, to: egressTo[Int(s)], moveSeconds: Int(egressSeconds[Int(s)]))
                 }
             }
             if let best, best.arrival < bestAtDestination {
@@ -120,68 +161,81 @@ struct RaptorSearch {
             for s in improved {
                 let a = arrival[k * stopCount + Int(s)]
                 if let change = sameStopChange(s) {
-                    improveBoard(round: k, stop: s, time: a + Int64(change), from: Self.none, seconds: 0, marked: &marked)
+                    improveBoard(round: k, stop: s, time: a + Int64(change), from: Self.none, seconds: 0, marked: &marked, isMarked: &isMarked)
                 }
-                for m in planner.index.moves(from: s) where m.to != s {
-                    guard let sec = moveSeconds(m) else { continue }
-                    let change = max(request.transferSlack, sec)
-                    improveBoard(round: k, stop: m.to, time: a + Int64(change), from: s, seconds: sec, marked: &marked)
+                let slack = request.transferSlack
+                Self.forEachMove(planner.index, request, from: s) { to, sec in
+                    improveBoard(round: k, stop: to, time: a + Int64(max(slack, sec)), from: s, seconds: sec, marked: &marked, isMarked: &isMarked)
                 }
             }
         }
         return found
     }
 
-    private mutating func improveBoard(round k: Int, stop: UInt32, time: Int64, from: UInt32, seconds: Int, marked: inout Set<UInt32>) {
+    private mutating func improveBoard(round k: Int, stop: UInt32, time: Int64, from: UInt32, seconds: Int, marked: inout [UInt32],
+                                       isMarked: inout [Bool]) {
         let cell = k * stopCount + Int(stop)
         guard time < board[cell], time < bestBoard[Int(stop)] else { return }
         board[cell] = time
         bestBoard[Int(stop)] = time
         boardFrom[cell] = from
         boardMoveSeconds[cell] = Int32(seconds)
-        marked.insert(stop)
+        if !isMarked[Int(stop)] {
+            isMarked[Int(stop)] = true
+            marked.append(stop)
+        }
     }
 
     /// Scans every route calling at a marked stop from the first marked call on,
     /// riding the earliest run one can board; returns the stops whose arrival improved.
-    private mutating func scanRoutes(round k: Int, marked: Set<UInt32>, bound: Int64) -> [UInt32] {
+    private mutating func scanRoutes(round k: Int, marked: [UInt32], bound: Int64, isMarked: inout [Bool], firstCall: inout [Int32]) -> [UInt32] {
+        // Locals, once: calling the planner's methods through `self` while `self` changes made
+        // Swift copy the planner (a large struct) for every call.
+        let planner = self.planner, overlay = self.overlay
         let tt = planner.timetable, index = planner.index
-        var firstCall: [Int: Int] = [:]
+        var routes: [Int] = []
         for s in marked {
-            let routes = index.stopRoutes[Int(s)]
-            for (offset, r) in routes.enumerated() {
-                let position = Int(index.stopRoutePositions[routes.startIndex + offset])
-                firstCall[Int(r)] = min(firstCall[Int(r)] ?? Int.max, position)
+            let served = index.stopRoutes[Int(s)]
+            for (offset, r) in served.enumerated() {
+                let position = Int32(index.stopRoutePositions[served.startIndex + offset])
+                if firstCall[Int(r)] == Int32.max { routes.append(Int(r)) }
+                firstCall[Int(r)] = min(firstCall[Int(r)], position)
             }
         }
         var improved: [UInt32] = []
-        var isImproved = Set<UInt32>()
         let previous = (k - 1) * stopCount, current = k * stopCount
-        for (r, start) in firstCall {
+        for r in routes {
+            let start = Int(firstCall[r])
+            firstCall[r] = Int32.max
             let p = tt.patternRange(index.routePattern[r])
             var run: (run: JourneyPlanner.Run, boardCall: Int)?
             for call in start..<p.count {
                 let stop = tt.patternStop[p.lowerBound + call]
-                if let (current_, boardCall) = run, let a = planner.arrival(of: current_, call: call, overlay: overlay) {
+                if let (riding, boardCall) = run, let a = planner.arrival(of: riding, call: call, overlay: overlay) {
                     let cell = current + Int(stop)
                     if a < arrival[cell], a < bestArrival[Int(stop)], a < bound {
-                        if isImproved.insert(stop).inserted { improved.append(stop) }
+                        if !isMarked[Int(stop)] {
+                            // `isMarked` doubles as "improved this round" until the round's moves are done.
+                            isMarked[Int(stop)] = true
+                            improved.append(stop)
+                        }
                         arrival[cell] = a
                         bestArrival[Int(stop)] = a
-                        arrivalRun[cell] = current_
+                        arrivalRun[cell] = riding
                         arrivalBoardCall[cell] = UInt16(boardCall)
                         arrivalCall[cell] = UInt16(call)
                     }
                 }
                 let canBoard = board[previous + Int(stop)]
                 guard canBoard != Self.unreached else { continue }
-                if let (current_, _) = run, planner.currentDeparture(of: current_, call: call, overlay: overlay) <= canBoard { continue }
+                if let (riding, _) = run, planner.currentDeparture(of: riding, call: call, overlay: overlay) <= canBoard { continue }
                 if let found = planner.earliestRun(route: r, call: call, after: canBoard, overlay: overlay) {
-                    if let (current_, _) = run, planner.currentDeparture(of: current_, call: call, overlay: overlay) <= found.departure { continue }
+                    if let (riding, _) = run, planner.currentDeparture(of: riding, call: call, overlay: overlay) <= found.departure { continue }
                     run = (found.run, call)
                 }
             }
         }
+        for s in improved { isMarked[Int(s)] = false }
         return improved
     }
 }

@@ -13,6 +13,11 @@ public struct JourneyPlanner: Sendable {
         index = PlannerIndex(timetable)
     }
 
+    /// Whether any service calls at a stop.
+    public func callsAt(_ stop: StopIndex) -> Bool { !index.stopRoutes[Int(stop.raw)].isEmpty }
+    /// The memory the planner's own indices take, in bytes.
+    public var indexBytes: Int { index.byteSize }
+
     /// The longest walk a request may ask for, in metres (the planner indexes walks up to it).
     public static let maxWalk: Double = PlannerIndex.maxWalkIndexed
 
@@ -100,7 +105,7 @@ extension JourneyPlanner {
         let start = request.arriveBy ? t - Int64(max(request.window, 7_200)) : t
         let length = request.arriveBy ? t - start : Int64(max(request.window, 0))
         var journeys: [Itinerary] = []
-        for departure in departureTimes(search, from: start, within: length) {
+        for departure in departureTimes(search, request, from: start, within: length) {
             for reached in search.run(departingAt: departure) {
                 journeys.append(search.journey(reached))
             }
@@ -115,14 +120,12 @@ extension JourneyPlanner {
 
     /// The instants to run the rounds for, latest first (so each run's labels bound the next):
     /// `from` itself, and every departure within the window from a stop one can board at first.
-    private func departureTimes(_ search: RaptorSearch, from: Int64, within length: Int64) -> [Int64] {
+    private func departureTimes(_ search: RaptorSearch, _ request: Request, from: Int64, within length: Int64) -> [Int64] {
         guard length > 0 else { return [from] }
         var times: Set<Int64> = [from]
         var firstStops: [(stop: UInt32, offset: Int64)] = search.origins.map { ($0, 0) }
         for o in search.origins {
-            for m in index.moves(from: o) where m.to != o {
-                if let s = search.moveSeconds(m) { firstStops.append((m.to, Int64(s))) }
-            }
+            RaptorSearch.forEachMove(index, request, from: o) { to, s in firstStops.append((to, Int64(s))) }
         }
         for (stop, offset) in firstStops {
             let routes = index.stopRoutes[Int(stop)]

@@ -15,6 +15,12 @@ struct PlannerIndex: Sendable {
     /// The trips of each route, in departure order (`routeTripStart[r]..<routeTripStart[r+1]`).
     var routeTripStart: [UInt32] = [0]
     var routeTrips: [UInt32] = []
+    /// Each route's departure times (seconds of its service day), call by call: for call k,
+    /// one per trip in the route's order (`routeTimesStart[r] + k * trips + j`). The search for
+    /// the run to catch at a call reads one short run of memory, not a time from each trip's
+    /// own stop times (a cache miss per step, most of a query's time before).
+    var routeTimesStart: [UInt32] = []
+    var routeDepartures: [Int32] = []
     /// Set for a route holding one frequency-based trip.
     var routeIsFrequency: [Bool] = []
     /// The routes calling at each stop, with the position of the stop in the route's pattern.
@@ -24,6 +30,9 @@ struct PlannerIndex: Sendable {
     /// their platforms) and walks to stops near enough, with their kind and length.
     var moveStart: [UInt32] = [0]
     var moves: [Move] = []
+    /// The transfers.txt rules that end at each stop (`to` holds where they start).
+    var rulesIntoStart: [UInt32] = [0]
+    var rulesInto: [Move] = []
 
     /// How far apart two stops may be for the index to keep a walk between them; a
     /// query walks at most its own `maxWalk`, which may not exceed this.
@@ -41,13 +50,22 @@ struct PlannerIndex: Sendable {
     }
 
     func trips(of route: Int) -> ArraySlice<UInt32> { routeTrips[Int(routeTripStart[route])..<Int(routeTripStart[route + 1])] }
+    /// Rules first, then the platforms of the stop's station, then walks, nearest first.
     func moves(from stop: UInt32) -> ArraySlice<Move> { moves[Int(moveStart[Int(stop)])..<Int(moveStart[Int(stop) + 1])] }
+    func rules(into stop: UInt32) -> ArraySlice<Move> { rulesInto[Int(rulesIntoStart[Int(stop)])..<Int(rulesIntoStart[Int(stop) + 1])] }
     var routeCount: Int { routePattern.count }
+
+    var byteSize: Int {
+        (routePattern.count + routeTripStart.count + routeTrips.count + moveStart.count + rulesIntoStart.count
+            + routeTimesStart.count + routeDepartures.count) * 4 + routeIsFrequency.count
+            + stopRoutes.byteSize + stopRoutePositions.count * 2 + (moves.count + rulesInto.count) * MemoryLayout<Move>.stride
+    }
 }
 
 extension PlannerIndex {
     init(_ tt: Timetable) {
         buildRoutes(tt)
+        buildRouteTimes(tt)
         buildStopRoutes(tt)
         buildMoves(tt)
     }
@@ -87,6 +105,16 @@ extension PlannerIndex {
                 routeTrips.append(contentsOf: chain)
                 routeTripStart.append(UInt32(routeTrips.count))
                 routeIsFrequency.append(false)
+            }
+        }
+    }
+
+    private mutating func buildRouteTimes(_ tt: Timetable) {
+        for r in 0..<routeCount {
+            routeTimesStart.append(UInt32(routeDepartures.count))
+            let trips = self.trips(of: r), calls = tt.patternRange(routePattern[r]).count
+            for k in 0..<calls {
+                for t in trips { routeDepartures.append(tt.departures[Int(tt.tripTimes[Int(t)]) + k]) }
             }
         }
     }
@@ -168,9 +196,23 @@ extension PlannerIndex {
                 }
             }
         }
+        // Rules first, then the station's platforms, then walks nearest first: a query stops
+        // reading a stop's moves at the first walk longer than it allows.
+        func rank(_ m: Move) -> Int { m.kind == .rule ? 0 : m.kind == .platform ? 1 : 2 }
         for list in perStop {
-            moves.append(contentsOf: list.sorted { ($0.to, $0.kind.rawValue) < ($1.to, $1.kind.rawValue) })
+            moves.append(contentsOf: list.sorted { (rank($0), $0.metres, $0.to) < (rank($1), $1.metres, $1.to) })
             moveStart.append(UInt32(moves.count))
+        }
+        // The rules into each stop, for the moves to a destination after the last ride.
+        var into = [[Move]](repeating: [], count: n)
+        for a in 0..<n {
+            for m in moves[Int(moveStart[a])..<Int(moveStart[a + 1])] where m.kind == .rule && m.to != UInt32(a) {
+                into[Int(m.to)].append(Move(to: UInt32(a), kind: .rule, metres: 0, ruleType: m.ruleType, minimumSeconds: m.minimumSeconds))
+            }
+        }
+        for list in into {
+            rulesInto.append(contentsOf: list)
+            rulesIntoStart.append(UInt32(rulesInto.count))
         }
     }
 }

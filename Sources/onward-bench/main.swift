@@ -26,7 +26,7 @@ func runBench() async throws {
         let report = Report()
         try UpstreamBenchmark.run(report: report, data: options.halifax.deletingLastPathComponent().deletingLastPathComponent())
         print(report.render())
-    case "import", "snapshot", "board", "large", "realtime", "page", "all":
+    case "import", "snapshot", "board", "large", "realtime", "page", "planner", "all":
         let suite = try Suite(options: options)
         defer { suite.cleanup() }
         let feed = options.feed.map { URL(fileURLWithPath: $0) } ?? options.halifax
@@ -41,6 +41,8 @@ func runBench() async throws {
             try suite.synthetic()
         case "page":
             try await suite.boardPage()
+        case "planner":
+            try suite.planner(halifaxTimetable: nil)
         case "realtime":
             let (result, _) = try ImportBenchmark.importOnce([options.halifax])
             try suite.realtime(halifaxTimetable: result.timetable)
@@ -61,6 +63,7 @@ func runBench() async throws {
             try suite.boards(halifaxTimetable: tt)
             try suite.realtime(halifaxTimetable: tt)
             try await suite.boardPage()
+            try suite.planner(halifaxTimetable: tt)
             try suite.synthetic()
         }
         suite.printReport(title: options.command == "all" ? "full run" : options.command)

@@ -1,0 +1,82 @@
+import Foundation
+import GTFS
+import OnwardCore
+import Timetable
+
+/// Journey planner figures: building its indices, the memory they add, one-to-one
+/// queries between random stop pairs (the Pareto set of arrival and changes for the
+/// first departure) and one-hour range queries.
+enum PlannerBenchmark {
+    struct Figures {
+        var build: Double
+        var bytes: Int
+        var oneToOne: Samples
+        var range: Samples
+        var found: Int
+        var queries: Int
+        var meanJourneys: Double
+    }
+
+    static func run(_ tt: Timetable, date: ServiceDate, zone: TimeZone, queries: Int, rangeQueries: Int) -> Figures {
+        let t0 = Stopwatch.nanos()
+        let planner = JourneyPlanner(tt)
+        let build = Double(Stopwatch.nanos() - t0)
+        // Stops where some service calls: random pairs among them, random times 06:00–22:00 local.
+        let served = (0..<UInt32(tt.stopCount)).map(StopIndex.init).filter { planner.callsAt($0) }
+        var rng = SplitMix64(seed: 11)
+        let midnight = LocalTime.instant(date: date, secondsOfDay: 0, in: zone)
+        func randomRequest(window: Int) -> JourneyPlanner.Request {
+            var from = served[Int.random(in: 0..<served.count, using: &rng)], to = from
+            while to == from { to = served[Int.random(in: 0..<served.count, using: &rng)] }
+            var r = JourneyPlanner.Request(from: from, to: to, time: midnight.adding(seconds: Int64(Int.random(in: 6 * 3600..<22 * 3600, using: &rng))))
+            r.window = window
+            r.limit = 100
+            from = to
+            return r
+        }
+        let oneToOne = (0..<queries).map { _ in randomRequest(window: 0) }
+        let range = (0..<rangeQueries).map { _ in randomRequest(window: 3600) }
+        var found = 0, journeys = 0
+        for r in oneToOne.prefix(20) { _ = planner.plan(r) }  // warm-up
+        var times: [Double] = []
+        for r in oneToOne {
+            let s = Stopwatch.nanos()
+            let answer = planner.plan(r)
+            times.append(Double(Stopwatch.nanos() - s))
+            if !answer.isEmpty { found += 1; journeys += answer.count }
+        }
+        var rangeTimes: [Double] = []
+        for r in range {
+            let s = Stopwatch.nanos()
+            _ = planner.plan(r)
+            rangeTimes.append(Double(Stopwatch.nanos() - s))
+        }
+        return Figures(build: build, bytes: planner.indexBytes, oneToOne: Samples(times), range: Samples(rangeTimes), found: found,
+                       queries: queries, meanJourneys: found == 0 ? 0 : Double(journeys) / Double(found))
+    }
+}
+
+extension Suite {
+    /// One-to-one and range journeys on Halifax and WMATA.
+    func planner(halifaxTimetable: Timetable?) throws {
+        let halifax = try halifaxTimetable ?? ImportBenchmark.importOnce([options.halifax]).0.timetable
+        let wmata = try ImportBenchmark.importOnce([options.wmata]).0.timetable
+        for (label, tt, date, zone) in [("Halifax", halifax, Suite.halifaxDate, Suite.halifaxZone), ("WMATA", wmata, Suite.wmataDate, Suite.wmataZone)] {
+            log("planner \(label): \(options.queries / 10) one-to-one queries, \(options.queries / 100) one-hour ranges")
+            let f = PlannerBenchmark.run(tt, date: date, zone: zone, queries: max(options.queries / 10, 50), rangeQueries: max(options.queries / 100, 20))
+            let name = "\(label) (\(Format.count(tt.stopTimeCount)) stop_times)"
+            report.add("planner one-to-one p50 / p99: \(name), random pairs 06:00–22:00",
+                       "\(Format.micros(f.oneToOne.median)) / \(Format.micros(f.oneToOne.percentile(99)))",
+                       target: "≤ 1 ms median", pass: f.oneToOne.median <= 1e6)
+            if label == "Halifax" {
+                report.add("planner one-hour range p50 / p99: \(name)", "\(Format.micros(f.range.median)) / \(Format.micros(f.range.percentile(99)))",
+                           target: "≤ 10 ms median", pass: f.range.median <= 10e6)
+            } else {
+                report.add("planner one-hour range p50 / p99: \(name)", "\(Format.micros(f.range.median)) / \(Format.micros(f.range.percentile(99)))")
+            }
+            report.add("planner indices: \(name)", String(format: "built in %@; %@ = %.1f bytes per stop_time",
+                                                          Format.micros(f.build), Format.bytes(f.bytes), Double(f.bytes) / Double(max(tt.stopTimeCount, 1))))
+            report.note("\(name): \(f.found) of \(f.queries) one-to-one queries found journeys, \(String(format: "%.2f", f.meanJourneys)) per answer (Pareto set of arrival and changes)")
+        }
+    }
+}
