@@ -45,6 +45,33 @@ struct CLITests {
         #expect(tooMany.status != 0 && tooMany.stderr.contains("--limit must be between 1 and 100"))
     }
 
+    @Test("plan: journeys from A to B by name, the query layer's answer, and a readable list on the terminal")
+    func plan() async throws {
+        let network = try GTFSNetwork.open(try Network.load([]), options: .init(), fetcher: FakeHTTPFetcher())
+        let at = Instant(epochSeconds: 1_795_395_600)  // 2026-11-23 08:00 in Jakarta
+        let queries = Queries(SourceRegistry([network.source]), now: at)
+        let cli = try OnwardExecutable.run(["plan", "Lebak Bulus", "Bundaran HI", "--date", "2026-11-23", "--time", "08:00", "--window", "10", "--json"])
+        #expect(cli.status == 0, "\(cli.stderr)")
+        let fromCLI = try JSONDecoder().decode(JourneysDTO.self, from: Data(cli.stdout.utf8))
+        var query = Queries.JourneyQuery(from: "mrt-jakarta:SLBB", to: "mrt-jakarta:SBHI", at: at)
+        query.windowMinutes = 10
+        #expect(fromCLI == (try await queries.plan(query)))
+        // From stop_times.txt: trips 028, 029, 030 leave GLBB02 at 08:00, 08:05, 08:10 and reach GBHI02 29 min 40 s later.
+        #expect(fromCLI.journeys.map(\.departure) == ["2026-11-23T08:00:00+07:00", "2026-11-23T08:05:00+07:00", "2026-11-23T08:10:00+07:00"])
+        #expect(fromCLI.journeys.map(\.arrival) == ["2026-11-23T08:29:40+07:00", "2026-11-23T08:34:40+07:00", "2026-11-23T08:39:40+07:00"])
+        #expect(fromCLI.journeys.allSatisfy { $0.duration == 1780 && $0.transfers == 0 && $0.legs.count == 1 })
+        #expect(fromCLI.journeys.first?.legs.first?.tripId == "mrt-jakarta:NS-WD-LBB-BHI-028")
+        let text = try OnwardExecutable.run(["plan", "Lebak Bulus", "Bundaran HI", "--date", "2026-11-23", "--time", "08:00", "--limit", "1"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("1. 08:00 → 08:29"))
+        #expect(text.stdout.contains("NS to Bundaran HI"))
+        // The API's limits; a time to arrive by is needed.
+        let tooFar = try OnwardExecutable.run(["plan", "Lebak Bulus", "Bundaran HI", "--max-walk", "2001"])
+        #expect(tooFar.status != 0 && tooFar.stderr.contains("--max-walk must be between 0 and 2000 metres"))
+        let noTime = try OnwardExecutable.run(["plan", "Lebak Bulus", "Bundaran HI", "--arrive-by"])
+        #expect(noTime.status != 0 && noTime.stderr.contains("--arrive-by needs --time"))
+    }
+
     @Test("the GTFS network browses like any source: routes, their directions, a direction's stations in order")
     func browse() async throws {
         let network = try GTFSNetwork.open(try Network.load([]), options: .init(), fetcher: FakeHTTPFetcher())
