@@ -160,6 +160,56 @@ struct JourneyPlannerRuleTests {
             == ["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s", "B1 X2 08:12 → T 08:30"])
     }
 
+    @Test("a row from a stop to itself sets the time to change there; type 3 forbids changing there")
+    func sameStopRows() throws {
+        // P ─U1─▶ Q (08:10); Q ─V1─▶ R at 08:11, ─V2─▶ R at 08:20.
+        func changeAtQ(_ transfers: String?) throws -> JourneyPlanner {
+            var f = [
+                "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nP,P,40.0,-74.0\nQ,Q,40.1,-74.0\nR,R,40.2,-74.0\n",
+                "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nU,A,U,U,3\nV,A,V,V,3\n",
+                "trips.txt": "route_id,service_id,trip_id\nU,DAILY,U1\nV,DAILY,V1\nV,DAILY,V2\n",
+                "stop_times.txt": """
+                    trip_id,arrival_time,departure_time,stop_id,stop_sequence
+                    U1,08:00:00,08:00:00,P,1
+                    U1,08:10:00,08:10:00,Q,2
+                    V1,08:11:00,08:11:00,Q,1
+                    V1,08:30:00,08:30:00,R,2
+                    V2,08:20:00,08:20:00,Q,1
+                    V2,08:40:00,08:40:00,R,2
+                    """,
+                "calendar.txt": files()["calendar.txt"]!,
+            ]
+            if let transfers { f["transfers.txt"] = "from_stop_id,to_stop_id,transfer_type,min_transfer_time\n" + transfers }
+            return JourneyPlanner(try InlineFeed.load(timeZone: "UTC", f).timetable)
+        }
+        let slack = try changeAtQ(nil)
+        #expect(try slack.plan("P", "R", at: at("07:55")).map(slack.describe) == [["U1 P 08:00 → Q 08:10", "V1 Q 08:11 → R 08:30"]])
+        #expect(try slack.plan("P", "R", at: at("07:55")) { $0.transferSlack = 120 }.map(slack.describe)
+            == [["U1 P 08:00 → Q 08:10", "V2 Q 08:20 → R 08:40"]])
+        let minimum = try changeAtQ("Q,Q,2,300\n")
+        #expect(try minimum.plan("P", "R", at: at("07:55")).map(minimum.describe) == [["U1 P 08:00 → Q 08:10", "V2 Q 08:20 → R 08:40"]])
+        let forbidden = try changeAtQ("Q,Q,3,\n")
+        #expect(try forbidden.plan("P", "R", at: at("07:55")).isEmpty)
+        // The larger of the slack and min_transfer_time: a 60 s row under a 120 s slack still takes 120 s.
+        let short = try changeAtQ("Q,Q,2,60\n")
+        #expect(try short.plan("P", "R", at: at("07:55")) { $0.transferSlack = 120 }.map(short.describe)
+            == [["U1 P 08:00 → Q 08:10", "V2 Q 08:20 → R 08:40"]])
+    }
+
+    @Test("moves are allowed from the origin at the start time and to the destination after the last ride")
+    func movesAtTheEnds() throws {
+        let p = try planner()
+        // From platform X1, B1 leaves the other platform at 08:12: the move needs no slack at the start.
+        #expect(try p.plan("X1", "T", at: at("08:12")) { $0.maxWalk = 200 }.map(p.describe).first
+            == ["move X1 → X2 0 s", "B1 X2 08:12 → T 08:30"])
+        // To X2, A1 reaches X1 at 08:10; the move after the last ride needs no slack either.
+        let toX2 = try #require(try p.plan("S1", "X2", at: at("07:55")) { $0.maxWalk = 200 }.first)
+        #expect(p.describe(toX2) == ["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s"])
+        #expect(toX2.arrival == at("08:10"))
+        // A station as the destination means any of its platforms: no move at all.
+        #expect(try p.plan("S1", "X", at: at("07:55")).map(p.describe).first == ["A1 S1 08:00 → X1 08:10"])
+    }
+
     @Test("a trip of the previous service day running past midnight is caught after midnight")
     func pastMidnight() throws {
         let p = try planner()
