@@ -48,6 +48,7 @@ struct PageRoutes: Sendable {
                                                        at: moment.map { LocalTime($0, in: zone).iso8601 }))
             return self.page(page, request)
         }
+        router.get("journeys") { request, _ in try await journeyPage(request) }
         router.get("services/{tripId}") { request, context in
             let queries = deps.queries()
             let q = try Params(request)
@@ -160,5 +161,47 @@ struct PageRoutes: Sendable {
         var names = queries.names(of: alerts)
         if let board { names.stops[board.stop.id] = names.stops[board.stop.id] ?? board.stop.name }
         return names
+    }
+}
+
+extension PageRoutes {
+    /// The journey planner page. A place is the stop picked from the suggestions
+    /// (`fromId`), else the typed text matched as on the board search; what cannot be
+    /// matched or planned is said on the page, with the form kept as it was.
+    func journeyPage(_ request: Request) async throws -> Response {
+        let queries = deps.queries()
+        let q = try Params(request)
+        let ctx = pageContext(request, queries)
+        var form = JourneyPage.Form()
+        form.fromText = q.string("from") ?? ""
+        form.fromID = q.string("fromId") ?? ""
+        form.toText = q.string("to") ?? ""
+        form.toID = q.string("toId") ?? ""
+        form.date = q.string("date") ?? ""
+        form.time = q.string("time") ?? ""
+        form.arriveBy = q.string("arriveBy") == "1"
+        var answer: JourneysDTO?
+        var problem: String?
+        let from = form.fromID.isEmpty ? form.fromText : form.fromID, to = form.toID.isEmpty ? form.toText : form.toID
+        if !from.isEmpty && !to.isEmpty {
+            do {
+                let origin = try await queries.matchStop(String(from.prefix(100)))
+                let destination = try await queries.matchStop(String(to.prefix(100)))
+                // The form keeps the names the places resolved to.
+                (form.fromText, form.fromID, form.toText, form.toID) = (origin.name, origin.id, destination.name, destination.id)
+                let zone = TimeZone(identifier: origin.timeZone) ?? .gmt
+                var query = Queries.JourneyQuery(from: origin.id, to: destination.id, at: try q.moment(in: zone, now: queries.now))
+                query.arriveBy = form.arriveBy && query.at != nil
+                // Without a window the first departure's options; a page shows the hour's.
+                query.windowMinutes = form.arriveBy ? 0 : 60
+                query.limit = 8
+                answer = try await queries.plan(query)
+            } catch {
+                problem = error.message
+            }
+        } else if !from.isEmpty, let place = try? await queries.matchStop(String(from.prefix(100))) {
+            (form.fromText, form.fromID) = (place.name, place.id)
+        }
+        return page(JourneyPage.render(form: form, answer: answer, problem: problem, context: ctx), request)
     }
 }

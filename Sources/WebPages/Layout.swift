@@ -4,7 +4,7 @@
 /// and language switches and the data credits, and the live region.
 public enum Layout {
     /// Which navigation item the page belongs to.
-    public enum Section: Sendable { case home, alerts, none }
+    public enum Section: Sendable { case home, journey, alerts, none }
 
     /// A whole HTML document.
     /// - Parameters:
@@ -53,7 +53,8 @@ public enum Layout {
         <div class="wrap header-inner">
         <a class="brand" href="\(Links.home)">\(brandMark)<span class="brand-name">\(s(.siteName))</span></a>
         <nav class="site-nav" aria-label="\(s(.navLabel))">
-        <ul>\(item(.navHome, Links.home, current: section == .home))\(item(.navAlerts, Links.alerts, current: section == .alerts))</ul>
+        <ul>\(item(.navHome, Links.home, current: section == .home))\(item(.navJourney, Links.journeys(), current: section == .journey))\
+        \(item(.navAlerts, Links.alerts, current: section == .alerts))</ul>
         </nav>
         </div>
         </header>

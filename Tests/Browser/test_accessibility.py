@@ -8,7 +8,8 @@ import urllib.request
 
 import pytest
 
-PAGES = ["/", "/search?q=blok+m", "/stops/SLBB", "/stops/SBKM?arrivals=1", "/alerts", "/stops/NOPE"]
+PAGES = ["/", "/search?q=blok+m", "/stops/SLBB", "/stops/SBKM?arrivals=1", "/alerts", "/stops/NOPE",
+         "/journeys?from=SLBB&to=SBHI&date=2026-11-23&time=08:00"]
 SIZES = {"phone": (360, 800), "desktop": (1280, 900)}
 
 

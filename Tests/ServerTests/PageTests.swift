@@ -14,7 +14,8 @@ struct PageTests {
         let app = TestServer.app(TestServer.deps(try TestServer.store()))
         try await app.test(.router) { client in
             var serviceLink = ""
-            for uri in ["/", "/search?q=blok", "/stops/SLBB", "/stops/SLBB?arrivals=1", "/stops/SLBB?to=SBHI", "/alerts"] {
+            for uri in ["/", "/search?q=blok", "/stops/SLBB", "/stops/SLBB?arrivals=1", "/stops/SLBB?to=SBHI", "/alerts", "/journeys",
+                        "/journeys?from=SLBB&to=SBHI"] {
                 try await client.execute(uri: uri, method: .get) { r in
                     #expect(r.status == .ok, "\(uri)")
                     #expect(r.headers[.contentType] == "text/html; charset=utf-8")
@@ -31,6 +32,37 @@ struct PageTests {
             try await client.execute(uri: serviceLink, method: .get) { r in
                 #expect(r.status == .ok)
                 #expect(text(r).contains("Simulated"))
+            }
+        }
+    }
+
+    @Test("the journey page: places typed by name are matched, an hour of journeys with their legs; a place not found is said on the page")
+    func journeyPage() async throws {
+        let app = TestServer.app(TestServer.deps(try TestServer.store()))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/journeys?from=lebak&to=bundaran&date=2026-11-23&time=08:00", method: .get) { r in
+                #expect(r.status == .ok)
+                let html = text(r)
+                // The typed names resolved to the stations, kept in the form.
+                #expect(html.contains(#"name="fromId" value="mrt-jakarta:SLBB""#))
+                #expect(html.contains(#"name="toId" value="mrt-jakarta:SBHI""#))
+                // An hour of departures every five minutes, each a ride from platform 2 with its service linked.
+                #expect(html.components(separatedBy: #"<li class="journey panel">"#).count - 1 == 8)
+                // The test server simulates live data, so the times shown are expected ones: 08:0x, about 30 min later.
+                #expect(html.contains(#"<p class="journey-summary"><span class="journey-times"><time datetime="2026-11-23T08:0"#))
+                #expect(html.contains("?date=2026-11-23\">to Bundaran HI</a>"))
+                #expect(html.components(separatedBy: "Platform 2").count - 1 == 16)
+            }
+            try await client.execute(uri: "/journeys?from=lebak&to=zzzzqqq", method: .get) { r in
+                #expect(r.status == .ok)
+                let html = text(r)
+                #expect(html.contains(#"role="alert""#))
+                #expect(html.contains("zzzzqqq"))
+                #expect(!html.contains("journey-list"))
+            }
+            // Every board offers to plan from its stop.
+            try await client.execute(uri: "/stops/SBKM", method: .get) { r in
+                #expect(text(r).contains(#"href="/journeys?from=mrt-jakarta%3ASBKM""#))
             }
         }
     }

@@ -19,6 +19,14 @@ public enum Links {
         return "/stops/" + pathSegment(stopID) + queryString(query)
     }
 
+    /// `/journeys`, optionally with the origin (and destination) filled in.
+    public static func journeys(from: String? = nil, to: String? = nil) -> String {
+        var query: [(String, String)] = []
+        if let from { query.append(("from", from)) }
+        if let to { query.append(("to", to)) }
+        return "/journeys" + queryString(query)
+    }
+
     /// `/services/{tripId}?date=YYYY-MM-DD`.
     public static func service(_ tripID: String, date: String?) -> String {
         "/services/" + pathSegment(tripID) + queryString(date.map { [("date", $0)] } ?? [])

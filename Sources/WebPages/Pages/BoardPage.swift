@@ -82,6 +82,7 @@ public enum BoardPage {
         \(HTML(trusted: fragment(board, context: context, options: options)))
         </div>
         <p class="more-link"><a href="\(Links.alerts(stop: stop.id))">\(s(.boardViewAlerts))</a></p>
+        <p class="more-link"><a href="\(Links.journeys(from: stop.id, to: board.via?.id))">\(s(.journeyPlanFromHere))</a></p>
         """
         // The script records the visit for the home page's "Recent stations".
         let recent = HTML.attribute("data-recent-id", stop.id) + HTML.attribute("data-recent-name", stop.name)

@@ -138,6 +138,9 @@
     var list = doc.getElementById(input.id + '-results');
     var status = doc.getElementById(input.id + '-status');
     var target = input.getAttribute('data-target') || '/stops/{id}';
+    // A field of a form (the journey planner): picking fills it and its hidden ID rather than going to a board.
+    var picked = input.getAttribute('data-pick') ? doc.getElementById(input.getAttribute('data-pick')) : null;
+    var pair = input.getAttribute('data-pair') ? doc.getElementById(input.getAttribute('data-pair')) : null;
     var options = [];
     var active = -1;
     var timer = null;
@@ -150,6 +153,29 @@
     input.setAttribute('aria-controls', list.id);
 
     function hrefFor(stop) { return target.split('{id}').join(encodeURIComponent(stop.id)); }
+
+    // The place last picked here (typing clears the hidden ID, not this), for swapping.
+    if (picked && picked.value) { input.setAttribute('data-picked-id', picked.value); input.setAttribute('data-picked-name', input.value); }
+
+    function fill(field, hidden, id, name) {
+      field.value = name;
+      hidden.value = id;
+      field.setAttribute('data-picked-id', id);
+      field.setAttribute('data-picked-name', name);
+    }
+
+    // Choosing here the place the other field holds swaps the two, as the MRT app does.
+    function choose(option) {
+      if (!picked) { location.href = option.getAttribute('data-href'); return; }
+      var id = option.getAttribute('data-id'), name = option.getAttribute('data-name');
+      var pairPicked = pair && pair.getAttribute('data-pick') ? doc.getElementById(pair.getAttribute('data-pick')) : null;
+      if (pairPicked && pairPicked.value === id) {
+        var previousId = input.getAttribute('data-picked-id'), previousName = input.getAttribute('data-picked-name');
+        if (previousId) fill(pair, pairPicked, previousId, previousName || ''); else { pair.value = ''; pairPicked.value = ''; }
+      }
+      fill(input, picked, id, name);
+      close();
+    }
 
     function close() {
       list.hidden = true;
@@ -193,12 +219,14 @@
         option.setAttribute('role', 'option');
         option.setAttribute('aria-selected', 'false');
         option.setAttribute('data-href', hrefFor(stop));
+        option.setAttribute('data-id', stop.id);
+        option.setAttribute('data-name', stop.name);
         option.appendChild(el('span', 'stop-name', stop.name));
         option.appendChild(el('span', 'stop-meta', stopMeta(stop)));
         // mousedown, not click: the input's blur would close the list first.
         option.addEventListener('mousedown', function (event) {
           event.preventDefault();
-          location.href = option.getAttribute('data-href');
+          choose(option);
         });
         list.appendChild(option);
         options.push(option);
@@ -230,6 +258,7 @@
     }
 
     input.addEventListener('input', function () {
+      if (picked) picked.value = ''; // typed again: the text decides, until a suggestion is picked
       clearTimeout(timer);
       timer = setTimeout(search, 150);
     });
@@ -248,7 +277,7 @@
         // With a suggestion picked, go there; otherwise the form submits as without the script.
         if (open && active >= 0) {
           event.preventDefault();
-          location.href = options[active].getAttribute('data-href');
+          choose(options[active]);
         }
       } else if (event.key === 'Escape') {
         if (open || !status.hidden) { event.preventDefault(); close(); }

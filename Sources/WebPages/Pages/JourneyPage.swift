@@ -1,0 +1,131 @@
+import API
+import OnwardCore
+
+/// The journey planner: a form (from, to, date, time, arrive by) whose place fields
+/// search as you type, and the journeys found, each with its rides, platforms,
+/// changes and live delays.
+public enum JourneyPage {
+    /// What the form holds: the typed text of each place, and the stop picked from the
+    /// suggestions (the script fills `fromID`/`toID`; without it the text is matched).
+    public struct Form: Sendable {
+        public var fromText = "", fromID = "", toText = "", toID = ""
+        public var date = "", time = ""
+        public var arriveBy = false
+
+        public init() {}
+    }
+
+    public static func render(form: Form, answer: JourneysDTO?, problem: String?, context: PageContext) -> String {
+        let s = context.strings
+        let title = answer.map { s(.journeyTitleFromTo, ["from": $0.from.name, "to": $0.to.name]) } ?? s(.journeyTitle)
+        let problemHTML: HTML = problem.map { "<p class=\"empty-state\" role=\"alert\">\($0)</p>" } ?? .empty
+        let found: HTML = answer.map { results($0, strings: s) } ?? .empty
+        let main: HTML = """
+        <div class="page-head">
+        <h1>\(s(.journeyTitle))</h1>
+        </div>
+        \(formHTML(form, strings: s))
+        \(problemHTML)
+        \(found)
+        """
+        var query: [PageAddress.Pair] = []
+        for (name, value) in [("from", form.fromID.isEmpty ? form.fromText : form.fromID), ("to", form.toID.isEmpty ? form.toText : form.toID),
+                              ("date", form.date), ("time", form.time)] where !value.isEmpty {
+            query.append(.init(name, value))
+        }
+        if form.arriveBy { query.append(.init("arriveBy", "1")) }
+        return Layout.document(title: title, context: context, address: PageAddress(path: Links.journeys(), query: query),
+                               section: .journey, bodyClass: "page-journey", main: main)
+    }
+
+    static func formHTML(_ form: Form, strings s: Strings) -> HTML {
+        func place(_ id: String, _ name: String, label: L10nKey, placeholder: L10nKey, text: String, picked: String, pair: String) -> HTML {
+            """
+            <div class="journey-field">
+            <label class="field-label" for="\(id)">\(s(label))</label>
+            <div class="combo">
+            <input id="\(id)" name="\(name)" type="search"\(HTML.attribute("value", text)) placeholder="\(s(placeholder))" \
+            autocomplete="off" autocapitalize="none" spellcheck="false" maxlength="100" required \
+            data-stop-search data-pick="\(id)-id" data-pair="\(pair)">
+            <ul id="\(id)-results" class="suggestions" role="listbox" aria-label="\(s(label))" hidden></ul>
+            <p class="suggestions-status" id="\(id)-status" hidden></p>
+            </div>
+            <input type="hidden" id="\(id)-id" name="\(name)Id"\(HTML.attribute("value", picked))>
+            </div>
+            """
+        }
+        return """
+        <form class="journey-form panel" action="\(Links.journeys())" method="get">
+        \(place("journey-from", "from", label: .journeyFrom, placeholder: .journeyFromPlaceholder, text: form.fromText, picked: form.fromID, pair: "journey-to"))
+        \(place("journey-to", "to", label: .journeyTo, placeholder: .journeyToPlaceholder, text: form.toText, picked: form.toID, pair: "journey-from"))
+        <div class="journey-when">
+        <div class="journey-field"><label class="field-label" for="journey-date">\(s(.journeyDate))</label>\
+        <input id="journey-date" name="date" type="date"\(HTML.attribute("value", form.date))></div>
+        <div class="journey-field"><label class="field-label" for="journey-time">\(s(.journeyTime))</label>\
+        <input id="journey-time" name="time" type="time"\(HTML.attribute("value", form.time))></div>
+        </div>
+        <p class="journey-check"><input id="journey-arrive-by" name="arriveBy" type="checkbox" value="1"\(HTML.flag("checked", form.arriveBy))> \
+        <label for="journey-arrive-by">\(s(.journeyArriveBy))</label></p>
+        <button type="submit" class="button button-primary">\(s(.journeySubmit))</button>
+        </form>
+        """
+    }
+
+    static func results(_ answer: JourneysDTO, strings s: Strings) -> HTML {
+        guard !answer.journeys.isEmpty else {
+            return "<p class=\"empty-state\">\(answer.emptyReason ?? s(.journeyNone))</p>"
+        }
+        let items = answer.journeys.map { journey(Self.summaryOf($0), $0, strings: s) }
+        return """
+        <section class="journeys" aria-labelledby="journeys-heading">
+        <h2 id="journeys-heading">\(s(.journeyOptions))</h2>
+        <ol class="journey-list">\(items)</ol>
+        </section>
+        """
+    }
+
+    private static func summaryOf(_ j: JourneyDTO) -> (departs: String, arrives: String) {
+        (WallClock.hhmm(j.departure) ?? "", WallClock.hhmm(j.arrival) ?? "")
+    }
+
+    static func journey(_ summary: (departs: String, arrives: String), _ j: JourneyDTO, strings s: Strings) -> HTML {
+        let changes = j.transfers == 0 ? s(.journeyNoChange) : j.transfers == 1 ? s(.journeyOneChange) : s(.journeyChanges, ["count": String(j.transfers)])
+        let minutes = s(.journeyMinutes, ["minutes": String((j.duration + 30) / 60)])
+        let legs = j.legs.map { leg(_: $0, strings: s) }
+        return """
+        <li class="journey panel">
+        <p class="journey-summary"><span class="journey-times"><time datetime="\(j.departure)">\(summary.departs)</time> → \
+        <time datetime="\(j.arrival)">\(summary.arrives)</time></span> <span class="journey-meta">\(minutes) · \(changes)</span></p>
+        <ol class="journey-legs">\(legs)</ol>
+        </li>
+        """
+    }
+
+    static func leg(_ leg: JourneyLegDTO, strings s: Strings) -> HTML {
+        let minutes = String(((leg.duration ?? 0) + 30) / 60)
+        guard leg.kind == "transit" else {
+            let text = leg.from.name == leg.to.name && leg.to.platform != nil
+                ? s(.journeyChangePlatform, ["platform": leg.to.platform ?? "", "minutes": minutes])
+                : s(.journeyWalk, ["stop": leg.to.name, "minutes": minutes])
+            return "<li class=\"leg leg-walk\">\(text)</li>"
+        }
+        let status = RunStatus(api: leg.status ?? "scheduled")
+        let badge = LineBadge.render(shortName: leg.routeShortName ?? "", longName: "", color: leg.routeColor, strings: s)
+        let service: HTML = leg.tripId.map { id in
+            "<a href=\"\(Links.service(id, date: leg.serviceDate))\">\(s(.journeyTowards, ["headsign": leg.headsign ?? ""]))</a>"
+        } ?? "\(s(.journeyTowards, ["headsign": leg.headsign ?? ""]))"
+        func stop(_ st: JourneyStopDTO) -> HTML {
+            let platform: HTML = st.platform.map { " <span class=\"platform\">\(s(.platformNumber, ["platform": $0]))</span>" } ?? .empty
+            return "<a href=\"\(Links.board(st.stopId))\">\(st.name)</a>\(platform)"
+        }
+        return """
+        <li class="leg leg-ride">
+        <p class="leg-call"><span class="leg-time">\(TimeCell.render(scheduled: leg.departure, expected: leg.expectedDeparture, status: status, strings: s))</span> \
+        \(stop(leg.from))</p>
+        <p class="leg-service">\(badge) \(service)</p>
+        <p class="leg-call"><span class="leg-time">\(TimeCell.render(scheduled: leg.arrival, expected: leg.expectedArrival, status: status, strings: s))</span> \
+        \(stop(leg.to))</p>
+        </li>
+        """
+    }
+}
