@@ -55,6 +55,8 @@ let package = Package(
         // The protocol every source of stops, boards, services and alerts implements, and its
         // request and result types. Foundation only.
         .target(name: "TransitSources", dependencies: ["OnwardCore"], swiftSettings: strict),
+        // Commuting mode: get-off alerts as a state machine (positions, beacons, times in; alerts out). No I/O.
+        .target(name: "Commute", dependencies: ["OnwardCore"], swiftSettings: strict),
         // The HTTP seam (method, body, cache, coalescing, budget), polling with backoff, the XML
         // reader the upstream adapters share. Foundation only.
         .target(name: "DataSources", dependencies: ["OnwardCore"], swiftSettings: strict),
@@ -150,6 +152,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "OnwardCoreTests", dependencies: ["OnwardCore"], swiftSettings: strict),
+        .testTarget(name: "CommuteTests", dependencies: ["Commute", "OnwardCore"], swiftSettings: strict),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "Timetable", "OnwardCore", "OnwardTesting"], swiftSettings: strict),
         .testTarget(name: "TimetableTests", dependencies: ["GTFS", "Timetable", "OnwardCore", "OnwardTesting", "App"], swiftSettings: strict),
         .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "GTFS", "Timetable", "OnwardCore", "OnwardTesting", "DataSources", "App",

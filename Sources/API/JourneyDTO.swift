@@ -63,6 +63,8 @@ public struct JourneyLegDTO: Codable, Sendable, Equatable {
     public var expectedArrival: String?
     /// scheduled, noLiveData, onTime, late, early.
     public var status: String?
+    /// The stops a ride passes on the way, in order.
+    public var intermediateStops: [JourneyCallDTO]?
 
     public init(_ leg: JourneyLeg) {
         func time(_ i: Instant, _ s: JourneyStop) -> String { LocalTime(i, in: TimeZone(identifier: s.timeZone) ?? .gmt).iso8601 }
@@ -76,6 +78,7 @@ public struct JourneyLegDTO: Codable, Sendable, Equatable {
             expectedDeparture = t.expectedDeparture.map { time($0, t.from) }
             expectedArrival = t.expectedArrival.map { time($0, t.to) }
             status = t.status.rawValue
+            intermediateStops = t.calls.map(JourneyCallDTO.init)
         case .walk(let w):
             kind = "walk"
             from = JourneyStopDTO(w.from); to = JourneyStopDTO(w.to)
@@ -89,6 +92,23 @@ public struct JourneyStopDTO: Codable, Sendable, Equatable {
     public var stopId: String
     public var name: String
     public var platform: String?
+    public var latitude: Double
+    public var longitude: Double
 
-    public init(_ s: JourneyStop) { stopId = s.stopID; name = s.name; platform = s.platform }
+    public init(_ s: JourneyStop) { stopId = s.stopID; name = s.name; platform = s.platform; latitude = s.latitude; longitude = s.longitude }
+}
+
+/// A stop a ride passes, with its departure there.
+public struct JourneyCallDTO: Codable, Sendable, Equatable {
+    public var stopId: String
+    public var name: String
+    public var departure: String
+    public var expectedDeparture: String?
+
+    public init(_ c: JourneyCall) {
+        let zone = TimeZone(identifier: c.stop.timeZone) ?? .gmt
+        stopId = c.stop.stopID; name = c.stop.name
+        departure = LocalTime(c.departure, in: zone).iso8601
+        expectedDeparture = c.expectedDeparture.map { LocalTime($0, in: zone).iso8601 }
+    }
 }

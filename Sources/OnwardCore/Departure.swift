@@ -156,7 +156,7 @@ public enum StopKind: UInt8, Sendable, Codable {
 }
 
 /// A stop or station as search and nearby results show it.
-public struct StopPlace: Sendable, Hashable {
+public struct StopPlace: Sendable, Hashable, Codable {
     public var id: String
     public var name: String
     public var code: String?

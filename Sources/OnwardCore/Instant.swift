@@ -1,7 +1,7 @@
 import Foundation
 
 /// A moment in time, to the second, independent of any time zone.
-public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     public let epochSeconds: Int64
 
     public init(epochSeconds: Int64) { self.epochSeconds = epochSeconds }

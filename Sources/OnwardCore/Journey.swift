@@ -1,5 +1,5 @@
 /// One way from A to B: rides on services and walks between them, in order.
-public struct Journey: Sendable, Hashable {
+public struct Journey: Sendable, Hashable, Codable {
     public var legs: [JourneyLeg]
 
     public init(legs: [JourneyLeg]) { self.legs = legs }
@@ -14,7 +14,7 @@ public struct Journey: Sendable, Hashable {
     public var transfers: Int { max(rides.count - 1, 0) }
 }
 
-public enum JourneyLeg: Sendable, Hashable {
+public enum JourneyLeg: Sendable, Hashable, Codable {
     case transit(TransitLeg)
     case walk(WalkLeg)
 
@@ -33,21 +33,38 @@ public enum JourneyLeg: Sendable, Hashable {
     }
 }
 
-/// A stop a leg starts or ends at.
-public struct JourneyStop: Sendable, Hashable {
+/// A stop a leg starts or ends at (or passes).
+public struct JourneyStop: Sendable, Hashable, Codable {
     public var stopID: String
     public var name: String
     public var platform: String?
     /// The time zone the stop shows its times in.
     public var timeZone: String
+    public var latitude: Double
+    public var longitude: Double
+    /// The station the stop is a platform of, if any: arriving means reaching it.
+    public var stationID: String?
 
-    public init(stopID: String, name: String, platform: String?, timeZone: String) {
+    public init(stopID: String, name: String, platform: String?, timeZone: String, latitude: Double, longitude: Double,
+                stationID: String? = nil) {
         self.stopID = stopID; self.name = name; self.platform = platform; self.timeZone = timeZone
+        self.latitude = latitude; self.longitude = longitude; self.stationID = stationID
+    }
+}
+
+/// A call a ride passes between where it is boarded and where it is left.
+public struct JourneyCall: Sendable, Hashable, Codable {
+    public var stop: JourneyStop
+    public var departure: Instant
+    public var expectedDeparture: Instant?
+
+    public init(stop: JourneyStop, departure: Instant, expectedDeparture: Instant? = nil) {
+        self.stop = stop; self.departure = departure; self.expectedDeparture = expectedDeparture
     }
 }
 
 /// A ride on one run of a service, from one of its calls to a later one.
-public struct TransitLeg: Sendable, Hashable {
+public struct TransitLeg: Sendable, Hashable, Codable {
     public var tripID: String
     public var routeID: String
     public var routeShortName: String
@@ -59,6 +76,8 @@ public struct TransitLeg: Sendable, Hashable {
     public var startTime: String?
     public var from: JourneyStop
     public var to: JourneyStop
+    /// The calls passed on the way, in order.
+    public var calls: [JourneyCall] = []
     /// The timetable's times.
     public var departure: Instant
     public var arrival: Instant
@@ -79,7 +98,7 @@ public struct TransitLeg: Sendable, Hashable {
 }
 
 /// A walk between two stops (or a change of platform), in whole seconds.
-public struct WalkLeg: Sendable, Hashable {
+public struct WalkLeg: Sendable, Hashable, Codable {
     public var from: JourneyStop
     public var to: JourneyStop
     public var departure: Instant

@@ -3,7 +3,7 @@
 ///
 /// Stored as a day number (days since 1970-01-01 in the proleptic Gregorian
 /// calendar) so that comparison and arithmetic are integer operations.
-public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct ServiceDate: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// Days since 1970-01-01.
     public let dayNumber: Int32
 

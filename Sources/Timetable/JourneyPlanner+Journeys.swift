@@ -4,15 +4,15 @@ extension JourneyPlanner {
     /// The journeys for a request, in the domain's terms: canonical IDs, names,
     /// platforms, the timetable's times and the live ones beside them.
     public func journeys(_ request: Request, overlay: RealtimeOverlay = .empty, live: Bool = false) -> [Journey] {
-        plan(request, overlay: overlay).map { journey($0, live: live) }
+        plan(request, overlay: overlay).map { journey($0, live: live, overlay: overlay) }
     }
 
     /// An itinerary dressed for people. `live`: a realtime source is configured, so a
     /// ride it says nothing about shows as such rather than as plain timetable.
-    public func journey(_ itinerary: Itinerary, live: Bool) -> Journey {
+    public func journey(_ itinerary: Itinerary, live: Bool, overlay: RealtimeOverlay = .empty) -> Journey {
         Journey(legs: itinerary.legs.map { leg in
             switch leg {
-            case .ride(let r): .transit(transitLeg(r, live: live))
+            case .ride(let r): .transit(transitLeg(r, live: live, overlay: overlay))
             case .move(let from, let to, let seconds, let departure):
                 .walk(WalkLeg(from: stop(from), to: stop(to), departure: departure, seconds: seconds))
             }
@@ -21,11 +21,13 @@ extension JourneyPlanner {
 
     private func stop(_ s: StopIndex) -> JourneyStop {
         let tt = timetable, i = Int(s.raw)
+        let parent = tt.stopParent[i]
         return JourneyStop(stopID: tt.stopID[i], name: tt.stopName[i], platform: tt.stopPlatform[i].isEmpty ? nil : tt.stopPlatform[i],
-                           timeZone: tt.zoneIDs[Int(tt.stopZone[i])])
+                           timeZone: tt.zoneIDs[Int(tt.stopZone[i])], latitude: tt.stopLat[i], longitude: tt.stopLon[i],
+                           stationID: parent == Timetable.none ? nil : tt.stopID[Int(parent)])
     }
 
-    private func transitLeg(_ r: Ride, live: Bool) -> TransitLeg {
+    private func transitLeg(_ r: Ride, live: Bool, overlay: RealtimeOverlay) -> TransitLeg {
         let tt = timetable
         let t = Int(r.instance.trip), route = Int(tt.tripRoute[t])
         var leg = TransitLeg(
@@ -35,6 +37,14 @@ extension JourneyPlanner {
             startTime: tt.isFrequencyBased(r.instance.trip) ? GTFSTime.format(tt.departures[Int(tt.tripTimes[t])] + r.instance.shift) : nil,
             from: stop(r.from), to: stop(r.to), departure: r.scheduledDeparture, arrival: r.scheduledArrival,
             status: live ? .noLiveData : .scheduled)
+        let p = tt.patternRange(tt.tripPattern[t]), times = Int(tt.tripTimes[t])
+        let base = r.scheduledDeparture.epochSeconds - Int64(tt.departures[times + r.boardCall])
+        let slot = r.isLive ? overlay.slot(of: r.instance) : -1
+        leg.calls = ((r.boardCall + 1)..<r.alightCall).map { k in
+            JourneyCall(stop: stop(StopIndex(raw: tt.patternStop[p.lowerBound + k])),
+                        departure: Instant(epochSeconds: base + Int64(tt.departures[times + k])),
+                        expectedDeparture: overlay.expectedTime(slot: slot, call: k, departure: true).map { Instant(epochSeconds: $0) })
+        }
         if r.isLive {
             leg.expectedDeparture = r.departure
             leg.expectedArrival = r.arrival

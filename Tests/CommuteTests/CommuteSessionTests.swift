@@ -1,0 +1,169 @@
+import Commute
+import Foundation
+import OnwardCore
+import Testing
+
+// A journey built by hand, in UTC, on a line of stops 0.01° of longitude apart at the equator
+// (1,112 m): ride 1 A 08:00 → B 08:05 → C 08:10 → X 08:15; change to platform X2 (11 m away);
+// ride 2 X2 08:20 → Y 08:25 → D 08:30.
+
+private func at(_ hhmm: String) -> Instant {
+    let p = hhmm.split(separator: ":").map { Int64($0)! }
+    return Instant(epochSeconds: 20_415 * 86_400 + p[0] * 3600 + p[1] * 60 + (p.count > 2 ? p[2] : 0))  // 2025-11-23
+}
+
+private func stop(_ id: String, _ lon: Double, station: String? = nil, platform: String? = nil) -> JourneyStop {
+    JourneyStop(stopID: id, name: "Stop \(id)", platform: platform, timeZone: "UTC", latitude: 0, longitude: lon, stationID: station)
+}
+
+private let A = stop("A", 0, platform: "1"), B = stop("B", 0.01), C = stop("C", 0.02)
+private let X = stop("X1", 0.03, station: "X", platform: "1"), X2 = stop("X2", 0.0301, station: "X", platform: "2")
+private let Y = stop("Y", 0.04), D = stop("D", 0.05)
+
+private func ride(_ trip: String, _ from: JourneyStop, _ leaves: String, _ calls: [(JourneyStop, String)], _ to: JourneyStop, _ arrives: String,
+                  late: Int64 = 0) -> TransitLeg {
+    var leg = TransitLeg(tripID: trip, routeID: "R", routeShortName: trip, routeLongName: "", routeColor: nil, headsign: "Terminus",
+                         serviceDate: ServiceDate(dayNumber: 20_415), startTime: nil, from: from, to: to,
+                         departure: at(leaves), arrival: at(arrives))
+    leg.calls = calls.map { JourneyCall(stop: $0.0, departure: at($0.1), expectedDeparture: late == 0 ? nil : at($0.1).adding(seconds: late)) }
+    if late != 0 {
+        leg.expectedDeparture = at(leaves).adding(seconds: late)
+        leg.expectedArrival = at(arrives).adding(seconds: late)
+        leg.status = .late
+    }
+    return leg
+}
+
+private func journey(firstLate: Int64 = 0) -> Journey {
+    Journey(legs: [
+        .transit(ride("T1", A, "08:00", [(B, "08:05"), (C, "08:10")], X, "08:15", late: firstLate)),
+        .walk(WalkLeg(from: X, to: X2, departure: at("08:15").adding(seconds: firstLate), seconds: 9)),
+        .transit(ride("T2", X2, "08:20", [(Y, "08:25")], D, "08:30")),
+    ])
+}
+
+/// Runs events through a session, waking it at each deadline before the next event (as a driver does),
+/// and on until `until`; returns "HH:MM:SS kind stop" per alert.
+private func replay(_ session: inout CommuteSession, _ events: [CommuteEvent], until end: Instant = at("08:45")) -> [String] {
+    var out: [CommuteAlert] = []
+    var now = events.first?.at ?? at("07:00")
+    func wake(before limit: Instant) {
+        while let d = session.nextDeadline(after: now), d <= limit {
+            now = d
+            out += session.handle(.tick(d))
+        }
+    }
+    for e in events {
+        wake(before: e.at)
+        now = e.at
+        out += session.handle(e)
+    }
+    wake(before: end)
+    return out.map { a in
+        let s = ((a.at.epochSeconds % 86_400) + 86_400) % 86_400
+        return String(format: "%02d:%02d:%02d %@ %@", s / 3600, s / 60 % 60, s % 60, a.kind.rawValue, a.stopID)
+    }
+}
+
+private func fix(_ time: String, _ stop: JourneyStop, accuracy: Double = 10, east: Double = 0) -> CommuteEvent {
+    .position(at: at(time), latitude: stop.latitude, longitude: stop.longitude + east, accuracy: accuracy)
+}
+
+@Suite("Commuting mode: alerts from positions, beacons and times")
+struct CommuteSessionTests {
+    @Test("on time, with no position at all: the vehicle arriving two minutes before, then each arrival as the stop before is left")
+    func onTimeByTheClock() {
+        var s = CommuteSession(journey: journey())
+        #expect(replay(&s, [.tick(at("07:50"))]) == [
+            "07:58:00 vehicleArriving A",
+            "08:10:00 arrivingAtTransfer X1",
+            "08:25:00 arrivingAtDestination D",
+        ])
+    }
+
+    @Test("a position at the change before the stop before is left says it at once, and only once per station")
+    func arrivingByPosition() {
+        var s = CommuteSession(journey: journey())
+        let alerts = replay(&s, [.tick(at("07:50")), fix("08:00:30", A), fix("08:09", X), fix("08:09:30", X2), fix("08:10:30", X)])
+        #expect(alerts == ["07:58:00 vehicleArriving A", "08:09:00 arrivingAtTransfer X1", "08:25:00 arrivingAtDestination D"])
+    }
+
+    @Test("a GPS jump of kilometres in five seconds is not believed; a second position that agrees with it is; a coarse one is ignored")
+    func gpsJump() {
+        // On the train near B (ride 1 has left), then a fix 2.2 km on at the change, five seconds later.
+        var jump = CommuteSession(journey: journey())
+        #expect(replay(&jump, [fix("08:05", B), fix("08:05:05", X)], until: at("08:05:06")).isEmpty)
+        // The next fix agrees with the jump: believed, and the arrival at the change is said.
+        var agreed = CommuteSession(journey: journey())
+        #expect(replay(&agreed, [fix("08:05", B), fix("08:05:05", X), fix("08:05:10", X)], until: at("08:05:11"))
+            == ["08:05:10 arrivingAtTransfer X1"])
+        // A fix 2 km wide at the change is ignored.
+        var coarse = CommuteSession(journey: journey())
+        #expect(replay(&coarse, [fix("08:05", B), fix("08:06", X, accuracy: 2_000)], until: at("08:06:30")).isEmpty)
+    }
+
+    @Test("a late train: new live times move every alert")
+    func lateTrain() {
+        var s = CommuteSession(journey: journey())
+        let alerts = replay(&s, [.tick(at("07:50")), .journey(journey(firstLate: 300), at: at("07:55"))])
+        // 5 minutes late: arriving at 08:03, leaving C at 08:15. The connection is unchanged.
+        #expect(alerts == ["08:03:00 vehicleArriving A", "08:15:00 arrivingAtTransfer X1", "08:25:00 arrivingAtDestination D"])
+    }
+
+    @Test("a missed change: still at the station after the connection left, it says so and asks for a new plan from there")
+    func missedChange() {
+        var s = CommuteSession(journey: journey())
+        var alerts = replay(&s, [.tick(at("07:50")), fix("08:15", X), fix("08:22", X2)], until: at("08:22"))
+        #expect(alerts == ["07:58:00 vehicleArriving A", "08:10:00 arrivingAtTransfer X1", "08:22:00 missedConnection X2"])
+        #expect(s.replanFrom?.stopID == "X2")
+        // The new plan: the next T2 at 08:35. Its vehicle arriving is said (at X2, first time), the change is not said again.
+        let replanned = Journey(legs: [.transit(ride("T2b", X2, "08:35", [(Y, "08:40")], D, "08:45"))])
+        alerts = replay(&s, [.journey(replanned, at: at("08:22:30"))], until: at("09:00"))
+        #expect(alerts == ["08:33:00 vehicleArriving X2", "08:40:00 arrivingAtDestination D"])
+        #expect(s.replanFrom == nil)
+    }
+
+    @Test("a traveller who made the change is not told it was missed")
+    func madeTheChange() {
+        var s = CommuteSession(journey: journey())
+        let alerts = replay(&s, [.tick(at("07:50")), fix("08:15", X), fix("08:22", Y, east: -0.005)])
+        #expect(!alerts.contains { $0.contains("missed") })
+    }
+
+    @Test("a beacon sighting at the destination's station says arriving at once")
+    func beacon() {
+        var s = CommuteSession(journey: journey())
+        let alerts = replay(&s, [.tick(at("08:16")), .beacon(at: at("08:23"), stopID: "D")])
+        #expect(alerts.suffix(1) == ["08:23:00 arrivingAtDestination D"])
+    }
+
+    @Test("near a station before the journey starts, when asked for")
+    func nearStation() {
+        let stations = [StopPlace(id: "A", name: "Stop A", code: nil, kind: .station, latitude: 0, longitude: 0, parentID: nil, platform: nil, timeZone: "UTC")]
+        var off = CommuteSession(journey: journey(), stations: stations)
+        #expect(replay(&off, [fix("07:40", A)], until: at("07:41")).isEmpty)
+        var settings = CommuteSettings()
+        settings.nearStation = true
+        var on = CommuteSession(journey: journey(), settings: settings, stations: stations)
+        #expect(replay(&on, [fix("07:40", A), fix("07:41", A)], until: at("07:42")) == ["07:40:00 nearStation A"])
+    }
+
+    @Test("a session stored mid-journey and read back after a restart says nothing twice")
+    func restart() throws {
+        var s = CommuteSession(journey: journey())
+        let before = replay(&s, [.tick(at("07:50"))], until: at("08:12"))
+        #expect(before == ["07:58:00 vehicleArriving A", "08:10:00 arrivingAtTransfer X1"])
+        var restored = try JSONDecoder().decode(CommuteSession.self, from: try JSONEncoder().encode(s))
+        #expect(replay(&restored, [.tick(at("08:12"))]) == ["08:25:00 arrivingAtDestination D"])
+    }
+
+    @Test("beacons.csv: stops by uuid, major and minor; a bad line is named")
+    func beaconMap() throws {
+        let map = try BeaconMap(csv: "uuid,major,minor,stop_id\nF7826DA6-4FA2-4E98-8024-BC5B71E0893E,1,7,mrt-jakarta:SBHI\n")
+        #expect(map.stop(uuid: "f7826da6-4fa2-4e98-8024-bc5b71e0893e", major: 1, minor: 7) == "mrt-jakarta:SBHI")
+        #expect(map.stop(uuid: "f7826da6-4fa2-4e98-8024-bc5b71e0893e", major: 1, minor: 8) == nil)
+        #expect(throws: BeaconMapError(line: 3, reason: "expected uuid,major,minor,stop_id with whole-number major and minor")) {
+            try BeaconMap(csv: "uuid,major,minor,stop_id\nu,1,2,S\nu,one,2,S\n")
+        }
+    }
+}
