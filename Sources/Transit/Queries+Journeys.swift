@@ -28,6 +28,16 @@ extension Queries {
 
     /// Journeys from a stop or station to another, with the options' limits checked first.
     public func plan(_ q: JourneyQuery) async throws(QueryError) -> JourneysDTO {
+        let (answer, source) = try await journeys(q)
+        var dto = JourneysDTO(from: answer.from, to: answer.to, journeys: answer.journeys, live: answer.live.map(LiveDTO.init))
+        dto.emptyReason = answer.emptyReason
+        dto.source = CanonicalID.split(answer.from.id)?.source
+        dto.sourceName = source.displayName
+        return dto
+    }
+
+    /// The same journeys in the domain's terms, for what works on them (commuting mode), with the source that planned them.
+    public func journeys(_ q: JourneyQuery) async throws(QueryError) -> (journeys: SourceJourneys, source: any TransitSource) {
         func check(_ value: Int, _ range: ClosedRange<Int>, _ parameter: String, _ unit: String) throws(QueryError) {
             guard range.contains(value) else {
                 throw QueryError(.invalidParameter, "\(parameter) must be between \(range.lowerBound) and \(range.upperBound)\(unit)", parameter: parameter)
@@ -47,12 +57,6 @@ extension Queries {
         let request = SourceJourneyRequest(from: from, to: to, at: q.at, arriveBy: q.arriveBy, windowMinutes: q.windowMinutes, limit: q.limit,
                                            maxWalkMetres: q.maxWalkMetres, transferSlackSeconds: q.transferSlackSeconds,
                                            maxTransfers: q.maxTransfers, now: now)
-        let answer: SourceJourneys
-        do { answer = try await source.plan(request) } catch { throw QueryError(error, sourceName: source.displayName) }
-        var dto = JourneysDTO(from: answer.from, to: answer.to, journeys: answer.journeys, live: answer.live.map(LiveDTO.init))
-        dto.emptyReason = answer.emptyReason
-        dto.source = CanonicalID.split(from)?.source
-        dto.sourceName = source.displayName
-        return dto
+        do { return (try await source.plan(request), source) } catch { throw QueryError(error, sourceName: source.displayName) }
     }
 }

@@ -22,25 +22,7 @@ struct PlanCommand: AsyncParsableCommand {
     @Argument(help: "Where to: a stop or station ID or name.")
     var to: String
 
-    @OptionGroup var when: TimeOptions
-
-    @Flag(help: "Arrive by --time rather than leave at it.")
-    var arriveBy = false
-
-    @Option(help: ArgumentHelp("Every option leaving in the next MINUTES minutes (default: those of the first departure).", valueName: "MINUTES"))
-    var window: Int = 0
-
-    @Option(help: ArgumentHelp("At most N journeys (default \(Queries.defaultJourneyLimit)).", valueName: "N"))
-    var limit: Int = Queries.defaultJourneyLimit
-
-    @Option(help: ArgumentHelp("The longest walk between stops, in metres (default 500; 0: only the feed's transfers).", valueName: "METRES"))
-    var maxWalk: Int = 500
-
-    @Option(help: ArgumentHelp("The least time for a change, in seconds (default 60).", valueName: "SECONDS"))
-    var transferSlack: Int = 60
-
-    @Option(help: ArgumentHelp("At most N changes (default 5).", valueName: "N"))
-    var maxTransfers: Int = 5
+    @OptionGroup var planning: PlanOptions
 
     @Flag(help: "Print one JSON document.")
     var json = false
@@ -51,46 +33,24 @@ struct PlanCommand: AsyncParsableCommand {
 
     @OptionGroup var sources: SourceOptions
 
-    func validate() throws {
-        // The API's limits: one query layer, one set of limits.
-        func check(_ v: Int, _ r: ClosedRange<Int>, _ name: String, _ unit: String) throws {
-            if !r.contains(v) { throw ValidationError("--\(name) must be between \(r.lowerBound) and \(r.upperBound)\(unit).") }
-        }
-        try check(window, 0...Queries.maxWindowMinutes, "window", " minutes")
-        try check(limit, 1...Queries.maxLimit, "limit", "")
-        try check(maxWalk, 0...Queries.maxWalkMetres, "max-walk", " metres")
-        try check(transferSlack, 0...Queries.maxTransferSlackSeconds, "transfer-slack", " seconds")
-        try check(maxTransfers, 0...Queries.maxTransfersAllowed, "max-transfers", "")
-        if arriveBy && when.time == nil { throw ValidationError("--arrive-by needs --time.") }
-    }
-
     func run() async throws {
         try await runReporting {
             let opened = try CommandSources(feeds: feeds, live: live, sources: sources, for: from)
             let lookup = opened.queries()
-            let origin: StopPlace, destination: StopPlace
-            do {
-                origin = try await lookup.matchStop(from)
-                destination = try await lookup.matchStop(to)
-            } catch let e as QueryError { throw e.cli }
+            let (origin, destination) = try await lookup.journeyEnds(from, to)
             let zone = TimeZone(identifier: origin.timeZone) ?? .gmt
-            let at = when.date == nil && when.time == nil ? nil : try when.instant(in: zone)
+            let at = try planning.moment(at: origin)
             let now = at ?? Instant.now()
             await opened.readLive(asOf: now)
-            var query = Queries.JourneyQuery(from: origin.id, to: destination.id, at: at)
-            query.arriveBy = arriveBy
-            query.windowMinutes = window
-            query.limit = limit
-            query.maxWalkMetres = maxWalk
-            query.transferSlackSeconds = transferSlack
-            query.maxTransfers = maxTransfers
             let answer: JourneysDTO
-            do { answer = try await opened.queries(now: now).plan(query) } catch let e as QueryError { throw e.cli }
+            do {
+                answer = try await opened.queries(now: now).plan(planning.query(from: origin.id, to: destination.id, at: at))
+            } catch let e as QueryError { throw e.cli }
             if json { try printJSON(answer); return }
             let start = LocalTime(now, in: zone)
             let weekday = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][start.date.weekdayIndex]
-            var subtitle = "\(weekday) \(start.date.isoString), \(arriveBy ? "arriving by" : "leaving from") \(start.hhmm)"
-            if window > 0 { subtitle += " for \(window) min" }
+            var subtitle = "\(weekday) \(start.date.isoString), \(planning.arriveBy ? "arriving by" : "leaving from") \(start.hhmm)"
+            if planning.window > 0 { subtitle += " for \(planning.window) min" }
             print(JourneyView(answer: answer, subtitle: subtitle).render(.stdout))
         }
     }

@@ -72,6 +72,48 @@ struct CLITests {
         #expect(noTime.status != 0 && noTime.stderr.contains("--arrive-by needs --time"))
     }
 
+    @Test("commute --simulate: near the station, the train arriving two minutes before it leaves, then the stop before the destination left")
+    func commuteSimulated() throws {
+        let args = ["Lebak Bulus", "Bundaran HI", "--date", "2026-11-23", "--time", "08:00", "--simulate"]
+        let planned = try OnwardExecutable.run(["plan"] + args + ["--limit", "1", "--json"])
+        #expect(planned.status == 0, "\(planned.stderr)")
+        let journey = try #require(try JSONDecoder().decode(JourneysDTO.self, from: Data(planned.stdout.utf8)).journeys.first)
+        let ride = try #require(journey.legs.first)
+        let out = try OnwardExecutable.run(["commute"] + args + ["--near-station", "--json"])
+        #expect(out.status == 0, "\(out.stderr)")
+        struct Line: Decodable { var at: String; var kind: String; var stopId: String; var message: String }
+        let alerts = try out.stdout.split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+        #expect(alerts.map(\.kind) == ["nearStation", "vehicleArriving", "arrivingAtDestination"])
+        // Two minutes before the (live) departure; arriving when the train leaves the stop before Bundaran HI.
+        let leaves = try #require(Instant(iso8601: ride.expectedDeparture ?? ride.departure))
+        #expect(Instant(iso8601: alerts[1].at) == leaves.adding(seconds: -120))
+        let before = try #require(ride.intermediateStops?.last)
+        #expect(Instant(iso8601: alerts[2].at) == Instant(iso8601: before.expectedDeparture ?? before.departure))
+        #expect(alerts[2].stopId == "mrt-jakarta:GBHI02")
+        #expect(alerts[2].message.contains("your stop"))
+    }
+
+    @Test("commute --track: a beacon sighting from the operator's beacons.csv; a bad track line is named")
+    func commuteTrack() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("commute-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let beacons = folder.appendingPathComponent("beacons.csv"), track = folder.appendingPathComponent("track.jsonl")
+        try "uuid,major,minor,stop_id\nF7826DA6-4FA2-4E98-8024-BC5B71E0893E,4,2,mrt-jakarta:SBHI\n".write(to: beacons, atomically: true, encoding: .utf8)
+        // On the 08:00 (scheduled, no live data): at Lebak Bulus, then the Bundaran HI beacon at 08:20, before the stop before is left.
+        try """
+            {"at": "2026-11-23T07:57:00+07:00", "lat": -6.2892744, "lon": 106.7749355, "accuracy": 12}
+            {"at": "2026-11-23T08:20:00+07:00", "beacon": {"uuid": "f7826da6-4fa2-4e98-8024-bc5b71e0893e", "major": 4, "minor": 2}}
+            """.write(to: track, atomically: true, encoding: .utf8)
+        let out = try OnwardExecutable.run(["commute", "Lebak Bulus", "Bundaran HI", "--date", "2026-11-23", "--time", "07:58",
+                                            "--track", track.path, "--beacons", beacons.path, "--json"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.split(separator: "\n").map { String($0) }.map { $0.contains("\"kind\":\"vehicleArriving\"") ? "v" : $0.contains("\"at\":\"2026-11-23T08:20:00+07:00\",\"kind\":\"arrivingAtDestination\"") ? "d" : $0 } == ["v", "d"])
+        try "{\"at\": \"yesterday\", \"lat\": 1, \"lon\": 2}\n".write(to: track, atomically: true, encoding: .utf8)
+        let bad = try OnwardExecutable.run(["commute", "Lebak Bulus", "Bundaran HI", "--track", track.path])
+        #expect(bad.status != 0 && bad.stderr.contains("track.jsonl line 1: \"at\" is not an ISO 8601 time"))
+    }
+
     @Test("the GTFS network browses like any source: routes, their directions, a direction's stations in order")
     func browse() async throws {
         let network = try GTFSNetwork.open(try Network.load([]), options: .init(), fetcher: FakeHTTPFetcher())
