@@ -38,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         // Domain values, dates and clocks. Foundation only.
@@ -55,6 +56,8 @@ let package = Package(
         // The protocol every source of stops, boards, services and alerts implements, and its
         // request and result types. Foundation only.
         .target(name: "TransitSources", dependencies: ["OnwardCore"], swiftSettings: strict),
+        // Web Push: aes128gcm payload encryption (RFC 8291) and VAPID (RFC 8292), on swift-crypto. No I/O.
+        .target(name: "WebPush", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         // Commuting mode: get-off alerts as a state machine (positions, beacons, times in; alerts out). No I/O.
         .target(name: "Commute", dependencies: ["OnwardCore"], swiftSettings: strict),
         // The HTTP seam (method, body, cache, coalescing, budget), polling with backoff, the XML
@@ -153,6 +156,7 @@ let package = Package(
         ),
         .testTarget(name: "OnwardCoreTests", dependencies: ["OnwardCore"], swiftSettings: strict),
         .testTarget(name: "CommuteTests", dependencies: ["Commute", "OnwardCore"], swiftSettings: strict),
+        .testTarget(name: "WebPushTests", dependencies: ["WebPush", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "Timetable", "OnwardCore", "OnwardTesting"], swiftSettings: strict),
         .testTarget(name: "TimetableTests", dependencies: ["GTFS", "Timetable", "OnwardCore", "OnwardTesting", "App"], swiftSettings: strict),
         .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "GTFS", "Timetable", "OnwardCore", "OnwardTesting", "DataSources", "App",
