@@ -149,6 +149,8 @@ struct FeedImport {
                                   kind: kind, platform: t.column("platform_code").map { row.string($0) } ?? "",
                                   zone: zone, feedZone: feedZone)
             stops[id] = index
+            // An optional field: a value outside 0–2 reads as "no information".
+            if let c = t.column("wheelchair_boarding"), let w = FieldParsing.int(row.bytes(c)), (0...2).contains(w) { b.setWheelchair(stop: index, UInt8(w)) }
             if let c = t.column("parent_station"), !row.isEmpty(c) { parents.append((index, row.string(c), row.line)) }
         }
         for p in parents {
@@ -282,6 +284,7 @@ struct FeedImport {
                                   direction: direction, block: t.column("block_id").map { row.string($0) } ?? "",
                                   file: file, line: row.line)
             trips[id] = trip
+            if let c = t.column("wheelchair_accessible"), let w = FieldParsing.int(row.bytes(c)), (0...2).contains(w) { b.setWheelchair(trip: trip, UInt8(w)) }
             if let c = t.column("shape_id"), !row.isEmpty(c) { tripShapes.append((trip, row.string(c), row.line)) }
         }
         self.tripShapes = tripShapes

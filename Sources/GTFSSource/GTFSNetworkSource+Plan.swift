@@ -17,6 +17,7 @@ extension GTFSNetworkSource {
         query.maxWalk = Double(min(request.maxWalkMetres, Int(JourneyPlanner.maxWalk)))
         query.transferSlack = request.transferSlackSeconds
         query.maxTransfers = request.maxTransfers
+        query.wheelchair = request.wheelchair
         let journeys = planner.journeys(query, overlay: state.hasRealtime ? state.realtime.overlay : .empty, live: state.hasRealtime)
         var answer = SourceJourneys(from: tt.place(from), to: tt.place(to), journeys: journeys, live: state.live(now: request.now))
         if journeys.isEmpty { answer.emptyReason = emptyReason(request, in: tt) }

@@ -87,6 +87,7 @@ extension APIRoutes {
         query.maxWalkMetres = try q.int("maxWalk", in: 0...Queries.maxWalkMetres) ?? 500
         query.transferSlackSeconds = try q.int("transferSlack", in: 0...Queries.maxTransferSlackSeconds) ?? 60
         query.maxTransfers = try q.int("maxTransfers", in: 0...Queries.maxTransfersAllowed) ?? 5
+        query.wheelchair = try q.bool("wheelchair") ?? false
         return try json(try await queries.plan(query))
     }
 }

@@ -180,6 +180,7 @@ extension PageRoutes {
         form.date = q.string("date") ?? ""
         form.time = q.string("time") ?? ""
         form.arriveBy = q.string("arriveBy") == "1"
+        form.wheelchair = q.string("wheelchair") == "1"
         var answer: JourneysDTO?
         var problem: String?
         let from = form.fromID.isEmpty ? form.fromText : form.fromID, to = form.toID.isEmpty ? form.toText : form.toID
@@ -195,6 +196,7 @@ extension PageRoutes {
                 // Without a window the first departure's options; a page shows the hour's.
                 query.windowMinutes = form.arriveBy ? 0 : 60
                 query.limit = 8
+                query.wheelchair = form.wheelchair
                 answer = try await queries.plan(query)
             } catch {
                 problem = error.message

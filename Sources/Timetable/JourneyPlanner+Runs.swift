@@ -14,7 +14,7 @@ extension JourneyPlanner {
     }
 
     /// The run of `route` that leaves call `k` earliest at or after `t`, or nil.
-    func earliestRun(route r: Int, call k: Int, after t: Int64, overlay: RealtimeOverlay) -> (run: Run, departure: Int64)? {
+    func earliestRun(route r: Int, call k: Int, after t: Int64, overlay: RealtimeOverlay, wheelchair: Bool = false) -> (run: Run, departure: Int64)? {
         let trips = index.trips(of: r)
         let first = trips[trips.startIndex]
         let zone = timetable.tripZone[Int(first)]
@@ -24,6 +24,7 @@ extension JourneyPlanner {
         let highDay = min(Int32(clamping: t / 86_400 + 1), timetable.firstDay + timetable.dayCount - 1)
         guard lowDay <= highDay else { return nil }
         var best: (run: Run, departure: Int64)?
+        if wheelchair && timetable.tripWheelchair[Int(first)] != 1 && index.routeIsFrequency[r] { return nil }
         if index.routeIsFrequency[r] {
             for day in lowDay...highDay {
                 if let found = earliestFrequencyRun(trip: first, day: day, call: k, after: t, overlay: overlay),
@@ -53,6 +54,7 @@ extension JourneyPlanner {
                 let scheduled = base + Int64(index.routeDepartures[column + j])
                 if let b = best, scheduled - early >= b.departure { break }
                 guard timetable.isActive(service: timetable.tripService[Int(trip)], day: day) else { continue }
+                if wheelchair && timetable.tripWheelchair[Int(trip)] != 1 { continue }
                 let instance = TripInstance(trip: trip, serviceDay: day)
                 let slot = live ? overlay.slot(of: instance) : -1
                 guard let departure = departure(of: instance, slot: slot, call: k, scheduled: scheduled, overlay: overlay),
@@ -120,5 +122,16 @@ extension JourneyPlanner {
         let scheduled = run.base + Int64(timetable.departures[Int(timetable.tripTimes[Int(run.instance.trip)]) + k])
         guard run.slot >= 0 else { return scheduled }
         return overlay.expectedTime(slot: run.slot, call: k, departure: true) ?? scheduled
+    }
+}
+
+extension Timetable {
+    /// Whether the feed says a stop can be used in a wheelchair: its own wheelchair_boarding,
+    /// or, with no information of its own, its station's.
+    func isWheelchairAccessible(_ stop: UInt32) -> Bool {
+        let own = stopWheelchair[Int(stop)]
+        if own != 0 { return own == 1 }
+        let parent = stopParent[Int(stop)]
+        return parent != Timetable.none && stopWheelchair[Int(parent)] == 1
     }
 }

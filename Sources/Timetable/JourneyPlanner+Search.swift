@@ -191,7 +191,7 @@ struct RaptorSearch {
     private mutating func scanRoutes(round k: Int, marked: [UInt32], bound: Int64, isMarked: inout [Bool], firstCall: inout [Int32]) -> [UInt32] {
         // Locals, once: calling the planner's methods through `self` while `self` changes made
         // Swift copy the planner (a large struct) for every call.
-        let planner = self.planner, overlay = self.overlay
+        let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair
         let tt = planner.timetable, index = planner.index
         var routes: [Int] = []
         for s in marked {
@@ -211,7 +211,8 @@ struct RaptorSearch {
             var run: (run: JourneyPlanner.Run, boardCall: Int)?
             for call in start..<p.count {
                 let stop = tt.patternStop[p.lowerBound + call]
-                if let (riding, boardCall) = run, let a = planner.arrival(of: riding, call: call, overlay: overlay) {
+                let usable = !wheelchair || tt.isWheelchairAccessible(stop)
+                if usable, let (riding, boardCall) = run, let a = planner.arrival(of: riding, call: call, overlay: overlay) {
                     let cell = current + Int(stop)
                     if a < arrival[cell], a < bestArrival[Int(stop)], a < bound {
                         if !isMarked[Int(stop)] {
@@ -227,9 +228,9 @@ struct RaptorSearch {
                     }
                 }
                 let canBoard = board[previous + Int(stop)]
-                guard canBoard != Self.unreached else { continue }
+                guard canBoard != Self.unreached, usable else { continue }
                 if let (riding, _) = run, planner.currentDeparture(of: riding, call: call, overlay: overlay) <= canBoard { continue }
-                if let found = planner.earliestRun(route: r, call: call, after: canBoard, overlay: overlay) {
+                if let found = planner.earliestRun(route: r, call: call, after: canBoard, overlay: overlay, wheelchair: wheelchair) {
                     if let (riding, _) = run, planner.currentDeparture(of: riding, call: call, overlay: overlay) <= found.departure { continue }
                     run = (found.run, call)
                 }

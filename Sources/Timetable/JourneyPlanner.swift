@@ -41,6 +41,9 @@ public struct JourneyPlanner: Sendable {
         public var limit = 5
         /// Walking speed in metres per second (OpenTripPlanner's default).
         public var walkSpeed = 1.33
+        /// Only trips the feed says are wheelchair accessible, boarded and left only at stops
+        /// (or stations) it says are.
+        public var wheelchair = false
 
         public init(from: StopIndex, to: StopIndex, time: Instant) {
             self.from = from; self.to = to; self.time = time
@@ -132,7 +135,8 @@ extension JourneyPlanner {
             for (i, r) in routes.enumerated() {
                 let call = Int(index.stopRoutePositions[routes.startIndex + i])
                 var after = from + offset
-                while let found = earliestRun(route: Int(r), call: call, after: after, overlay: search.overlay), found.departure <= from + offset + length {
+                while let found = earliestRun(route: Int(r), call: call, after: after, overlay: search.overlay, wheelchair: request.wheelchair),
+                      found.departure <= from + offset + length {
                     times.insert(found.departure - offset)
                     after = found.departure + 1
                 }

@@ -17,7 +17,7 @@ enum SnapshotLayout {
     static let magic: [UInt8] = Array("ONWARDTT".utf8)
     /// Bump whenever the layout changes: an old snapshot is then refused with a clear message.
     /// 5: every ID is canonical (`feed:local`), even with one feed.
-    static let version: UInt32 = 5
+    static let version: UInt32 = 6
     static let headerSize = 32
 
     /// Maps the file (untouched sections cost no memory) and hands its bytes to `body`.
@@ -72,12 +72,12 @@ extension Timetable {
         w.write(zoneIDs)
         w.write(agencyID); w.write(agencyName); w.write(agencyZone)
         w.write(stopID); w.write(stopName); w.write(stopCode); w.write(stopLat); w.write(stopLon); w.write(stopKind)
-        w.write(stopParent); w.write(stopPlatform); w.write(stopZone); w.write(stopFoldedName); w.write(stopOrder)
+        w.write(stopParent); w.write(stopPlatform); w.write(stopWheelchair); w.write(stopZone); w.write(stopFoldedName); w.write(stopOrder)
         w.write(stationChildren.start); w.write(stationChildren.values)
         w.write(routeID); w.write(routeShortName); w.write(routeLongName); w.write(routeType); w.write(routeAgency)
         w.write(routeColor); w.write(routeTextColor)
         w.write(tripID); w.write(tripRoute); w.write(tripService); w.write(tripHeadsign); w.write(tripShortName)
-        w.write(tripDirection); w.write(tripBlock); w.write(tripShape); w.write(tripPattern); w.write(tripTimes)
+        w.write(tripDirection); w.write(tripWheelchair); w.write(tripBlock); w.write(tripShape); w.write(tripPattern); w.write(tripTimes)
         w.write(tripZone); w.write(tripOrder)
         w.write(tripFrequencies.start); w.write(tripFrequencies.values)
         w.write(frequencyStart); w.write(frequencyEnd); w.write(frequencyHeadway); w.write(frequencyExact)
@@ -131,12 +131,12 @@ extension Timetable {
             agencyID = try r.readStrings(); agencyName = try r.readStrings(); agencyZone = try r.read()
             stopID = try r.readStrings(); stopName = try r.readStrings(); stopCode = try r.readStrings()
             stopLat = try r.read(); stopLon = try r.read(); stopKind = try r.read(); stopParent = try r.read()
-            stopPlatform = try r.readStrings(); stopZone = try r.read(); stopFoldedName = try r.readStrings(); stopOrder = try r.read()
+            stopPlatform = try r.readStrings(); stopWheelchair = try r.read(); stopZone = try r.read(); stopFoldedName = try r.readStrings(); stopOrder = try r.read()
             stationChildren = Jagged(start: try r.read(), values: try r.read())
             routeID = try r.readStrings(); routeShortName = try r.readStrings(); routeLongName = try r.readStrings()
             routeType = try r.read(); routeAgency = try r.read(); routeColor = try r.readStrings(); routeTextColor = try r.readStrings()
             tripID = try r.readStrings(); tripRoute = try r.read(); tripService = try r.read(); tripHeadsign = try r.read()
-            tripShortName = try r.read(); tripDirection = try r.read(); tripBlock = try r.read(); tripShape = try r.read()
+            tripShortName = try r.read(); tripDirection = try r.read(); tripWheelchair = try r.read(); tripBlock = try r.read(); tripShape = try r.read()
             tripPattern = try r.read(); tripTimes = try r.read(); tripZone = try r.read(); tripOrder = try r.read()
             tripFrequencies = Jagged(start: try r.read(), values: try r.read())
             frequencyStart = try r.read(); frequencyEnd = try r.read(); frequencyHeadway = try r.read(); frequencyExact = try r.read()
@@ -166,9 +166,9 @@ extension Timetable {
         let s = stopID.count, t = tripID.count
         let stopTimes = UInt32(arrivals.count)
         let ok = [stopName.count, stopCode.count, stopLat.count, stopLon.count, stopKind.count, stopParent.count,
-                  stopPlatform.count, stopZone.count, stopFoldedName.count, stopOrder.count].allSatisfy { $0 == s }
+                  stopPlatform.count, stopWheelchair.count, stopZone.count, stopFoldedName.count, stopOrder.count].allSatisfy { $0 == s }
             && [tripRoute.count, tripService.count, tripHeadsign.count, tripPattern.count, tripTimes.count, tripZone.count,
-                tripOrder.count, tripShape.count, tripDirection.count, tripBlock.count, tripShortName.count].allSatisfy { $0 == t }
+                tripOrder.count, tripShape.count, tripDirection.count, tripWheelchair.count, tripBlock.count, tripShortName.count].allSatisfy { $0 == t }
             && arrivals.count == departures.count
             && [departureIndex, arrivalIndex, frequencyDepartureIndex, frequencyArrivalIndex].allSatisfy {
                 $0.start.count == s + 1 && $0.trip.count == $0.position.count && Int($0.start.last ?? 0) == $0.trip.count

@@ -32,6 +32,8 @@ public struct Timetable: Sendable {
     /// Parent station index, or `Timetable.none`.
     var stopParent: [UInt32]
     var stopPlatform: [String]
+    /// GTFS wheelchair_boarding: 0 no information (a platform inherits its station's), 1 accessible, 2 not.
+    var stopWheelchair: [UInt8]
     /// The time zone the stop shows its times in (stop_timezone, else its station's, else its agency's).
     var stopZone: [UInt16]
     /// Stop name folded for search (lower case, no accents).
@@ -58,6 +60,8 @@ public struct Timetable: Sendable {
     var tripHeadsign: [UInt32]
     var tripShortName: [UInt32]
     var tripDirection: [UInt8]
+    /// GTFS wheelchair_accessible: 0 no information, 1 accessible, 2 not.
+    var tripWheelchair: [UInt8]
     var tripBlock: [UInt32]
     /// Index into the feed's `ShapeTable`, or `Timetable.none`.
     var tripShape: [UInt32]
@@ -131,9 +135,9 @@ public struct Timetable: Sendable {
         func b<T>(_ a: [T]) -> Int { a.count * MemoryLayout<T>.stride }
         func s(_ a: [String]) -> Int { a.reduce(a.count * 16) { $0 + ($1.utf8.count > 15 ? $1.utf8.count : 0) } }
         var n = s(stopID) + s(stopName) + s(stopCode) + b(stopLat) + b(stopLon) + b(stopKind) + b(stopParent)
-        n += s(stopPlatform) + b(stopZone) + s(stopFoldedName) + b(stopOrder) + stationChildren.byteSize
+        n += s(stopPlatform) + b(stopWheelchair) + b(stopZone) + s(stopFoldedName) + b(stopOrder) + stationChildren.byteSize
         n += s(routeID) + s(routeShortName) + s(routeLongName) + b(routeType) + b(routeAgency) + s(routeColor) + s(routeTextColor)
-        n += s(tripID) + b(tripRoute) + b(tripService) + b(tripHeadsign) + b(tripShortName) + b(tripDirection)
+        n += s(tripID) + b(tripRoute) + b(tripService) + b(tripHeadsign) + b(tripShortName) + b(tripDirection) + b(tripWheelchair)
         n += b(tripBlock) + b(tripShape) + b(tripPattern) + b(tripTimes) + b(tripZone) + b(tripOrder) + tripFrequencies.byteSize
         n += b(frequencyStart) + b(frequencyEnd) + b(frequencyHeadway) + b(frequencyExact)
         n += b(patternStart) + b(patternStop) + b(patternFlags) + b(patternSequence) + b(patternHeadsign)

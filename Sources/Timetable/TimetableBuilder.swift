@@ -45,6 +45,7 @@ public struct TimetableBuilder {
     var stopID: [String] = [], stopName: [String] = [], stopCode: [String] = []
     var stopLat: [Double] = [], stopLon: [Double] = [], stopKind: [UInt8] = []
     var stopParent: [UInt32] = [], stopPlatform: [String] = [], stopOwnZone: [UInt16] = []
+    var stopWheelchair: [UInt8] = [], tripWheelchair: [UInt8] = []
     var stopFeedZone: [UInt16] = []
     var routeID: [String] = [], routeShortName: [String] = [], routeLongName: [String] = []
     var routeType: [Int32] = [], routeAgency: [UInt32] = [], routeColor: [String] = [], routeTextColor: [String] = []
@@ -100,8 +101,15 @@ public struct TimetableBuilder {
         stopID.append(id); stopName.append(name); stopCode.append(code); stopLat.append(latitude)
         stopLon.append(longitude); stopKind.append(kind.rawValue); stopParent.append(Timetable.none)
         stopPlatform.append(platform); stopOwnZone.append(zone ?? UInt16.max); stopFeedZone.append(feedZone)
+        stopWheelchair.append(0)
         return UInt32(stopID.count - 1)
     }
+
+    /// GTFS wheelchair_boarding of a stop (0 no information, 1 accessible, 2 not).
+    public mutating func setWheelchair(stop: UInt32, _ value: UInt8) { stopWheelchair[Int(stop)] = value }
+
+    /// GTFS wheelchair_accessible of a trip (0 no information, 1 accessible, 2 not).
+    public mutating func setWheelchair(trip: UInt32, _ value: UInt8) { tripWheelchair[Int(trip)] = value }
 
     public mutating func setParent(of stop: UInt32, to parent: UInt32) { stopParent[Int(stop)] = parent }
 
@@ -141,7 +149,7 @@ public struct TimetableBuilder {
         tripSource.append((file ?? fileIndex("trips.txt"), UInt32(clamping: line)))
         tripID.append(id); tripRoute.append(route); tripService.append(service)
         tripHeadsign.append(intern(headsign)); tripShortName.append(intern(shortName))
-        tripDirection.append(direction); tripBlock.append(intern(block))
+        tripDirection.append(direction); tripBlock.append(intern(block)); tripWheelchair.append(0)
         return UInt32(tripID.count - 1)
     }
 

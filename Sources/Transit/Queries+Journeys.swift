@@ -20,6 +20,8 @@ extension Queries {
         public var maxWalkMetres = 500
         public var transferSlackSeconds = 60
         public var maxTransfers = 5
+        /// Only trips and stops the feed says are wheelchair accessible.
+        public var wheelchair = false
 
         public init(from: String, to: String, at: Instant? = nil) {
             self.from = from; self.to = to; self.at = at
@@ -54,9 +56,10 @@ extension Queries {
             throw QueryError(.unsupported, "A journey has to start and end in one network: '\(q.from)' is \(source.displayName), '\(q.to)' is \(other.displayName).")
         }
         guard source.capabilities.contains(.journeys) else { throw QueryError(.unsupported, "\(source.displayName) cannot plan journeys.") }
-        let request = SourceJourneyRequest(from: from, to: to, at: q.at, arriveBy: q.arriveBy, windowMinutes: q.windowMinutes, limit: q.limit,
+        var request = SourceJourneyRequest(from: from, to: to, at: q.at, arriveBy: q.arriveBy, windowMinutes: q.windowMinutes, limit: q.limit,
                                            maxWalkMetres: q.maxWalkMetres, transferSlackSeconds: q.transferSlackSeconds,
                                            maxTransfers: q.maxTransfers, now: now)
+        request.wheelchair = q.wheelchair
         do { return (try await source.plan(request), source) } catch { throw QueryError(error, sourceName: source.displayName) }
     }
 }

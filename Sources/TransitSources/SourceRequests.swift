@@ -61,6 +61,8 @@ public struct SourceJourneyRequest: Sendable, Hashable {
     public var maxWalkMetres: Int
     public var transferSlackSeconds: Int
     public var maxTransfers: Int
+    /// Only what the source says is wheelchair accessible.
+    public var wheelchair = false
     public var now: Instant
 
     public init(from: String, to: String, at: Instant? = nil, arriveBy: Bool = false, windowMinutes: Int = 0, limit: Int = 5,

@@ -25,6 +25,9 @@ struct PlanOptions: ParsableArguments {
     @Option(help: ArgumentHelp("At most N changes (default 5).", valueName: "N"))
     var maxTransfers: Int = 5
 
+    @Flag(help: "Only trips and stops the feed says are wheelchair accessible.")
+    var wheelchair = false
+
     func validate() throws {
         // The API's limits: one query layer, one set of limits.
         func check(_ v: Int, _ r: ClosedRange<Int>, _ name: String, _ unit: String) throws {
@@ -51,6 +54,7 @@ struct PlanOptions: ParsableArguments {
         q.maxWalkMetres = maxWalk
         q.transferSlackSeconds = transferSlack
         q.maxTransfers = maxTransfers
+        q.wheelchair = wheelchair
         return q
     }
 }

@@ -210,6 +210,36 @@ struct JourneyPlannerRuleTests {
         #expect(try p.plan("S1", "X", at: at("07:55")).map(p.describe).first == ["A1 S1 08:00 → X1 08:10"])
     }
 
+    @Test("wheelchair: only trips the feed marks accessible, boarded and left at stops (or their stations) it marks accessible")
+    func wheelchair() throws {
+        // P ─U1 (accessible)─▶ R at 08:00; P ─U2 (not said)─▶ R at 07:50; Q has no step-free access.
+        func feed(_ pWheelchair: String) throws -> JourneyPlanner {
+            let f = [
+                "stops.txt": "stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station,wheelchair_boarding\n"
+                    + "S,Station,40.0,-74.0,1,,1\nP,P,40.0,-74.0,0,S,\(pWheelchair)\nQ,Q,40.1,-74.0,0,,2\nR,R,40.2,-74.0,0,,1\n",
+                "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nU,A,U,U,3\n",
+                "trips.txt": "route_id,service_id,trip_id,wheelchair_accessible\nU,DAILY,U1,1\nU,DAILY,U2,0\nU,DAILY,U3,1\n",
+                "stop_times.txt": """
+                    trip_id,arrival_time,departure_time,stop_id,stop_sequence
+                    U1,08:00:00,08:00:00,P,1
+                    U1,08:20:00,08:20:00,R,2
+                    U2,07:50:00,07:50:00,P,1
+                    U2,08:10:00,08:10:00,R,2
+                    U3,07:45:00,07:45:00,Q,1
+                    U3,07:55:00,07:55:00,R,2
+                    """,
+                "calendar.txt": files()["calendar.txt"]!,
+            ]
+            return JourneyPlanner(try InlineFeed.load(timeZone: "UTC", f).timetable)
+        }
+        let p = try feed("")  // no information of its own: the station's (accessible) counts
+        #expect(try p.plan("P", "R", at: at("07:40")).map(p.describe).first == ["U2 P 07:50 → R 08:10"])
+        #expect(try p.plan("P", "R", at: at("07:40")) { $0.wheelchair = true }.map(p.describe) == [["U1 P 08:00 → R 08:20"]])
+        #expect(try p.plan("Q", "R", at: at("07:40")) { $0.wheelchair = true }.isEmpty)
+        let stepped = try feed("2")  // the platform itself says no
+        #expect(try stepped.plan("P", "R", at: at("07:40")) { $0.wheelchair = true }.isEmpty)
+    }
+
     @Test("a trip of the previous service day running past midnight is caught after midnight")
     func pastMidnight() throws {
         let p = try planner()

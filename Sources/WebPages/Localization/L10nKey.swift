@@ -36,6 +36,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case journeyDate = "journey.date"
     case journeyTime = "journey.time"
     case journeyArriveBy = "journey.arriveBy"
+    case journeyWheelchair = "journey.wheelchair"
     case journeySubmit = "journey.submit"
     case journeyNone = "journey.none"
     case journeyNoChange = "journey.noChange"

@@ -18,6 +18,7 @@ extension Strings {
         case .journeyDate: "Date"
         case .journeyTime: "Time"
         case .journeyArriveBy: "Arrive by this time"
+        case .journeyWheelchair: "Wheelchair accessible only"
         case .journeySubmit: "Find journeys"
         case .journeyNone: "No journey found."
         case .journeyNoChange: "No change"

@@ -18,6 +18,7 @@ extension Strings {
         case .journeyDate: "Tanggal"
         case .journeyTime: "Waktu"
         case .journeyArriveBy: "Tiba paling lambat pada waktu ini"
+        case .journeyWheelchair: "Hanya yang ramah kursi roda"
         case .journeySubmit: "Cari perjalanan"
         case .journeyNone: "Tidak ada perjalanan."
         case .journeyNoChange: "Tanpa pindah"

@@ -11,6 +11,7 @@ public enum JourneyPage {
         public var fromText = "", fromID = "", toText = "", toID = ""
         public var date = "", time = ""
         public var arriveBy = false
+        public var wheelchair = false
 
         public init() {}
     }
@@ -34,6 +35,7 @@ public enum JourneyPage {
             query.append(.init(name, value))
         }
         if form.arriveBy { query.append(.init("arriveBy", "1")) }
+        if form.wheelchair { query.append(.init("wheelchair", "1")) }
         return Layout.document(title: title, context: context, address: PageAddress(path: Links.journeys(), query: query),
                                section: .journey, bodyClass: "page-journey", main: main)
     }
@@ -66,6 +68,8 @@ public enum JourneyPage {
         </div>
         <p class="journey-check"><input id="journey-arrive-by" name="arriveBy" type="checkbox" value="1"\(HTML.flag("checked", form.arriveBy))> \
         <label for="journey-arrive-by">\(s(.journeyArriveBy))</label></p>
+        <p class="journey-check"><input id="journey-wheelchair" name="wheelchair" type="checkbox" value="1"\(HTML.flag("checked", form.wheelchair))> \
+        <label for="journey-wheelchair">\(s(.journeyWheelchair))</label></p>
         <button type="submit" class="button button-primary">\(s(.journeySubmit))</button>
         </form>
         """
