@@ -141,7 +141,7 @@ paths = {
                        param("date", "query", DATE, "Date YYYY-MM-DD in the origin's time zone (default today); an impossible date is refused."),
                        param("time", "query", TIME, "Local time HH:MM[:SS] at the origin (default now)."),
                        param("at", "query", AT, "An ISO 8601 instant with its offset, instead of date and time."),
-                       param("arriveBy", "query", {"type": "boolean"}, "Arrive by the time rather than leave at it (needs a time)."),
+                       param("arriveBy", "query", {"type": "boolean"}, "Arrive by the time rather than leave at it (without a time: by now)."),
                        param("window", "query", {"type": "integer", "minimum": 0, "maximum": 1440}, "Every option leaving within this many minutes (default 0: the options of the first departure)."),
                        param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 100}, "At most this many journeys (default 5)."),
                        param("maxWalk", "query", {"type": "integer", "minimum": 0, "maximum": 2000}, "The longest walk between stops in metres (default 500; 0: only the feed's transfers)."),

@@ -9,7 +9,10 @@ extension GTFSNetworkSource {
         let state = store.current
         let tt = state.timetable
         let from = try stop(request.from, in: tt), to = try stop(request.to, in: tt)
-        guard from != to else { throw SourceError(.invalidRequest, "The origin and the destination are the same place.") }
+        guard from != to else {
+            return SourceJourneys(from: tt.place(from), to: tt.place(to), journeys: [], live: state.live(now: request.now),
+                                  emptyReason: "The origin and the destination are the same place.")
+        }
         var query = JourneyPlanner.Request(from: from, to: to, time: request.at ?? request.now)
         query.arriveBy = request.arriveBy
         query.window = request.windowMinutes * 60

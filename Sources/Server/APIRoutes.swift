@@ -78,10 +78,8 @@ extension APIRoutes {
         let q = try Params(request)
         let from = try q.required("from", maxLength: 200), to = try q.required("to", maxLength: 200)
         var query = Queries.JourneyQuery(from: from, to: to, at: try await deps.boardMoment(q, stopID: from, queries: queries).moment)
+        // Without a time, arriving by now: the latest journeys that have just arrived.
         query.arriveBy = try q.bool("arriveBy") ?? false
-        if query.arriveBy && query.at == nil {
-            throw QueryError(.invalidParameter, "arriveBy needs a time (time, or at)", parameter: "arriveBy")
-        }
         query.windowMinutes = try q.int("window", in: 0...Queries.maxWindowMinutes) ?? 0
         query.limit = try q.int("limit", in: 1...Queries.maxLimit) ?? Queries.defaultJourneyLimit
         query.maxWalkMetres = try q.int("maxWalk", in: 0...Queries.maxWalkMetres) ?? 500

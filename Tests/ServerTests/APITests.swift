@@ -115,6 +115,12 @@ struct APITests {
                     #expect(j.departure >= "2026-11-23T08:00:00+07:00")
                 }
             }
+            // The same place twice: no journey, and why.
+            try await client.execute(uri: "/api/v1/journeys?from=SLBB&to=mrt-jakarta:SLBB", method: .get) { r in
+                #expect(r.status == .ok)
+                let answer = try decode(JourneysDTO.self, r)
+                #expect(answer.journeys.isEmpty && answer.emptyReason == "The origin and the destination are the same place.")
+            }
             // Arriving by 09:00: the last journey arrives by then.
             try await client.execute(uri: "/api/v1/journeys?from=SLBB&to=SBHI&date=2026-11-23&time=09:00&arriveBy=true&limit=1", method: .get) { r in
                 let j = try #require(try decode(JourneysDTO.self, r).journeys.first)
@@ -142,7 +148,6 @@ struct APITests {
         ("/api/v1/journeys?from=SLBB", 400, "invalid-parameter"),
         ("/api/v1/journeys?from=SLBB&to=NOPE", 404, "stop-not-found"),
         ("/api/v1/journeys?from=SLBB&to=SBHI&maxTransfers=9", 400, "invalid-parameter"),
-        ("/api/v1/journeys?from=SLBB&to=SBHI&arriveBy=true", 400, "invalid-parameter"),
         ("/api/v1/journeys?from=SLBB&to=SBHI&arriveBy=maybe&time=09:00", 400, "invalid-parameter"),
         ("/api/v1/nothing-here", 404, "not-found"),
     ])
