@@ -16,14 +16,14 @@ public struct CommuteSession: Sendable, Codable {
     private var lastFix: Fix?
     private var pendingJump: Fix?
     /// The last stop a beacon was seen at, and when.
-    private var lastBeacon: (stopID: String, at: Instant)? {
-        get { lastBeaconStop.map { ($0, lastBeaconAt ?? Instant(epochSeconds: 0)) } }
-        set { lastBeaconStop = newValue?.stopID; lastBeaconAt = newValue?.at }
-    }
-    private var lastBeaconStop: String?
-    private var lastBeaconAt: Instant?
+    private var lastBeacon: Sighting?
     /// Set when a change was missed: the driver plans again from there and hands the new journey in.
     public private(set) var replanFrom: JourneyStop?
+
+    struct Sighting: Sendable, Codable, Hashable {
+        var stopID: String
+        var at: Instant
+    }
 
     struct Fix: Sendable, Codable, Hashable {
         var at: Instant
@@ -59,7 +59,7 @@ public struct CommuteSession: Sendable, Codable {
         case .position(let at, let lat, let lon, let accuracy):
             if accept(Fix(at: at, latitude: lat, longitude: lon, accuracy: accuracy)) { alerts += positionAlerts(now: now) }
         case .beacon(let at, let stopID):
-            lastBeacon = (stopID, at)
+            lastBeacon = Sighting(stopID: stopID, at: at)
             alerts += positionAlerts(now: now)
         case .tick:
             break
@@ -89,10 +89,10 @@ public struct CommuteSession: Sendable, Codable {
     private mutating func accept(_ fix: Fix) -> Bool {
         guard fix.accuracy.isFinite, fix.accuracy <= settings.worstAccuracy, fix.latitude.isFinite, fix.longitude.isFinite else { return false }
         if let last = lastFix, fix.at > last.at {
-            let speed = Geo.metres(last.latitude, last.longitude, fix.latitude, fix.longitude) / Double(fix.at.epochSeconds - last.at.epochSeconds)
+            let speed = GreatCircle.metres(last.latitude, last.longitude, fix.latitude, fix.longitude) / Double(fix.at.epochSeconds - last.at.epochSeconds)
             if speed > settings.fastestMove {
                 if let pending = pendingJump, fix.at > pending.at,
-                   Geo.metres(pending.latitude, pending.longitude, fix.latitude, fix.longitude) / Double(fix.at.epochSeconds - pending.at.epochSeconds)
+                   GreatCircle.metres(pending.latitude, pending.longitude, fix.latitude, fix.longitude) / Double(fix.at.epochSeconds - pending.at.epochSeconds)
                     <= settings.fastestMove {
                     pendingJump = nil
                     lastFix = fix
@@ -114,14 +114,14 @@ public struct CommuteSession: Sendable, Codable {
             return true
         }
         guard let fix = lastFix, now.epochSeconds - fix.at.epochSeconds <= 120 else { return false }
-        return Geo.metres(fix.latitude, fix.longitude, stop.latitude, stop.longitude) <= settings.radius + min(fix.accuracy, 50)
+        return GreatCircle.metres(fix.latitude, fix.longitude, stop.latitude, stop.longitude) <= settings.radius + min(fix.accuracy, 50)
     }
 
     private mutating func positionAlerts(now: Instant) -> [CommuteAlert] {
         var alerts: [CommuteAlert] = []
         let started = journey.rides.first.map { now >= $0.expectedDeparture ?? $0.departure } ?? true
         if settings.nearStation, !started, let fix = lastFix {
-            for s in stations where Geo.metres(fix.latitude, fix.longitude, s.latitude, s.longitude) <= settings.radius + min(fix.accuracy, 50) {
+            for s in stations where GreatCircle.metres(fix.latitude, fix.longitude, s.latitude, s.longitude) <= settings.radius + min(fix.accuracy, 50) {
                 let key = "nearStation \(s.id)"
                 if fired.insert(key).inserted {
                     alerts.append(CommuteAlert(at: now, kind: .nearStation, stopID: s.id, stopName: s.name,

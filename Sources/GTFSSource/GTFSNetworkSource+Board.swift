@@ -29,15 +29,17 @@ extension GTFSNetworkSource {
             board.entryAlertIDs = entries.map { e in book.serviceAlerts(route: e.routeID, trip: e.tripID, during: range).map(\.id) }
         }
         // An empty board outside the calendar says so, rather than looking like a quiet day.
-        if entries.isEmpty, let calendar = tt.calendarRange {
-            let day = LocalTime(from, in: zone).date
-            if day > calendar.upperBound {
-                board.emptyReason = "The timetable ends on \(calendar.upperBound.isoString): there is no service data after that date."
-            } else if day < calendar.lowerBound {
-                board.emptyReason = "The timetable starts on \(calendar.lowerBound.isoString): there is no service data before that date."
-            }
-        }
+        if entries.isEmpty { board.emptyReason = Self.outsideCalendar(from, in: zone, tt) }
         return board
+    }
+
+    /// "The timetable ends on …" when `moment` falls on a day outside the timetable's calendar, else nil.
+    static func outsideCalendar(_ moment: Instant, in zone: TimeZone, _ tt: Timetable) -> String? {
+        guard let calendar = tt.calendarRange else { return nil }
+        let day = LocalTime(moment, in: zone).date
+        if day > calendar.upperBound { return "The timetable ends on \(calendar.upperBound.isoString): there is no service data after that date." }
+        if day < calendar.lowerBound { return "The timetable starts on \(calendar.lowerBound.isoString): there is no service data before that date." }
+        return nil
     }
 
     /// One run of a trip: on the date asked, else today where it runs, else the next day it runs.

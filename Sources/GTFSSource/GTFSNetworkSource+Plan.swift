@@ -23,19 +23,14 @@ extension GTFSNetworkSource {
         query.wheelchair = request.wheelchair
         let journeys = planner.journeys(query, overlay: state.hasRealtime ? state.realtime.overlay : .empty, live: state.hasRealtime)
         var answer = SourceJourneys(from: tt.place(from), to: tt.place(to), journeys: journeys, live: state.live(now: request.now))
-        if journeys.isEmpty { answer.emptyReason = emptyReason(request, in: tt) }
+        if journeys.isEmpty { answer.emptyReason = emptyReason(request, from: from, in: tt) }
         return answer
     }
 
     /// Why no journey was found: outside the timetable's dates, else no connection in time.
-    private func emptyReason(_ request: SourceJourneyRequest, in tt: Timetable) -> String {
-        let moment = request.at ?? request.now
-        if let calendar = tt.calendarRange {
-            let zone = TimeZone(identifier: tt.agencies.first?.timeZone ?? "UTC") ?? .gmt
-            let day = LocalTime(moment, in: zone).date
-            if day > calendar.upperBound { return "The timetable ends on \(calendar.upperBound.isoString): there is no service data after that date." }
-            if day < calendar.lowerBound { return "The timetable starts on \(calendar.lowerBound.isoString): there is no service data before that date." }
-        }
+    private func emptyReason(_ request: SourceJourneyRequest, from: StopIndex, in tt: Timetable) -> String {
+        let zone = TimeZone(identifier: tt.timeZoneIdentifier(of: from)) ?? .gmt
+        if let outside = Self.outsideCalendar(request.at ?? request.now, in: zone, tt) { return outside }
         return request.arriveBy
             ? "No journey arrives by then with at most \(request.maxTransfers) changes."
             : "No journey leaves in that time with at most \(request.maxTransfers) changes."

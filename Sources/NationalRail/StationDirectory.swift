@@ -134,7 +134,7 @@ public struct StationDirectory: Sendable {
         guard limit > 0, radius >= 0 else { return [] }
         var found: [(station: Station, distance: Double)] = []
         for s in stations {
-            let d = StationDirectory.haversine(latitude, longitude, s.latitude, s.longitude)
+            let d = GreatCircle.metres(latitude, longitude, s.latitude, s.longitude)
             if d <= radius { found.append((s, d)) }
         }
         found.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.station.crs < $1.station.crs }
@@ -142,12 +142,6 @@ public struct StationDirectory: Sendable {
     }
 
     /// Great-circle distance in metres (mean Earth radius 6,371,008.8 m).
-    static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let r = 6_371_008.8, rad = Double.pi / 180
-        let dLat = (lat2 - lat1) * rad, dLon = (lon2 - lon1) * rad
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * r * asin(min(1, sqrt(a)))
-    }
 
     /// One CSV line's fields: commas separate, double quotes may enclose a field
     /// (with `""` for a quote inside). The shipped list uses no quotes; this keeps a

@@ -108,7 +108,7 @@ extension JourneyPlanner {
         let start = request.arriveBy ? t - Int64(max(request.window, 7_200)) : t
         let length = request.arriveBy ? t - start : Int64(max(request.window, 0))
         var journeys: [Itinerary] = []
-        for departure in departureTimes(search, request, from: start, within: length) {
+        for departure in departureTimes(search, from: start, within: length) {
             for reached in search.run(departingAt: departure) {
                 journeys.append(search.journey(reached))
             }
@@ -123,19 +123,19 @@ extension JourneyPlanner {
 
     /// The instants to run the rounds for, latest first (so each run's labels bound the next):
     /// `from` itself, and every departure within the window from a stop one can board at first.
-    private func departureTimes(_ search: RaptorSearch, _ request: Request, from: Int64, within length: Int64) -> [Int64] {
+    private func departureTimes(_ search: RaptorSearch, from: Int64, within length: Int64) -> [Int64] {
         guard length > 0 else { return [from] }
         var times: Set<Int64> = [from]
         var firstStops: [(stop: UInt32, offset: Int64)] = search.origins.map { ($0, 0) }
         for o in search.origins {
-            RaptorSearch.forEachMove(index, request, from: o) { to, s in firstStops.append((to, Int64(s))) }
+            RaptorSearch.forEachMove(index, search.request, from: o) { to, s in firstStops.append((to, Int64(s))) }
         }
         for (stop, offset) in firstStops {
             let routes = index.stopRoutes[Int(stop)]
             for (i, r) in routes.enumerated() {
                 let call = Int(index.stopRoutePositions[routes.startIndex + i])
                 var after = from + offset
-                while let found = earliestRun(route: Int(r), call: call, after: after, overlay: search.overlay, wheelchair: request.wheelchair),
+                while let found = earliestRun(route: Int(r), call: call, after: after, overlay: search.overlay, wheelchair: search.request.wheelchair),
                       found.departure <= from + offset + length {
                     times.insert(found.departure - offset)
                     after = found.departure + 1

@@ -178,7 +178,7 @@ extension PlannerIndex {
             for dy in -1...Int64(1) {
                 for dx in -span...span {
                     for b in grid[(y + dy) << 32 ^ (x + dx)] ?? [] where b != a && rules[key(a, b)] == nil {
-                        let d = Timetable.haversine(lat, lon, tt.stopLat[Int(b)], tt.stopLon[Int(b)])
+                        let d = GreatCircle.metres(lat, lon, tt.stopLat[Int(b)], tt.stopLon[Int(b)])
                         let sameStation = tt.stopParent[Int(a)] != Timetable.none && tt.stopParent[Int(a)] == tt.stopParent[Int(b)]
                         if sameStation || d <= PlannerIndex.maxWalkIndexed {
                             perStop[Int(a)].append(Move(to: b, kind: sameStation ? .platform : .walk, metres: Float(d), ruleType: 0, minimumSeconds: 0))
@@ -191,7 +191,7 @@ extension PlannerIndex {
             if parent != Timetable.none {
                 for b in tt.stationChildren[Int(parent)] where b != a && tt.stopKind[Int(b)] == StopKind.stop.rawValue
                     && rules[key(a, b)] == nil && !perStop[Int(a)].contains(where: { $0.to == b }) {
-                    let d = Timetable.haversine(lat, lon, tt.stopLat[Int(b)], tt.stopLon[Int(b)])
+                    let d = GreatCircle.metres(lat, lon, tt.stopLat[Int(b)], tt.stopLon[Int(b)])
                     perStop[Int(a)].append(Move(to: b, kind: .platform, metres: Float(d), ruleType: 0, minimumSeconds: 0))
                 }
             }

@@ -100,20 +100,13 @@ extension Timetable {
             let dy = (stopLat[s] - latitude) * metresPerDegree
             let dx = (stopLon[s] - longitude) * metresPerDegree * cosLat
             guard abs(dy) <= radius, abs(dx) <= radius * 1.01 + 1 else { continue }
-            let d = Timetable.haversine(latitude, longitude, stopLat[s], stopLon[s])
+            let d = GreatCircle.metres(latitude, longitude, stopLat[s], stopLon[s])
             if d <= radius { found.append((d, s)) }
         }
         found.sort { $0 < $1 }
         return found.prefix(limit).map { place(StopIndex(raw: UInt32($0.1)), distance: ($0.0).rounded()) }
     }
 
-    static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let r = 6_371_008.8
-        let p1 = lat1 * .pi / 180, p2 = lat2 * .pi / 180
-        let dp = p2 - p1, dl = (lon2 - lon1) * .pi / 180
-        let a = sin(dp / 2) * sin(dp / 2) + cos(p1) * cos(p2) * sin(dl / 2) * sin(dl / 2)
-        return 2 * r * asin(min(1, sqrt(a)))
-    }
 }
 
 /// What a stop named by a person resolves to.

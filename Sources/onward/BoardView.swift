@@ -20,7 +20,7 @@ struct BoardView {
         let start = LocalTime(from, in: zone)
         var title = t.bold(board.stop.name) + t.dim(" · ") + (arrivals ? "Arrivals" : "Departures")
         if let via = board.via { title += (arrivals ? " from " : " to ") + t.bold(via.name) }
-        let weekday = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][start.date.weekdayIndex]
+        let weekday = start.date.weekdayName
         var subtitle = "\(weekday) \(start.date.isoString), from \(start.hhmm)"
         if let window { subtitle += " for \(window) min" }
         subtitle += " · \(zone.identifier) (UTC\(offsetText(start.utcOffset)))"

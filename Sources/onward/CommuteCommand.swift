@@ -125,12 +125,12 @@ struct CommuteReplay {
     /// "07:58:00  vehicleArriving         Your NS to Bundaran HI is arriving…"
     static func line(_ alert: CommuteAlert, zone: TimeZone) -> String {
         let kind = alert.kind.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0)
-        return "\(String(LocalTime(alert.at, in: zone).iso8601.dropFirst(11).prefix(8)))  \(kind)  \(alert.message)"
+        return "\(LocalTime(alert.at, in: zone).hhmmss)  \(kind)  \(alert.message)"
     }
 
     /// The journey being replayed, in one line per ride.
     static func heading(_ j: Journey, zone: TimeZone) -> String {
-        func clock(_ i: Instant) -> String { String(LocalTime(i, in: zone).iso8601.dropFirst(11).prefix(5)) }
+        func clock(_ i: Instant) -> String { LocalTime(i, in: zone).hhmm }
         let rides = j.rides.map { "\(clock($0.expectedDeparture ?? $0.departure)) \($0.from.name) → \(clock($0.expectedArrival ?? $0.arrival)) \($0.to.name) (\($0.routeShortName))" }
         return (["Commuting: " + rides.joined(separator: "; ")] + [""]).joined(separator: "\n")
     }

@@ -16,7 +16,7 @@ struct JourneyView {
         }
         for (n, j) in answer.journeys.enumerated() {
             let changes = j.transfers == 0 ? "no change" : j.transfers == 1 ? "1 change" : "\(j.transfers) changes"
-            lines.append(t.bold("\(n + 1). \(Self.clock(j.departure)) → \(Self.clock(j.arrival))") + t.dim("  \(Self.minutes(j.duration)), \(changes)"))
+            lines.append(t.bold("\(n + 1). \(SourceBoardView.hhmm(j.departure)) → \(SourceBoardView.hhmm(j.arrival))") + t.dim("  \(Self.minutes(j.duration)), \(changes)"))
             for leg in j.legs {
                 if leg.kind == "walk" {
                     let what = leg.from.name == leg.to.name ? "Change platform" : "Walk to \(leg.to.name)"
@@ -35,12 +35,10 @@ struct JourneyView {
 
     /// "08:04", or "08:04 → 08:06" when live data moves it.
     private static func time(_ scheduled: String, _ expected: String?, _ t: Terminal) -> String {
-        guard let expected, clock(expected) != clock(scheduled) else { return clock(scheduled) + "      " }
-        return t.strike(clock(scheduled)) + " " + t.yellow(clock(expected))
+        let shown = SourceBoardView.hhmm(scheduled)
+        guard let expected, SourceBoardView.hhmm(expected) != shown else { return shown + "      " }
+        return t.strike(shown) + " " + t.yellow(SourceBoardView.hhmm(expected))
     }
-
-    /// HH:MM of an ISO 8601 local time (`2026-11-23T08:04:00+07:00`).
-    static func clock(_ iso: String) -> String { String(iso.dropFirst(11).prefix(5)) }
 
     static func minutes(_ seconds: Int) -> String {
         let m = (seconds + 59) / 60

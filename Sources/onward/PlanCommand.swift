@@ -48,7 +48,7 @@ struct PlanCommand: AsyncParsableCommand {
             } catch let e as QueryError { throw e.cli }
             if json { try printJSON(answer); return }
             let start = LocalTime(now, in: zone)
-            let weekday = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][start.date.weekdayIndex]
+            let weekday = start.date.weekdayName
             var subtitle = "\(weekday) \(start.date.isoString), \(planning.arriveBy ? "arriving by" : "leaving from") \(start.hhmm)"
             if planning.window > 0 { subtitle += " for \(planning.window) min" }
             print(JourneyView(answer: answer, subtitle: subtitle).render(.stdout))

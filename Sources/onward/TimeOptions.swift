@@ -2,6 +2,11 @@ import ArgumentParser
 import Foundation
 import OnwardCore
 
+extension ServiceDate {
+    /// "Monday", for the headings of boards and journeys.
+    var weekdayName: String { ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][weekdayIndex] }
+}
+
 /// `--date` and `--time`, read in the stop's own time zone.
 struct TimeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Service date, YYYY-MM-DD (default: today at the stop).", valueName: "YYYY-MM-DD"))

@@ -79,7 +79,7 @@ public enum JourneyPage {
         guard !answer.journeys.isEmpty else {
             return "<p class=\"empty-state\">\(answer.emptyReason ?? s(.journeyNone))</p>"
         }
-        let items = answer.journeys.map { journey(Self.summaryOf($0), $0, strings: s) }
+        let items = answer.journeys.map { journey($0, strings: s) }
         return """
         <section class="journeys" aria-labelledby="journeys-heading">
         <h2 id="journeys-heading">\(s(.journeyOptions))</h2>
@@ -88,18 +88,14 @@ public enum JourneyPage {
         """
     }
 
-    private static func summaryOf(_ j: JourneyDTO) -> (departs: String, arrives: String) {
-        (WallClock.hhmm(j.departure) ?? "", WallClock.hhmm(j.arrival) ?? "")
-    }
-
-    static func journey(_ summary: (departs: String, arrives: String), _ j: JourneyDTO, strings s: Strings) -> HTML {
+    static func journey(_ j: JourneyDTO, strings s: Strings) -> HTML {
         let changes = j.transfers == 0 ? s(.journeyNoChange) : j.transfers == 1 ? s(.journeyOneChange) : s(.journeyChanges, ["count": String(j.transfers)])
         let minutes = s(.journeyMinutes, ["minutes": String((j.duration + 30) / 60)])
         let legs = j.legs.map { leg(_: $0, strings: s) }
         return """
         <li class="journey panel">
-        <p class="journey-summary"><span class="journey-times"><time datetime="\(j.departure)">\(summary.departs)</time> → \
-        <time datetime="\(j.arrival)">\(summary.arrives)</time></span> <span class="journey-meta">\(minutes) · \(changes)</span></p>
+        <p class="journey-summary"><span class="journey-times"><time datetime="\(j.departure)">\(WallClock.hhmm(j.departure) ?? "")</time> → \
+        <time datetime="\(j.arrival)">\(WallClock.hhmm(j.arrival) ?? "")</time></span> <span class="journey-meta">\(minutes) · \(changes)</span></p>
         <ol class="journey-legs">\(legs)</ol>
         </li>
         """
