@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "StorageSQLite", dependencies: ["Storage", "OnwardCore", .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: strict),
         // Codable wire types shared by the CLI's --json and (later) the HTTP API.
-        .target(name: "API", dependencies: ["OnwardCore"], swiftSettings: strict),
+        .target(name: "API", dependencies: ["OnwardCore", "Commute"], swiftSettings: strict),
         // Server-rendered HTML pages, their CSS and JavaScript, and the string tables (no HTTP framework inside).
         .target(name: "WebPages", dependencies: ["API", "OnwardCore"],
                 // CSS and JavaScript are files, embedded so the server stays one binary.
@@ -97,7 +97,7 @@ let package = Package(
         // The HTTP edge: Hummingbird routes, middleware, the JSON API, pages and live updates.
         .target(
             name: "Server",
-            dependencies: ["OnwardCore", "API", "WebPages", "Transit", "TransitSources", "DataSources",
+            dependencies: ["OnwardCore", "API", "WebPages", "Transit", "TransitSources", "DataSources", "Commute", "WebPush", "Storage",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

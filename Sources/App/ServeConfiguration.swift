@@ -29,6 +29,11 @@ public struct ServeConfiguration: Sendable, Hashable {
     /// The CTA Bus Tracker: the API key, and the base URL up to and including the version.
     public var ctaKey: String?
     public var ctaURL = "https://www.ctabustracker.com/bustime/api/v3"
+    /// Web Push: the VAPID `sub` claim, how push services reach the operator (`mailto:` or `https:`).
+    public var pushSubject = "mailto:operator@onward.invalid"
+    /// Whether push subscriptions may name a plain-HTTP endpoint: only for a push service on this
+    /// machine in tests, never on a public server (it would let anyone make the server post anywhere).
+    public var pushAllowHTTP = false
 
     public init() {}
 
@@ -37,6 +42,7 @@ public struct ServeConfiguration: Sendable, Hashable {
         case host, port, feeds, realtime, simulate, simulateInterval = "simulate_interval", dataDir = "data_dir", pollInterval = "poll_interval", maxAge = "max_age"
         case rateLimit = "rate_limit", rateBurst = "rate_burst", logLevel = "log_level"
         case nationalRailToken = "national_rail_token", nationalRailURL = "national_rail_url", ctaKey = "cta_key", ctaURL = "cta_url"
+        case pushSubject = "push_subject", pushAllowHTTP = "push_allow_http"
 
         var environmentName: String { "ONWARD_" + rawValue.uppercased() }
     }
@@ -135,6 +141,11 @@ public struct ServeConfiguration: Sendable, Hashable {
         if let v = try url(.nationalRailURL) { c.nationalRailURL = v }
         if let v = try string(.ctaKey), !v.isEmpty { c.ctaKey = v }
         if let v = try url(.ctaURL) { c.ctaURL = v }
+        if let v = try string(.pushSubject) {
+            guard v.hasPrefix("mailto:") || v.hasPrefix("https://") else { throw Problem(description: "push_subject must be a mailto: or https: URL") }
+            c.pushSubject = v
+        }
+        if let v = try bool(.pushAllowHTTP) { c.pushAllowHTTP = v }
         if let v = try string(.logLevel) {
             guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) else {
                 throw Problem(description: "log_level must be one of trace, debug, info, notice, warning, error, critical")

@@ -36,7 +36,8 @@ public enum ServerApplication {
                              now: @escaping @Sendable () -> Instant = { .now() }) async throws -> Built {
         try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
         // First, so a database this version cannot use stops the start before the slow timetable load.
-        let saved = SavedFeeds(repository: try SQLiteStore(directory: config.dataDir).realtimeFeeds, logger: logger)
+        let database = try SQLiteStore(directory: config.dataDir)
+        let saved = SavedFeeds(repository: database.realtimeFeeds, logger: logger)
         let loaded = try Network.load(config.feeds)
         let network = try GTFSNetwork.open(loaded, options: .init(realtime: config.realtime, simulate: config.simulate, maxAge: config.maxAge,
                                                                    pollInterval: config.pollInterval, simulateInterval: config.simulateInterval),
@@ -56,11 +57,15 @@ public enum ServerApplication {
             throw Network.LoadError.nameTaken(taken.name)
         }
         let registry = SourceRegistry([network.source] + upstream.sources)
+        let commutes = try CommuteSetup.service(config, repository: database.commutes, sources: registry, fetcher: fetcher, now: now, logger: logger)
+        // Before the server listens, so a commute in progress answers from the first request.
+        try await commutes.load()
+        services.append(commutes)
         let deps = ServerDependencies(sources: registry,
                                       network: NetworkSummary(stops: loaded.timetable.stopCount, trips: loaded.timetable.tripCount,
                                                               simulated: config.simulate),
                                       now: now, attribution: attribution(loaded),
-                                      rateLimit: .init(ratePerSecond: config.rateLimit, burst: config.rateBurst))
+                                      rateLimit: .init(ratePerSecond: config.rateLimit, burst: config.rateBurst), commutes: commutes)
         let router = buildRouter(deps)
         let app = Application(
             router: router,

@@ -19,6 +19,8 @@ public struct CommuteSession: Sendable, Codable {
     private var lastBeacon: Sighting?
     /// Set when a change was missed: the driver plans again from there and hands the new journey in.
     public private(set) var replanFrom: JourneyStop?
+    /// The time of the last event handled: the session's own clock.
+    public private(set) var time: Instant?
 
     struct Sighting: Sendable, Codable, Hashable {
         var stopID: String
@@ -54,6 +56,7 @@ public struct CommuteSession: Sendable, Codable {
     /// Handles one event (events come in time order) and returns the alerts it causes, in time order.
     public mutating func handle(_ event: CommuteEvent) -> [CommuteAlert] {
         let now = event.at
+        time = max(time ?? now, now)
         var alerts: [CommuteAlert] = []
         switch event {
         case .position(let at, let lat, let lon, let accuracy):
@@ -69,6 +72,28 @@ public struct CommuteSession: Sendable, Codable {
         }
         alerts += timeAlerts(now: now)
         alerts += missedConnection(now: now)
+        return alerts
+    }
+
+    /// Handles, in time order, the events due by `now` and the deadlines between them, taking the
+    /// events it handles off the front of `events` (sorted by time). It stops early when a change
+    /// was missed, so the driver can plan again (`replanFrom`), hand the new journey in and call again
+    /// (when no new journey is found, calling again goes on with the old one).
+    public mutating func advance(to now: Instant, events: inout ArraySlice<CommuteEvent>) -> [CommuteAlert] {
+        var alerts: [CommuteAlert] = []
+        if time == nil { alerts += handle(.tick(min(now, events.first?.at ?? now))) }
+        let waiting = replanFrom != nil
+        while replanFrom == nil || waiting {
+            let deadline = nextDeadline(after: time ?? now)
+            if let next = events.first, next.at <= now, deadline.map({ next.at <= $0 }) ?? true {
+                events.removeFirst()
+                alerts += handle(next)
+            } else if let deadline, deadline <= now {
+                alerts += handle(.tick(deadline))
+            } else {
+                break
+            }
+        }
         return alerts
     }
 

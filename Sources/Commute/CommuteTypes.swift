@@ -104,3 +104,12 @@ public struct BeaconMapError: Error, Sendable, Hashable, CustomStringConvertible
 
     public init(line: Int, reason: String) { self.line = line; self.reason = reason }
 }
+
+extension BeaconMap {
+    /// The same beacons with each stop ID rewritten (to the full ID the server uses); an error stops it.
+    public func resolvingStops(_ resolve: (String) throws -> String) rethrows -> BeaconMap {
+        var copy = self
+        for (key, stop) in stops { copy.stops[key] = try resolve(stop) }
+        return copy
+    }
+}

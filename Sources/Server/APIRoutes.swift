@@ -40,6 +40,7 @@ struct APIRoutes {
             return try json(try await deps.queries().alerts(stopID: q.string("stop"), routeID: q.string("route"), languages: q.languages))
         }
         v1.get("journeys") { request, _ in try await journeys(request) }
+        CommuteRoutes(deps: deps, api: self).add(to: v1)
         SourceRoutes(deps: deps).add(to: v1)
         v1.get("vehicles") { _, _ in try json(try await deps.queries().vehicles()) }
         v1.get("openapi.json") { _, _ in
@@ -75,7 +76,11 @@ extension APIRoutes {
     /// seconds, `maxTransfers`: the CLI's `plan` options, with its limits.
     func journeys(_ request: Request) async throws -> Response {
         let queries = deps.queries()
-        let q = try Params(request)
+        return try json(try await queries.plan(try await journeyQuery(try Params(request), queries: queries)))
+    }
+
+    /// The journey options a request names (`planJourney`'s parameters; starting a commute takes the same).
+    func journeyQuery(_ q: Params, queries: Queries) async throws -> Queries.JourneyQuery {
         let from = try q.required("from", maxLength: 200), to = try q.required("to", maxLength: 200)
         var query = Queries.JourneyQuery(from: from, to: to, at: try await deps.boardMoment(q, stopID: from, queries: queries).moment)
         // Without a time, arriving by now: the latest journeys that have just arrived.
@@ -86,7 +91,7 @@ extension APIRoutes {
         query.transferSlackSeconds = try q.int("transferSlack", in: 0...Queries.maxTransferSlackSeconds) ?? 60
         query.maxTransfers = try q.int("maxTransfers", in: 0...Queries.maxTransfersAllowed) ?? 5
         query.wheelchair = try q.bool("wheelchair") ?? false
-        return try json(try await queries.plan(query))
+        return query
     }
 }
 

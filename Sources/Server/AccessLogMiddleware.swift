@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// One line per request at info: method, path (never the query string), status,
+/// One line per request at info: method, path (never the query string, nor a commute's ID), status,
 /// duration in milliseconds and the request ID. Outermost, so it sees the status
 /// an error was turned into.
 struct AccessLogMiddleware: RouterMiddleware {
@@ -20,10 +20,18 @@ struct AccessLogMiddleware: RouterMiddleware {
         }
     }
 
+    /// The path with secrets in it left out: a commute's ID is the key to it.
+    static func loggedPath(_ path: String) -> String {
+        let prefix = "/api/v1/commutes/"
+        guard path.hasPrefix(prefix) else { return path }
+        let rest = path.dropFirst(prefix.count).drop { $0 != "/" }
+        return prefix + "{commuteId}" + rest
+    }
+
     private func log(_ request: Request, _ context: Context, status: Int, id: String?, since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.info("\(request.method.rawValue) \(request.uri.path) \(status) \((ms * 10).rounded() / 10) ms", metadata: [
+        context.logger.info("\(request.method.rawValue) \(Self.loggedPath(request.uri.path)) \(status) \((ms * 10).rounded() / 10) ms", metadata: [
             "request.id": .string(id ?? context.requestID),
         ])
     }

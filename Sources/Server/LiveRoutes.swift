@@ -45,9 +45,16 @@ struct LiveRoutes {
                 throw Problem(status: .forbidden, code: "origin-not-allowed", title: "Origin not allowed",
                               detail: "Live updates are only for pages served by this server.")
             }
+            if let id = commuteID(request) {
+                guard deps.commutes.view(id) != nil else { throw CommuteRoutes.notFound }
+                return .upgrade([:])
+            }
             _ = try subject(request)
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
+            if let id = commuteID(context.request) {
+                return try await CommuteLive(commutes: deps.commutes).run(id, inbound: inbound, outbound: outbound)
+            }
             let subject = try subject(context.request)
             let wantsHTML = context.request.uri.queryParameters.get("format") == "html"
             let updates = self.updates(of: subject)
@@ -142,6 +149,11 @@ struct LiveRoutes {
         throw QueryError(.invalidParameter, "give board=STOP_ID or service=TRIP_ID", parameter: "board")
     }
 
+    /// `commute=ID`: a commute's own channel (its ID is never printed: the access log drops query strings).
+    func commuteID(_ request: Request) -> String? {
+        (try? Params(request))?.string("commute")
+    }
+
     func originAllowed(_ request: Request) -> Bool {
         Self.originAllowed(request.headers[.origin], host: request.head.authority, allowed: deps.allowedOrigins)
     }
@@ -165,6 +177,7 @@ struct LiveRoutes {
     func refusesUpgrade(_ request: Request) -> Bool {
         guard request.uri.path == "/live" else { return false }
         guard originAllowed(request) else { return true }
+        if let id = commuteID(request) { return deps.commutes.view(id) == nil }
         return (try? subject(request)) == nil
     }
 }

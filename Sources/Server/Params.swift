@@ -23,6 +23,36 @@ struct Params {
         acceptLanguage = request.headers[.acceptLanguage]
     }
 
+    /// A request body that is one flat JSON object, read as parameters of the same names (strings,
+    /// numbers and booleans; `null` is absent), so a body and a query string follow one set of rules.
+    init(json body: Data, acceptLanguage: String?) throws(QueryError) {
+        guard let object = try? JSONDecoder().decode([String: Scalar].self, from: body) else {
+            throw QueryError(.invalidParameter, "the body must be one JSON object of strings, numbers and true or false", parameter: "body")
+        }
+        var values: [String: String] = [:]
+        for (key, value) in object {
+            guard let text = value.text else { continue }
+            guard text.unicodeScalars.count <= Params.maxValueLength else {
+                throw QueryError(.invalidParameter, "\(key) is longer than \(Params.maxValueLength) characters", parameter: key)
+            }
+            values[key] = text
+        }
+        self.values = values
+        self.acceptLanguage = acceptLanguage
+    }
+
+    /// One value of a JSON body, as its query-string text (JSONDecoder keeps `true` and `1` apart).
+    private struct Scalar: Decodable {
+        var text: String?
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if c.decodeNil() { text = nil } else if let b = try? c.decode(Bool.self) { text = b ? "true" : "false" } else if let i = try? c.decode(Int.self) {
+                text = String(i)
+            } else if let d = try? c.decode(Double.self) { text = String(d) } else { text = try c.decode(String.self) }
+        }
+    }
+
     /// The pairs of a query string as a form sends it (application/x-www-form-urlencoded):
     /// `+` is a space, then percent escapes are decoded (so `%2B` stays a plus sign).
     /// A value that is not valid percent-encoded UTF-8 is kept as sent.

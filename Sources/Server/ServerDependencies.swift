@@ -1,6 +1,7 @@
 import API
 import Foundation
 import OnwardCore
+import Storage
 import Transit
 import TransitSources
 
@@ -22,12 +23,15 @@ public struct ServerDependencies: Sendable {
     public var maxBodyBytes: Int
     /// How often a live page of a source asked on demand (which announces no changes) asks it again.
     public var sourceRefresh: Duration = .seconds(30)
+    /// The commutes in progress (commuting mode). By default kept in memory, without Web Push.
+    public var commutes: CommuteService
 
     public init(sources: SourceRegistry, network: NetworkSummary = NetworkSummary(), metrics: ServerMetrics = ServerMetrics(),
                 now: @escaping @Sendable () -> Instant = { .now() }, attribution: String = "", rateLimit: RateLimiter.Configuration = .init(),
-                allowedOrigins: Set<String> = [], maxBodyBytes: Int = 16 * 1024) {
+                allowedOrigins: Set<String> = [], maxBodyBytes: Int = 16 * 1024, commutes: CommuteService? = nil) {
         self.sources = sources; self.network = network; self.metrics = metrics; self.now = now; self.attribution = attribution
         self.rateLimit = rateLimit; self.allowedOrigins = allowedOrigins; self.maxBodyBytes = maxBodyBytes
+        self.commutes = commutes ?? CommuteService(repository: InMemoryCommuteRepository(), sources: sources, now: now)
     }
 
     /// Queries over every source at this moment.

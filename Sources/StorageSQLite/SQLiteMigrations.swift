@@ -18,6 +18,16 @@ enum SQLiteMigrations {
                 t.column("feed_timestamp", .integer)
             }
         }
+        migrator.registerMigration("v2-commutes") { db in
+            // Commutes in progress: the engine's state as JSON, opaque to storage. Times are Unix seconds.
+            try db.create(table: "commute") { t in
+                t.primaryKey("id", .text)
+                t.column("state", .blob).notNull()
+                t.column("revision", .integer).notNull()
+                t.column("updated_at", .integer).notNull()
+                t.column("expires_at", .integer).notNull().indexed()
+            }
+        }
         return migrator
     }
 }

@@ -5,11 +5,10 @@ import Storage
 
 /// The last good realtime feed of each source, in the `realtime_feed` table.
 public struct SQLiteRealtimeFeedRepository: RealtimeFeedRepository {
-    let pool: DatabasePool
-    let path: String
+    let db: SQLiteAccess
 
     public func save(_ record: RealtimeFeedRecord) async throws {
-        try await write("save the realtime feed of \(record.source)") { db in
+        try await db.write("save the realtime feed of \(record.source)") { db in
             try db.execute(sql: """
                 INSERT INTO realtime_feed (source, payload, fetched_at, feed_timestamp) VALUES (?, ?, ?, ?)
                 ON CONFLICT (source) DO UPDATE SET
@@ -19,19 +18,19 @@ public struct SQLiteRealtimeFeedRepository: RealtimeFeedRepository {
     }
 
     public func record(source: String) async throws -> RealtimeFeedRecord? {
-        try await read("read the realtime feed of \(source)") { db in
+        try await db.read("read the realtime feed of \(source)") { db in
             try Row.fetchOne(db, sql: "SELECT * FROM realtime_feed WHERE source = ?", arguments: [source]).map(Self.record)
         }
     }
 
     public func all() async throws -> [RealtimeFeedRecord] {
-        try await read("read the saved realtime feeds") { db in
+        try await db.read("read the saved realtime feeds") { db in
             try Row.fetchAll(db, sql: "SELECT * FROM realtime_feed ORDER BY source").map(Self.record)
         }
     }
 
     public func remove(source: String) async throws {
-        try await write("remove the realtime feed of \(source)") { db in
+        try await db.write("remove the realtime feed of \(source)") { db in
             try db.execute(sql: "DELETE FROM realtime_feed WHERE source = ?", arguments: [source])
         }
     }
@@ -40,18 +39,5 @@ public struct SQLiteRealtimeFeedRepository: RealtimeFeedRepository {
         let feedTimestamp: Int64? = row["feed_timestamp"]
         return RealtimeFeedRecord(source: row["source"], payload: row["payload"], fetchedAt: Instant(epochSeconds: row["fetched_at"]),
                                   feedTimestamp: feedTimestamp.map(Instant.init(epochSeconds:)))
-    }
-
-    // Database errors leave as `StorageError`, naming the file and the operation, never as GRDB types.
-    private func read<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
-        do { return try await pool.read(body) } catch { throw failure(what, error) }
-    }
-
-    private func write<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
-        do { return try await pool.write(body) } catch { throw failure(what, error) }
-    }
-
-    private func failure(_ what: String, _ error: any Error) -> StorageError {
-        StorageError(.failed, "\(path): cannot \(what) (\(SQLiteStore.reason(error)))")
     }
 }

@@ -17,6 +17,8 @@ public final class SQLiteStore: Sendable {
     public let path: String
     /// The last good realtime feed of each source.
     public let realtimeFeeds: SQLiteRealtimeFeedRepository
+    /// The commutes in progress.
+    public let commutes: SQLiteCommuteRepository
 
     private let pool: DatabasePool
 
@@ -39,7 +41,9 @@ public final class SQLiteStore: Sendable {
         } catch {
             throw Self.openingError(error, path: path)
         }
-        realtimeFeeds = SQLiteRealtimeFeedRepository(pool: pool, path: path)
+        let access = SQLiteAccess(pool: pool, path: path)
+        realtimeFeeds = SQLiteRealtimeFeedRepository(db: access)
+        commutes = SQLiteCommuteRepository(db: access)
     }
 
     /// The migrations this version knows and has applied to the file, in order.

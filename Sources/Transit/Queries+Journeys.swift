@@ -63,3 +63,35 @@ extension Queries {
         do { return (try await source.plan(request), source) } catch { throw QueryError(error, sourceName: source.displayName) }
     }
 }
+
+extension Queries {
+    /// The journey with the live times its sources know now: each ride's service is asked again
+    /// and its boarding, calls and alighting take that service's expected times and status. A ride
+    /// whose service cannot be asked keeps what it had (commuting mode goes on with the timetable).
+    public func refreshed(_ journey: Journey) async -> Journey {
+        var legs = journey.legs
+        for (i, leg) in legs.enumerated() {
+            guard case .transit(var ride) = leg, let (source, id) = registry.resolve(ride.tripID, as: .service) else { continue }
+            let start = ride.startTime.flatMap(Self.secondsOfDay)
+            guard let answer = try? await source.service(SourceServiceRequest(serviceID: id, date: ride.serviceDate, startTime: start, now: now)) else {
+                continue
+            }
+            let calls = Dictionary(answer.details.calls.map { ($0.stopID, $0) }, uniquingKeysWith: { first, _ in first })
+            if let c = calls[ride.from.stopID] {
+                ride.expectedDeparture = c.expectedDeparture
+                ride.status = answer.details.isCancelled ? .cancelled : c.status
+            }
+            if let c = calls[ride.to.stopID] { ride.expectedArrival = c.expectedArrival }
+            for (n, call) in ride.calls.enumerated() { ride.calls[n].expectedDeparture = calls[call.stop.stopID]?.expectedDeparture }
+            legs[i] = .transit(ride)
+        }
+        return Journey(legs: legs)
+    }
+
+    /// "25:10:00" → 90,600.
+    static func secondsOfDay(_ text: String) -> Int? {
+        let parts = text.split(separator: ":").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        return parts[0] * 3600 + parts[1] * 60 + parts[2]
+    }
+}

@@ -71,7 +71,7 @@ struct CommuteCommand: AsyncParsableCommand {
                 throw CLIError(found.isEmpty ? "No journey from \(origin.name) to \(destination.name) then." : "--option \(option): only \(found.count) journeys were found.")
             }
             let journey = found[option - 1]
-            let events = try live.simulate ? CommuteTrack.following(journey, from: start) : CommuteTrack.read(track!, beacons: try beacons.map(CommuteTrack.beaconMap))
+            let events = try live.simulate ? SimulatedTraveller.track(following: journey, from: start) : CommuteTrack.read(track!, beacons: try beacons.map(CommuteTrack.beaconMap))
             var settings = CommuteSettings()
             settings.nearStation = nearStation
             // The stations a small network lists, and the journey's own.
@@ -96,29 +96,20 @@ struct CommuteReplay {
 
     func run(_ session: inout CommuteSession, events: [CommuteEvent], from start: Instant, until end: Instant,
              report: (CommuteAlert) throws -> Void) async throws {
-        var now = start
-        // What is due at the start is said at once.
-        for alert in session.handle(.tick(now)) { try report(alert) }
         var pending = events.sorted { $0.at < $1.at }[...]
+        let last = max(end, pending.last?.at ?? end)
+        // What is due at the start is said at once.
+        for alert in session.handle(.tick(start)) { try report(alert) }
         while true {
-            let deadline = session.nextDeadline(after: now)
-            let event: CommuteEvent
-            if let next = pending.first, deadline.map({ next.at <= $0 }) ?? true {
-                event = next
-                pending = pending.dropFirst()
-            } else if let deadline, deadline <= max(end, pending.last?.at ?? end) {
-                event = .tick(deadline)
-            } else {
+            for alert in session.advance(to: last, events: &pending) { try report(alert) }
+            guard let from = session.replanFrom, let now = session.time else { break }
+            let again = try? await queries.journeys(planning.query(from: from.stopID, to: destination, at: now))
+            guard let journey = again?.journeys.journeys.first else {
+                // No other way found: the rest of the old journey is still said.
+                for alert in session.advance(to: last, events: &pending) { try report(alert) }
                 break
             }
-            now = event.at
-            for alert in session.handle(event) { try report(alert) }
-            if let from = session.replanFrom {
-                let again = try? await queries.journeys(planning.query(from: from.stopID, to: destination, at: now))
-                if let journey = again?.journeys.journeys.first {
-                    for alert in session.handle(.journey(journey, at: now)) { try report(alert) }
-                }
-            }
+            for alert in session.handle(.journey(journey, at: now)) { try report(alert) }
         }
     }
 
@@ -133,20 +124,6 @@ struct CommuteReplay {
         func clock(_ i: Instant) -> String { LocalTime(i, in: zone).hhmm }
         let rides = j.rides.map { "\(clock($0.expectedDeparture ?? $0.departure)) \($0.from.name) → \(clock($0.expectedArrival ?? $0.arrival)) \($0.to.name) (\($0.routeShortName))" }
         return (["Commuting: " + rides.joined(separator: "; ")] + [""]).joined(separator: "\n")
-    }
-}
-
-/// An alert as `commute --json` prints it.
-struct CommuteAlertDTO: Encodable {
-    var at: String
-    var kind: String
-    var stopId: String
-    var stopName: String
-    var message: String
-
-    init(_ a: CommuteAlert, zone: TimeZone) {
-        at = LocalTime(a.at, in: zone).iso8601
-        kind = a.kind.rawValue; stopId = a.stopID; stopName = a.stopName; message = a.message
     }
 }
 

@@ -42,26 +42,4 @@ enum CommuteTrack {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw CLIError("cannot read the beacons file '\(path)'") }
         do { return try BeaconMap(csv: text) } catch { throw CLIError("\(path): \(error)") }
     }
-
-    /// A traveller who follows the journey on time: at the boarding stop from `start` (five minutes
-    /// before the first ride at the latest) and a minute before each ride, then at each stop as the
-    /// vehicle leaves it, and at the stop left at its arrival.
-    static func following(_ journey: Journey, from start: Instant) -> [CommuteEvent] {
-        var events: [CommuteEvent] = []
-        if let first = journey.rides.first {
-            let leaves = first.expectedDeparture ?? first.departure
-            events.append(.position(at: min(start, leaves.adding(seconds: -300)), latitude: first.from.latitude, longitude: first.from.longitude, accuracy: 15))
-        }
-        func at(_ stop: JourneyStop, _ time: Instant) {
-            events.append(.position(at: time, latitude: stop.latitude, longitude: stop.longitude, accuracy: 15))
-        }
-        for ride in journey.rides {
-            let leaves = ride.expectedDeparture ?? ride.departure
-            at(ride.from, leaves.adding(seconds: -60))
-            at(ride.from, leaves)
-            for call in ride.calls { at(call.stop, call.expectedDeparture ?? call.departure) }
-            at(ride.to, ride.expectedArrival ?? ride.arrival)
-        }
-        return events
-    }
 }

@@ -18,3 +18,18 @@ struct RealtimeFeedRepositoryContractTests {
         try await check.run(on: try SQLiteStore(directory: folder.path).realtimeFeeds)
     }
 }
+
+@Suite("commute repository contract")
+struct CommuteRepositoryContractTests {
+    @Test("in memory", arguments: CommuteRepositoryContract.checks)
+    func inMemory(_ check: CommuteRepositoryContract.Check) async throws {
+        try await check.run(on: InMemoryCommuteRepository())
+    }
+
+    @Test("SQLite", arguments: CommuteRepositoryContract.checks)
+    func sqlite(_ check: CommuteRepositoryContract.Check) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try await check.run(on: try SQLiteStore(directory: folder.path).commutes)
+    }
+}

@@ -1,0 +1,126 @@
+import API
+import Commute
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OnwardCore
+import Transit
+import TransitSources
+import WebPush
+
+/// Commuting mode in the JSON API. A commute's ID is the only key to it: anyone without it gets
+/// 404, exactly as for a commute that does not exist. It travels in the path of these requests,
+/// which the access log never prints (`AccessLogMiddleware.loggedPath`).
+struct CommuteRoutes {
+    let deps: ServerDependencies
+    let api: APIRoutes
+
+    func add<R: RouterMethods>(to v1: R) where R.Context == OnwardRequestContext {
+        v1.post("commutes") { request, _ in try await start(request) }
+        v1.get("commutes/{commuteId}") { _, context in
+            guard let view = deps.commutes.view(try context.pathID("commuteId")) else { throw Self.notFound }
+            return try json(view)
+        }
+        v1.delete("commutes/{commuteId}") { _, context in
+            guard try await deps.commutes.end(try context.pathID("commuteId")) else { throw Self.notFound }
+            return Response(status: .noContent)
+        }
+        v1.post("commutes/{commuteId}/sightings") { request, context in
+            let id = try context.pathID("commuteId")
+            let sighting: CommuteSightingDTO = try await body(request)
+            try Self.check(sighting)
+            guard let alerts = try await deps.commutes.sighting(id, sighting) else { throw Self.notFound }
+            return try json(CommuteAlertsDTO(alerts: alerts))
+        }
+        v1.put("commutes/{commuteId}/push") { request, context in
+            let id = try context.pathID("commuteId")
+            let s: PushSubscriptionDTO = try await body(request)
+            guard deps.commutes.pushKey != nil else {
+                throw Problem(status: .serviceUnavailable, code: "push-unavailable", title: "Push unavailable", detail: "This server does not send Web Push.")
+            }
+            guard deps.commutes.acceptsPush(s.endpoint) else {
+                throw Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter",
+                              detail: "endpoint must be an https URL of a push service", parameter: "endpoint")
+            }
+            let subscription = PushSubscription(endpoint: s.endpoint, p256dh: s.keys.p256dh, auth: s.keys.auth)
+            // Checked by encrypting once, so a bad key is a 400 now, not a silent failure at the first alert.
+            do throws(PushEncryption.Failure) { _ = try PushEncryption.encrypt(Data("{}".utf8), p256dh: subscription.p256dh, auth: subscription.auth) } catch {
+                throw Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter", detail: error.description, parameter: "keys")
+            }
+            guard try await deps.commutes.setPush(id, subscription) else { throw Self.notFound }
+            return Response(status: .noContent)
+        }
+        v1.delete("commutes/{commuteId}/push") { _, context in
+            guard try await deps.commutes.setPush(try context.pathID("commuteId"), nil) else { throw Self.notFound }
+            return Response(status: .noContent)
+        }
+        v1.get("push/key") { _, _ in
+            guard let key = deps.commutes.pushKey else {
+                throw Problem(status: .serviceUnavailable, code: "push-unavailable", title: "Push unavailable", detail: "This server does not send Web Push.")
+            }
+            return try json(PushKeyDTO(publicKey: key))
+        }
+    }
+
+    /// `POST /api/v1/commutes`: a JSON object with `planJourney`'s parameters, `option` (which of
+    /// the journeys found, from 1), `nearStation`, and `simulate` with `speed` for a simulated traveller.
+    func start(_ request: Request) async throws -> Response {
+        let buffer = try await request.body.collect(upTo: deps.maxBodyBytes)
+        let q = try Params(json: Data(buffer.readableBytesView), acceptLanguage: request.headers[.acceptLanguage])
+        let queries = deps.queries()
+        var query = try await api.journeyQuery(q, queries: queries)
+        let option = try q.int("option", in: 1...Queries.maxLimit) ?? 1
+        query.limit = max(query.limit, option)
+        let simulate = try q.bool("simulate") ?? false
+        let speed = try q.int("speed", in: CommuteService.speeds) ?? CommuteService.defaultSpeed
+        var settings = CommuteSettings()
+        settings.nearStation = try q.bool("nearStation") ?? false
+        let (answer, source) = try await queries.journeys(query)
+        guard option <= answer.journeys.count else {
+            throw Problem(status: .notFound, code: "journey-not-found", title: "No such journey",
+                          detail: answer.journeys.isEmpty ? (answer.emptyReason ?? "No journey was found then.")
+                              : "option \(option): only \(answer.journeys.count) journeys were found.", parameter: "option")
+        }
+        let journey = answer.journeys[option - 1]
+        let plan = CommuteState.Plan(destination: answer.to.id, maxWalkMetres: query.maxWalkMetres, transferSlackSeconds: query.transferSlackSeconds,
+                                     maxTransfers: query.maxTransfers, wheelchair: query.wheelchair)
+        let stations = source.listedStations() + [answer.from, answer.to]
+        let (id, view) = try await deps.commutes.start(journey, plan: plan, settings: settings, stations: stations,
+                                                       simulationSpeed: simulate ? speed : nil)
+        var started = view
+        started.id = id
+        var response = try json(started)
+        response.status = .created
+        return response
+    }
+
+    private func body<T: Decodable>(_ request: Request) async throws -> T {
+        let buffer = try await request.body.collect(upTo: deps.maxBodyBytes)
+        do { return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView)) } catch {
+            throw Problem(status: .badRequest, code: "invalid-body", title: "Invalid body", detail: Self.describe(error))
+        }
+    }
+
+    static func check(_ s: CommuteSightingDTO) throws {
+        func bad(_ detail: String, _ parameter: String) -> Problem {
+            Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter", detail: detail, parameter: parameter)
+        }
+        if let at = s.at, Instant(iso8601: at) == nil { throw bad("at '\(at)' is not an ISO 8601 time with its offset", "at") }
+        if s.beacon != nil { return }
+        guard let lat = s.lat, (-90...90).contains(lat) else { throw bad("lat (-90…90) is required, or a beacon", "lat") }
+        guard let lon = s.lon, (-180...180).contains(lon) else { throw bad("lon (-180…180) is required, or a beacon", "lon") }
+        if let a = s.accuracy, !(a.isFinite && a >= 0) { throw bad("accuracy must be a number of metres, 0 or more", "accuracy") }
+    }
+
+    /// What is wrong with a body, in a sentence naming the field.
+    static func describe(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let c)?: "\((c.codingPath + [key]).map(\.stringValue).joined(separator: ".")) is required"
+        case .typeMismatch(_, let c)?, .valueNotFound(_, let c)?: "\(c.codingPath.map(\.stringValue).joined(separator: ".")) has the wrong type"
+        default: "the body is not the JSON object this request takes"
+        }
+    }
+
+    static let notFound = Problem(status: .notFound, code: "commute-not-found", title: "Commute not found",
+                                  detail: "No commute in progress has this ID.")
+}

@@ -1,0 +1,320 @@
+import API
+import Commute
+import Foundation
+import Logging
+import OnwardCore
+import ServiceLifecycle
+import Storage
+import Synchronization
+import Transit
+import TransitSources
+import WebPush
+
+/// What a live client of a commute receives: its state, and each alert as it is given.
+enum CommuteUpdate: Sendable {
+    case state(CommuteDTO)
+    case alert(CommuteAlertDTO, CommuteDTO)
+}
+
+/// The commutes in progress: the one driver of the commute engine on the server. Positions and
+/// beacon sightings come in from the API and the live channel; once a second the clock is handed
+/// in (deadlines, a simulated traveller's track) and every few minutes the live times. Each change
+/// is written to storage before it is acknowledged, so a restart loses no commute; each alert goes
+/// to the commute's live clients and, by Web Push, to its subscription.
+public final class CommuteService: Service, Sendable {
+    private struct Entry {
+        var state: CommuteState
+        var watchers: [UUID: AsyncStream<CommuteUpdate>.Continuation] = [:]
+    }
+
+    private let repository: any CommuteRepository
+    private let sources: SourceRegistry
+    private let pushSender: PushSender?
+    private let beacons: BeaconMap
+    private let now: @Sendable () -> Instant
+    private let logger: Logger
+    private let table = Mutex<[String: Entry]>([:])
+    private let loaded = Mutex(false)
+    /// Pushes leave in the order their alerts were given.
+    private let pushes: AsyncStream<(String, PushSubscription, Data)>.Continuation
+    private let pushQueue: AsyncStream<(String, PushSubscription, Data)>
+
+    /// Speeds a simulation may run at (times real time), and the default.
+    public static let speeds = 1...600
+    public static let defaultSpeed = 30
+    /// How often a real commute's live times are asked for again.
+    static let refreshSeconds: Int64 = 30
+
+    public init(repository: any CommuteRepository, sources: SourceRegistry, push: PushSender? = nil, beacons: BeaconMap = BeaconMap(),
+                now: @escaping @Sendable () -> Instant = { .now() }, logger: Logger = Logger(label: "onward.commute")) {
+        self.repository = repository; self.sources = sources; self.pushSender = push; self.beacons = beacons
+        self.now = now; self.logger = logger
+        (pushQueue, pushes) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1_000))
+    }
+
+    /// The VAPID public key pages subscribe with, when push is configured.
+    var pushKey: String? { pushSender?.publicKey }
+
+    // MARK: Starting, reading, ending
+
+    /// Starts a commute on `journey`; returns its new ID once it is stored.
+    func start(_ journey: Journey, plan: CommuteState.Plan, settings: CommuteSettings, stations: [StopPlace], simulationSpeed: Int?) async throws -> (String, CommuteDTO) {
+        let real = now()
+        let session = CommuteSession(journey: journey, settings: settings, stations: stations)
+        var state = CommuteState(session: session, journey: journey, plan: plan)
+        if let speed = simulationSpeed {
+            // The simulated traveller sets out six minutes before the first departure.
+            state.simulation = .init(journey: journey, realStart: real, start: journey.departure.adding(seconds: -360), speed: speed)
+        }
+        let id = Self.newID()
+        try await persist(id, state)
+        table.withLock { $0[id] = Entry(state: state) }
+        logger.info("commute started", metadata: ["simulated": .stringConvertible(simulationSpeed != nil)])
+        await step(id)
+        return (id, view(id) ?? state.dto(id: id, at: real))
+    }
+
+    /// The commute's state, or nil for an ID that is not a commute in progress.
+    func view(_ id: String) -> CommuteDTO? {
+        let real = now()
+        return table.withLock { $0[id]?.state.dto(id: nil, at: real) }
+    }
+
+    /// Ends a commute and forgets it. False when there was none.
+    func end(_ id: String) async throws -> Bool {
+        guard let watchers = table.withLock({ $0.removeValue(forKey: id)?.watchers }) else { return false }
+        try await repository.remove(id: id)
+        for w in watchers.values { w.finish() }
+        return true
+    }
+
+    /// Keeps (or, with nil, forgets) the subscription alerts are pushed to. False for an unknown commute.
+    func setPush(_ id: String, _ subscription: PushSubscription?) async throws -> Bool {
+        guard let snapshot = mutate(id, { state in state.push = subscription; return [] }) else { return false }
+        try await persist(id, snapshot.state)
+        return true
+    }
+
+    /// Whether push is configured and would post to this endpoint.
+    func acceptsPush(_ endpoint: String) -> Bool { pushSender?.accepts(endpoint) ?? false }
+
+    // MARK: Sightings
+
+    /// A position or beacon sighting from the traveller's device: the alerts it caused, or nil
+    /// for an unknown commute. `at` is kept within the last five minutes and never ahead of now.
+    func sighting(_ id: String, _ s: CommuteSightingDTO) async throws -> [CommuteAlertDTO]? {
+        guard let zone = table.withLock({ $0[id].map { Self.zone($0.state) } }) else { return nil }
+        let real = now()
+        let event: CommuteEvent
+        let reported = s.at.flatMap(Instant.init(iso8601:)) ?? real
+        let at = max(min(reported, real), real.adding(seconds: -300))
+        if let b = s.beacon {
+            // A beacon the operator's file does not list says nothing about where the traveller is.
+            guard let stop = beacons.stop(uuid: b.uuid, major: b.major, minor: b.minor) else { return [] }
+            event = .beacon(at: at, stopID: stop)
+        } else if let lat = s.lat, let lon = s.lon {
+            event = .position(at: at, latitude: lat, longitude: lon, accuracy: s.accuracy ?? 50)
+        } else {
+            return []
+        }
+        guard let changed = mutate(id, { state in
+            // A simulated commute follows its own traveller: the device's positions are not its.
+            state.simulation == nil ? state.session.handle(event) : []
+        }) else { return nil }
+        try await settle(id, changed)
+        return changed.alerts.map { CommuteAlertDTO($0, zone: zone) }
+    }
+
+    // MARK: Live clients
+
+    /// The commute's state now and its updates from here on; nil for an unknown commute.
+    func watch(_ id: String) -> (CommuteDTO, AsyncStream<CommuteUpdate>, cancel: @Sendable () -> Void)? {
+        let (stream, continuation) = AsyncStream.makeStream(of: CommuteUpdate.self, bufferingPolicy: .bufferingNewest(64))
+        let key = UUID()
+        let real = now()
+        guard let first = table.withLock({ t -> CommuteDTO? in
+            guard t[id] != nil else { return nil }
+            t[id]!.watchers[key] = continuation
+            return t[id]!.state.dto(id: nil, at: real)
+        }) else { return nil }
+        return (first, stream, { [weak self] in
+            _ = self?.table.withLock { $0[id]?.watchers.removeValue(forKey: key) }
+            continuation.finish()
+        })
+    }
+
+    // MARK: The clock
+
+    public func run() async throws {
+        try await load()
+        try await cancelWhenGracefulShutdown {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await self.sendPushes() }
+                group.addTask {
+                    var sweep = 0
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: .seconds(1))
+                        for id in self.table.withLock({ Array($0.keys) }) { await self.step(id) }
+                        sweep += 1
+                        if sweep % 60 == 0 { await self.forgetExpired() }
+                    }
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+        pushes.finish()
+    }
+
+    /// Takes up the commutes storage kept (once).
+    public func load() async throws {
+        guard loaded.withLock({ done in defer { done = true }; return !done }) else { return }
+        let decoder = JSONDecoder()
+        var count = 0
+        for record in try await repository.active(at: now()) {
+            guard let state = try? decoder.decode(CommuteState.self, from: record.state) else {
+                logger.warning("a stored commute could not be read and was left as it was")
+                continue
+            }
+            table.withLock { t in if t[record.id] == nil { t[record.id] = Entry(state: state) } }
+            count += 1
+        }
+        if count > 0 { logger.info("commutes resumed", metadata: ["count": .stringConvertible(count)]) }
+    }
+
+    /// Hands the clock to one commute: the simulated traveller's positions due by now, deadlines
+    /// passed, new live times; then plans again after a missed change.
+    func step(_ id: String) async {
+        let real = now()
+        guard let state = table.withLock({ $0[id]?.state }), !state.isOver(at: real.adding(seconds: -60)) else { return }
+        var journeyUpdate: Journey?
+        let refresh = state.simulation == nil && (state.refreshedAt.map { real.epochSeconds - $0.epochSeconds >= Self.refreshSeconds } ?? true)
+        if refresh {
+            let fresh = await Queries(sources, now: real).refreshed(state.journey)
+            if fresh != state.journey { journeyUpdate = fresh }
+        }
+        guard let changed = mutate(id, { state in
+            var alerts: [CommuteAlert] = []
+            if refresh { state.refreshedAt = real }
+            if let journeyUpdate {
+                state.journey = journeyUpdate
+                alerts += state.session.handle(.journey(journeyUpdate, at: max(real, state.session.time ?? real)))
+            }
+            let clock = state.clock(at: real)
+            if var sim = state.simulation {
+                var events = sim.track[sim.handled...]
+                let before = events.count
+                alerts += state.session.advance(to: clock, events: &events)
+                sim.handled += before - events.count
+                state.simulation = sim
+            } else {
+                var none = ArraySlice<CommuteEvent>()
+                alerts += state.session.advance(to: clock, events: &none)
+            }
+            return alerts
+        }) else { return }
+        do { try await settle(id, changed) } catch {
+            logger.warning("a commute could not be saved", metadata: ["error": .string("\(error)")])
+        }
+    }
+
+    // MARK: Changes
+
+    private struct Change {
+        var state: CommuteState
+        var alerts: [CommuteAlert]
+        var changed: Bool
+    }
+
+    /// Applies `body` to a commute's state under the lock; new alerts are kept and sent to its live clients.
+    private func mutate(_ id: String, _ body: (inout CommuteState) -> [CommuteAlert]) -> Change? {
+        let real = now()
+        return table.withLock { t -> Change? in
+            guard var entry = t[id] else { return nil }
+            let before = entry.state
+            let alerts = body(&entry.state)
+            entry.state.alerts += alerts
+            let changed = alerts.count > 0 || !Self.same(before, entry.state)
+            if changed { entry.state.revision += 1 }
+            t[id] = entry
+            let dto = entry.state.dto(id: nil, at: real)
+            let zone = Self.zone(entry.state)
+            for w in entry.watchers.values {
+                if alerts.isEmpty, changed { w.yield(.state(dto)) }
+                for a in alerts { w.yield(.alert(CommuteAlertDTO(a, zone: zone), dto)) }
+            }
+            if let push = entry.state.push, pushSender != nil {
+                for a in alerts {
+                    let body = CommutePushDTO(alert: CommuteAlertDTO(a, zone: zone), url: "/commute")
+                    if let data = try? JSONEncoder.api.encode(body) { pushes.yield((id, push, data)) }
+                }
+            }
+            return Change(state: entry.state, alerts: alerts, changed: changed)
+        }
+    }
+
+    /// Stores a change, then plans again if a change was missed.
+    private func settle(_ id: String, _ change: Change) async throws {
+        if change.changed { try await persist(id, change.state) }
+        guard let from = change.state.session.replanFrom, let at = change.state.session.time else { return }
+        let plan = change.state.plan
+        var q = Queries.JourneyQuery(from: from.stopID, to: plan.destination, at: at)
+        q.maxWalkMetres = plan.maxWalkMetres; q.transferSlackSeconds = plan.transferSlackSeconds
+        q.maxTransfers = plan.maxTransfers; q.wheelchair = plan.wheelchair; q.limit = 1
+        guard let journey = try? await Queries(sources, now: now()).journeys(q).journeys.journeys.first else {
+            // No other way: carry on with the old journey (the engine goes on once asked again).
+            return
+        }
+        if let again = mutate(id, { state in
+            guard state.session.replanFrom == from else { return [] }
+            state.journey = journey
+            return state.session.handle(.journey(journey, at: at))
+        }), again.changed {
+            try await persist(id, again.state)
+        }
+    }
+
+    private func persist(_ id: String, _ state: CommuteState) async throws {
+        let data = try JSONEncoder.api.encode(state)
+        try await repository.save(CommuteRecord(id: id, state: data, revision: state.revision, updatedAt: now(), expiresAt: state.expiresAt))
+    }
+
+    private func forgetExpired() async {
+        let real = now()
+        table.withLock { t in
+            for id in t.filter({ $0.value.state.expiresAt < real }).map(\.key) { t.removeValue(forKey: id)?.watchers.values.forEach { $0.finish() } }
+        }
+        _ = try? await repository.removeExpired(before: real)
+    }
+
+    private func sendPushes() async {
+        guard let sender = pushSender else { return }
+        for await (id, subscription, payload) in pushQueue {
+            if case .gone = await sender.send(payload, to: subscription) {
+                if let change = mutate(id, { state in
+                    if state.push == subscription { state.push = nil }
+                    return []
+                }), change.changed { try? await persist(id, change.state) }
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func same(_ a: CommuteState, _ b: CommuteState) -> Bool {
+        let e = JSONEncoder.api
+        return (try? e.encode(a)) == (try? e.encode(b))
+    }
+
+    private static func zone(_ state: CommuteState) -> TimeZone {
+        TimeZone(identifier: state.journey.legs.first?.fromStop.timeZone ?? "UTC") ?? .gmt
+    }
+
+    /// 256 random bits, base64url: a capability nobody can guess.
+    static func newID() -> String {
+        var g = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &g) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

@@ -1,0 +1,70 @@
+import API
+import Commute
+import Foundation
+import OnwardCore
+import WebPush
+
+/// What the server keeps of one commute, stored whole as JSON (`CommuteRecord.state`), so a
+/// restarted server carries on where it was: the engine's state, the journey, what was said.
+struct CommuteState: Codable, Sendable {
+    var session: CommuteSession
+    /// The journey being made (after a missed change, the new plan), as shown.
+    var journey: Journey
+    var plan: Plan
+    var alerts: [CommuteAlert] = []
+    var simulation: Simulation?
+    var push: PushSubscription?
+    /// Counts changes (see `CommuteRecord.revision`).
+    var revision = 0
+    /// When the live times were last asked for.
+    var refreshedAt: Instant?
+
+    /// How to plan again after a missed change: to the same destination with the same options.
+    struct Plan: Codable, Sendable, Hashable {
+        var destination: String
+        var maxWalkMetres: Int
+        var transferSlackSeconds: Int
+        var maxTransfers: Int
+        var wheelchair: Bool
+    }
+
+    /// A traveller who follows the journey on time, on a clock `speed` times faster than real time
+    /// from `realStart`, when the simulated clock read `start`.
+    struct Simulation: Codable, Sendable, Hashable {
+        var journey: Journey
+        var realStart: Instant
+        var start: Instant
+        var speed: Int
+        /// How many of the track's positions were handed to the engine.
+        var handled = 0
+
+        func clock(at real: Instant) -> Instant {
+            start.adding(seconds: max(real.epochSeconds - realStart.epochSeconds, 0) * Int64(speed))
+        }
+
+        /// When, in real time, the simulated clock reads `simulated`.
+        func realTime(of simulated: Instant) -> Instant {
+            let ahead = max(simulated.epochSeconds - start.epochSeconds, 0)
+            return realStart.adding(seconds: (ahead + Int64(speed) - 1) / Int64(speed))
+        }
+
+        var track: [CommuteEvent] { SimulatedTraveller.track(following: journey, from: start) }
+    }
+
+    /// The commute's clock: real time, or the simulation's.
+    func clock(at real: Instant) -> Instant { simulation?.clock(at: real) ?? real }
+
+    /// Over a quarter of an hour after the journey's arrival (by the commute's clock).
+    func isOver(at real: Instant) -> Bool { clock(at: real) > journey.arrival.adding(seconds: 900) }
+
+    /// When the record may be forgotten: an hour after the journey is over, in real time.
+    var expiresAt: Instant {
+        let over = journey.arrival.adding(seconds: 900)
+        return (simulation?.realTime(of: over) ?? over).adding(seconds: 3600)
+    }
+
+    func dto(id: String?, at real: Instant) -> CommuteDTO {
+        CommuteDTO(id: id, status: isOver(at: real) ? "ended" : "active", simulated: simulation != nil, speed: simulation?.speed,
+                   journey: journey, alerts: alerts, now: clock(at: real), push: push != nil)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import OnwardCore
+
+/// One traveller's commute in progress, kept so a restarted server carries on with it.
+///
+/// The commute's state is the server's to read (`state` is its JSON); storage keeps it whole
+/// and never looks inside, so the commute engine can grow without a schema change.
+public struct CommuteRecord: Sendable, Hashable {
+    /// The commute's ID: a secret that only its traveller's devices hold.
+    public var id: String
+    public var state: Data
+    /// Counts the commute's changes: a save never replaces a later revision, so two writes that
+    /// land out of order (or from two servers) keep the newer state.
+    public var revision: Int
+    /// When it was last written.
+    public var updatedAt: Instant
+    /// After this the commute is over and may be forgotten.
+    public var expiresAt: Instant
+
+    public init(id: String, state: Data, revision: Int, updatedAt: Instant, expiresAt: Instant) {
+        self.id = id; self.state = state; self.revision = revision; self.updatedAt = updatedAt; self.expiresAt = expiresAt
+    }
+}
+
+/// Keeps the commutes in progress. Drivers throw `StorageError`, never their library's errors,
+/// and a save returns only once the record is durable.
+public protocol CommuteRepository: Sendable {
+    /// Stores `record`, replacing a record with its ID and an earlier (or the same) revision;
+    /// a later revision already stored is kept.
+    func save(_ record: CommuteRecord) async throws
+    /// The record with `id`, or nil when there is none.
+    func record(id: String) async throws -> CommuteRecord?
+    /// Every record that has not expired at `now`, ordered by ID.
+    func active(at now: Instant) async throws -> [CommuteRecord]
+    /// Forgets one commute; forgetting one that is not there is not an error.
+    func remove(id: String) async throws
+    /// Forgets every commute that expired before `now`; returns how many.
+    @discardableResult func removeExpired(before now: Instant) async throws -> Int
+}
