@@ -89,7 +89,8 @@ let package = Package(
         // Server-rendered HTML pages, their CSS and JavaScript, and the string tables (no HTTP framework inside).
         .target(name: "WebPages", dependencies: ["API", "OnwardCore"],
                 // CSS and JavaScript are files, embedded so the server stays one binary.
-                resources: [.embedInCode("Resources/app.css"), .embedInCode("Resources/dark-tokens.css"), .embedInCode("Resources/app.js")],
+                resources: [.embedInCode("Resources/app.css"), .embedInCode("Resources/dark-tokens.css"), .embedInCode("Resources/app.js"),
+                            .embedInCode("Resources/sw.js")],
                 swiftSettings: strict),
         // The query layer: one path for the API, the pages, live updates and the CLI, over the
         // sources behind the protocol, answering in API types.

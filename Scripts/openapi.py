@@ -22,6 +22,7 @@ def obj(required, optional):
     props = dict(required); props.update(optional)
     return {"type": "object", "required": sorted(required), "properties": props, "additionalProperties": False}
 
+AT_SCHEMA = {"type": "string", "format": "date-time"}
 STATUS = {"type": "string", "enum": ["scheduled", "noLiveData", "onTime", "late", "delayed", "early", "cancelled", "skipped", "departed"]}
 ISO = {"type": "string", "description": "ISO 8601 local time with UTC offset, e.g. 2026-11-23T08:05:00+07:00"}
 
@@ -83,6 +84,19 @@ schemas = {
                     "transfers": I, "legs": arr(ref("JourneyLeg"))}, {}),
     "Journeys": obj({"from": ref("Stop"), "to": ref("Stop"), "journeys": arr(ref("Journey"))},
                     {"live": ref("Live"), "emptyReason": S, "source": S, "sourceName": S}),
+    "CommuteAlert": obj({"at": ISO, "kind": {"type": "string", "enum": ["nearStation", "vehicleArriving", "arrivingAtTransfer",
+                                                                      "arrivingAtDestination", "missedConnection"]},
+                         "stopId": S, "stopName": S, "message": S}, {}),
+    "Commute": obj({"status": {"type": "string", "enum": ["active", "ended"]}, "simulated": B, "journey": ref("Journey"),
+                    "alerts": arr(ref("CommuteAlert")), "now": ISO, "push": B},
+                   {"id": {"type": "string", "description": "Only when it starts: the commute's key. Keep it on the device; never put it in a URL."},
+                    "speed": I}),
+    "CommuteAlerts": obj({"alerts": arr(ref("CommuteAlert"))}, {}),
+    "Sighting": obj({}, {"at": AT_SCHEMA, "lat": {"type": "number", "minimum": -90, "maximum": 90},
+                         "lon": {"type": "number", "minimum": -180, "maximum": 180}, "accuracy": {"type": "number", "minimum": 0},
+                         "beacon": obj({"uuid": S, "major": I, "minor": I}, {})}),
+    "PushSubscription": obj({"endpoint": S, "keys": obj({"p256dh": S, "auth": S}, {})}, {"expirationTime": {"type": ["number", "null"]}}),
+    "PushKey": obj({"publicKey": S}, {}),
     "Problem": obj({"type": S, "title": S, "status": I, "detail": S, "code": S},
                    {"instance": S, "parameter": S, "requestId": S}),
 }
@@ -149,6 +163,43 @@ paths = {
                        param("maxTransfers", "query", {"type": "integer", "minimum": 0, "maximum": 8}, "At most this many changes (default 5)."),
                        param("wheelchair", "query", {"type": "boolean"}, "Only trips and stops the feed says are wheelchair accessible.")],
         "responses": {"200": ok("Journeys", "Journeys, earliest departure first"), **errors(400, 404, 429, 503)}}},
+    "/api/v1/commutes": {"post": {"operationId": "startCommute",
+        "summary": "Start commuting mode on one journey option: alerts near a station, when the vehicle arrives, at the change and before the destination",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {
+            "type": "object", "required": ["from", "to"], "additionalProperties": False,
+            "properties": {"from": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"},
+                           "to": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"},
+                           "date": DATE, "time": TIME, "at": AT, "arriveBy": B,
+                           "window": {"type": "integer", "minimum": 0, "maximum": 1440}, "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+                           "maxWalk": {"type": "integer", "minimum": 0, "maximum": 2000}, "transferSlack": {"type": "integer", "minimum": 0, "maximum": 3600},
+                           "maxTransfers": {"type": "integer", "minimum": 0, "maximum": 8}, "wheelchair": B,
+                           "option": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Which of planJourney's answers (default 1)."},
+                           "nearStation": {"type": "boolean", "description": "Also say when near a station before the journey starts."},
+                           "simulate": {"type": "boolean", "description": "A simulated traveller who follows the journey on time."},
+                           "speed": {"type": "integer", "minimum": 1, "maximum": 600, "description": "How many times faster than real time a simulation runs."}}}}}},
+        "responses": {"201": ok("Commute", "The commute, with its id"), **errors(400, 404, 413, 429, 503)}}},
+    "/api/v1/commutes/{commuteId}": {
+        "get": {"operationId": "getCommute", "summary": "A commute in progress and its alerts so far",
+                "parameters": [param("commuteId", "path", S, "The id startCommute answered.")],
+                "responses": {"200": ok("Commute", "The commute"), **errors(404, 429)}},
+        "delete": {"operationId": "endCommute", "summary": "End a commute and forget it",
+                   "parameters": [param("commuteId", "path", S, "The id startCommute answered.")],
+                   "responses": {"204": {"description": "Ended"}, **errors(404, 429)}}},
+    "/api/v1/commutes/{commuteId}/sightings": {"post": {"operationId": "reportSighting",
+        "summary": "The traveller's position (with its accuracy) or a Bluetooth beacon sighting; also over /live?commute=ID",
+        "parameters": [param("commuteId", "path", S, "The id startCommute answered.")],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": ref("Sighting")}}},
+        "responses": {"200": ok("CommuteAlerts", "The alerts it caused"), **errors(400, 404, 413, 429)}}},
+    "/api/v1/commutes/{commuteId}/push": {
+        "put": {"operationId": "setCommutePush", "summary": "Send this commute's alerts by Web Push to a subscription (PushSubscription.toJSON())",
+                "parameters": [param("commuteId", "path", S, "The id startCommute answered.")],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": ref("PushSubscription")}}},
+                "responses": {"204": {"description": "Kept"}, **errors(400, 404, 413, 429, 503)}},
+        "delete": {"operationId": "removeCommutePush", "summary": "Stop sending this commute's alerts by Web Push",
+                   "parameters": [param("commuteId", "path", S, "The id startCommute answered.")],
+                   "responses": {"204": {"description": "Removed"}, **errors(404, 429)}}},
+    "/api/v1/push/key": {"get": {"operationId": "pushKey", "summary": "The server's VAPID public key, for pushManager.subscribe",
+        "responses": {"200": ok("PushKey", "The key"), **errors(429, 503)}}},
     "/api/v1/alerts": {"get": {"operationId": "alerts", "summary": "Station alerts (stop), service alerts (route), or all, active now",
         "parameters": [param("stop", "query", S, "A stop or station ID."), param("route", "query", S, "A route ID."), LANG],
         "responses": {"200": ok("Alerts", "Alerts, most severe first"), **errors(400, 404, 429, 503)}}},
@@ -171,7 +222,7 @@ paths = {
 doc = {
     "openapi": "3.1.0",
     "info": {"title": "Onward API", "version": "1.0.0",
-             "description": "Departure boards, services, stops and alerts from every configured source (GTFS with GTFS-Realtime, National Rail Darwin, the CTA Bus Tracker), in one shape. Errors are application/problem+json (RFC 9457) with a stable code. Live updates: a WebSocket at /live?board=STOP_ID or /live?service=TRIP_ID. Every ID is canonical, SOURCE:LOCAL (mrt-jakarta:SLBB, national-rail:ECR), the source named by configuration; an unprefixed ID is accepted when exactly one source has it."},
+             "description": "Departure boards, services, stops and alerts from every configured source (GTFS with GTFS-Realtime, National Rail Darwin, the CTA Bus Tracker), in one shape. Errors are application/problem+json (RFC 9457) with a stable code. Live updates: a WebSocket at /live?board=STOP_ID or /live?service=TRIP_ID; a commute's alerts at /live?commute=ID, which also takes the traveller's positions and beacon sightings. Every ID is canonical, SOURCE:LOCAL (mrt-jakarta:SLBB, national-rail:ECR), the source named by configuration; an unprefixed ID is accepted when exactly one source has it."},
     "paths": paths,
     "components": {"schemas": schemas},
 }

@@ -20,7 +20,7 @@ enum CommuteSetup {
         let key = try vapidKey(in: config.dataDir)
         let push = PushSender(key: key, subject: config.pushSubject, fetcher: fetcher, allowHTTP: config.pushAllowHTTP, logger: logger)
         return CommuteService(repository: repository, sources: sources, push: push, beacons: try beacons(in: config.dataDir, sources: sources),
-                              now: now, logger: logger)
+                              defaultSpeed: config.commuteSimulationSpeed, now: now, logger: logger)
     }
 
     /// The key in the data folder, or a new one written there readable by its owner only.

@@ -34,6 +34,8 @@ public struct ServeConfiguration: Sendable, Hashable {
     /// Whether push subscriptions may name a plain-HTTP endpoint: only for a push service on this
     /// machine in tests, never on a public server (it would let anyone make the server post anywhere).
     public var pushAllowHTTP = false
+    /// How many times faster than real time a simulated commute runs unless the request says (1–600).
+    public var commuteSimulationSpeed = 30
 
     public init() {}
 
@@ -42,7 +44,7 @@ public struct ServeConfiguration: Sendable, Hashable {
         case host, port, feeds, realtime, simulate, simulateInterval = "simulate_interval", dataDir = "data_dir", pollInterval = "poll_interval", maxAge = "max_age"
         case rateLimit = "rate_limit", rateBurst = "rate_burst", logLevel = "log_level"
         case nationalRailToken = "national_rail_token", nationalRailURL = "national_rail_url", ctaKey = "cta_key", ctaURL = "cta_url"
-        case pushSubject = "push_subject", pushAllowHTTP = "push_allow_http"
+        case pushSubject = "push_subject", pushAllowHTTP = "push_allow_http", commuteSimulationSpeed = "commute_simulation_speed"
 
         var environmentName: String { "ONWARD_" + rawValue.uppercased() }
     }
@@ -146,6 +148,7 @@ public struct ServeConfiguration: Sendable, Hashable {
             c.pushSubject = v
         }
         if let v = try bool(.pushAllowHTTP) { c.pushAllowHTTP = v }
+        if let v = try number(.commuteSimulationSpeed, 1...600) { c.commuteSimulationSpeed = Int(v) }
         if let v = try string(.logLevel) {
             guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) else {
                 throw Problem(description: "log_level must be one of trace, debug, info, notice, warning, error, critical")

@@ -20,19 +20,21 @@ struct AccessLogMiddleware: RouterMiddleware {
         }
     }
 
-    /// The path with secrets in it left out: a commute's ID is the key to it.
-    static func loggedPath(_ path: String) -> String {
+    private func log(_ request: Request, _ context: Context, status: Int, id: String?, since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
+        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        context.logger.info("\(request.method.rawValue) \(AccessLogMiddlewarePath.logged(request.uri.path)) \(status) \((ms * 10).rounded() / 10) ms", metadata: [
+            "request.id": .string(id ?? context.requestID),
+        ])
+    }
+}
+
+/// What the access log prints of a path: secrets left out (a commute's ID is the key to it).
+public enum AccessLogMiddlewarePath {
+    public static func logged(_ path: String) -> String {
         let prefix = "/api/v1/commutes/"
         guard path.hasPrefix(prefix) else { return path }
         let rest = path.dropFirst(prefix.count).drop { $0 != "/" }
         return prefix + "{commuteId}" + rest
-    }
-
-    private func log(_ request: Request, _ context: Context, status: Int, id: String?, since start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.info("\(request.method.rawValue) \(Self.loggedPath(request.uri.path)) \(status) \((ms * 10).rounded() / 10) ms", metadata: [
-            "request.id": .string(id ?? context.requestID),
-        ])
     }
 }

@@ -38,6 +38,8 @@ struct LiveRoutes {
     let shared = LiveMessageCache()
     /// Renders a subject's page fragment for the web app (`format=html`).
     let fragment: @Sendable (LiveSubject, Queries, _ board: BoardDTO?, _ service: ServiceDTO?) -> String?
+    /// Renders a commute's journey for the web app (`format=html`).
+    let commuteFragment: @Sendable (CommuteDTO, Request) -> String
 
     func add(to router: Router<OnwardRequestContext>) {
         router.ws("live") { request, _ in
@@ -53,7 +55,7 @@ struct LiveRoutes {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             if let id = commuteID(context.request) {
-                return try await CommuteLive(commutes: deps.commutes).run(id, inbound: inbound, outbound: outbound)
+                return try await commuteLive(context.request).run(id, inbound: inbound, outbound: outbound)
             }
             let subject = try subject(context.request)
             let wantsHTML = context.request.uri.queryParameters.get("format") == "html"
@@ -147,6 +149,13 @@ struct LiveRoutes {
             return .service(tripID: trip, date: date, languages: q.languages)
         }
         throw QueryError(.invalidParameter, "give board=STOP_ID or service=TRIP_ID", parameter: "board")
+    }
+
+    /// A commute's channel, with the web app's rendering when it asks for `format=html`.
+    func commuteLive(_ request: Request) -> CommuteLive {
+        guard request.uri.queryParameters.get("format") == "html" else { return CommuteLive(commutes: deps.commutes, html: nil) }
+        let render = commuteFragment
+        return CommuteLive(commutes: deps.commutes, html: { render($0, request) })
     }
 
     /// `commute=ID`: a commute's own channel (its ID is never printed: the access log drops query strings).

@@ -77,6 +77,11 @@ struct PageRoutes: Sendable {
             let alerts = try await queries.alerts(stopID: q.string("stop"), routeID: q.string("route"), languages: ctx.language.alertLanguages)
             return page(AlertsPage.render(alerts, context: ctx, names: names(alerts.alerts, queries)), request)
         }
+        router.get("commute") { request, _ in page(CommutePage.render(context: pageContext(request, deps.queries())), request) }
+        router.get(RouterPath(Assets.serviceWorkerPath)) { _, _ in
+            Response(status: .ok, headers: [.contentType: Assets.jsContentType, .cacheControl: "no-cache"],
+                     body: .init(byteBuffer: ByteBuffer(string: Assets.serviceWorker)))
+        }
         for (path, type, body) in [(Assets.cssPath, Assets.cssContentType, Assets.css), (Assets.jsPath, Assets.jsContentType, Assets.javascript),
                                    (Assets.iconPath, Assets.iconContentType, Assets.icon)] {
             // Pages link assets with ?v=<content hash>, so browsers may keep them for a year.
@@ -104,6 +109,11 @@ struct PageRoutes: Sendable {
         var response = page(html, request)
         response.status = .init(code: problem.status)
         return response
+    }
+
+    /// A commute's journey as its live messages carry it, in the request's language.
+    @Sendable func commuteFragment(_ commute: CommuteDTO, _ request: Request) -> String {
+        CommutePage.journeyFragment(commute, strings: pageContext(request, deps.queries()).strings)
     }
 
     /// The fragment a live update carries, rendered exactly as the page renders it.

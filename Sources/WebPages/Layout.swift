@@ -111,6 +111,10 @@ public enum Layout {
             ("live", .connectionLive), ("connecting", .connectionConnecting), ("reconnecting", .connectionReconnecting),
             ("paused", .connectionPaused), ("station", .kindStation), ("stop", .kindStop), ("platform", .kindPlatform),
             ("code", .stopCode),
+            ("commute-none", .commuteNone), ("commute-ended", .commuteEnded), ("commute-simulated", .commuteSimulated),
+            ("commute-notify-on", .commuteNotifyOn), ("commute-notify-blocked", .commuteNotifyBlocked), ("commute-push-on", .commutePushOn),
+            ("commute-push-off", .commutePushOff), ("commute-start-failed", .commuteStartFailed), ("commute-clock", .commuteClock),
+            ("commute-locating", .commuteLocating), ("commute-locate", .commuteLocate), ("no-alerts", .commuteNoAlerts),
         ]
         return HTML.join(entries.map { HTML.attribute("data-t-" + $0.0, s($0.1)) })
     }

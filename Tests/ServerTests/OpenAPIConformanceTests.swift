@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 import HummingbirdTesting
@@ -61,6 +62,37 @@ struct OpenAPIConformanceTests {
                     #expect(problems.isEmpty, "\(uri): \(problems.prefix(5).joined(separator: "; "))")
                 }
                 covered.insert(path)
+            }
+            // Commuting: the operations that write, with bodies, good and bad.
+            let started = try await client.execute(uri: "/api/v1/commutes", method: .post, headers: [.contentType: "application/json"],
+                                                   body: ByteBuffer(string: #"{"from": "SLBB", "to": "SBHI", "date": "2026-11-23", "time": "08:00"}"#)) { r in
+                try #require((try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView)) as? [String: Any])?["id"] as? String)
+            }
+            let commute = "/api/v1/commutes/\(started)"
+            let writes: [(path: String, method: HTTPRequest.Method, uri: String, body: String?)] = [
+                ("/api/v1/commutes", .post, "/api/v1/commutes", #"{"from": "SLBB", "to": "SBHI", "simulate": true, "speed": 60, "nearStation": true}"#),
+                ("/api/v1/commutes", .post, "/api/v1/commutes", #"{"from": "SLBB"}"#),
+                ("/api/v1/commutes/{commuteId}", .get, commute, nil),
+                ("/api/v1/commutes/{commuteId}", .get, "/api/v1/commutes/nope", nil),
+                ("/api/v1/commutes/{commuteId}/sightings", .post, commute + "/sightings", #"{"lat": -6.2892744, "lon": 106.7749355, "accuracy": 20}"#),
+                ("/api/v1/commutes/{commuteId}/sightings", .post, commute + "/sightings", #"{"lat": 100, "lon": 0}"#),
+                ("/api/v1/commutes/{commuteId}/push", .put, commute + "/push", #"{"endpoint": "https://push.example/1", "keys": {"p256dh": "x", "auth": "y"}}"#),
+                ("/api/v1/commutes/{commuteId}/push", .delete, commute + "/push", nil),
+                ("/api/v1/push/key", .get, "/api/v1/push/key", nil),
+                ("/api/v1/commutes/{commuteId}", .delete, commute, nil),
+                ("/api/v1/commutes/{commuteId}", .delete, commute, nil),
+            ]
+            for w in writes {
+                try await client.execute(uri: w.uri, method: w.method, headers: w.body == nil ? [:] : [.contentType: "application/json"],
+                                         body: w.body.map { ByteBuffer(string: $0) }) { r in
+                    let schema = try #require(validator.responseSchema(path: w.path, method: w.method.rawValue.lowercased(), status: Int(r.status.code)),
+                                              "\(w.method) \(w.uri): status \(r.status.code) is not documented")
+                    if !schema.isEmpty {
+                        let problems = validator.validate(try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView)), against: schema)
+                        #expect(problems.isEmpty, "\(w.method) \(w.uri): \(problems.prefix(5).joined(separator: "; "))")
+                    }
+                }
+                covered.insert(w.path)
             }
             let documented = Set((document["paths"] as? [String: Any] ?? [:]).keys)
             #expect(documented == covered, "operations not exercised: \(documented.subtracting(covered))")

@@ -42,10 +42,12 @@ struct SchemaValidator {
     }
 
     /// The schema of an operation's response body for a status.
-    func responseSchema(path: String, status: Int) -> [String: Any]? {
+    func responseSchema(path: String, method: String = "get", status: Int) -> [String: Any]? {
         let paths = document["paths"] as? [String: Any]
-        let get = (paths?[path] as? [String: Any])?["get"] as? [String: Any]
+        let get = (paths?[path] as? [String: Any])?[method] as? [String: Any]
         let response = (get?["responses"] as? [String: Any])?[String(status)] as? [String: Any]
+        // A documented answer without a body (204): an empty schema that nothing is checked against.
+        if response != nil, response?["content"] == nil { return [:] }
         let content = response?["content"] as? [String: Any]
         let media = (content?["application/json"] ?? content?["application/problem+json"]) as? [String: Any]
         return media?["schema"] as? [String: Any]

@@ -12,11 +12,14 @@ import ServiceLifecycle
 /// answered with `{"type": "error", "error": …}` and the channel stays open.
 struct CommuteLive {
     let commutes: CommuteService
+    /// The web app's rendering of the journey (`format=html`), sent as `html`.
+    let html: (@Sendable (CommuteDTO) -> String)?
 
     struct Outgoing: Encodable {
         var type: String
         var commute: CommuteDTO?
         var alert: CommuteAlertDTO?
+        var html: String?
         var error: Problem?
     }
 
@@ -24,6 +27,8 @@ struct CommuteLive {
         guard let (first, updates, cancel) = commutes.watch(id) else { return }
         defer { cancel() }
         @Sendable func send(_ m: Outgoing) async throws {
+            var m = m
+            if let html, let c = m.commute { m.html = html(c) }
             try await outbound.write(.text(String(decoding: try JSONEncoder.api.encode(m), as: UTF8.self)))
         }
         try await send(Outgoing(type: "commute", commute: first))

@@ -10,7 +10,7 @@ import WebPush
 
 /// Commuting mode in the JSON API. A commute's ID is the only key to it: anyone without it gets
 /// 404, exactly as for a commute that does not exist. It travels in the path of these requests,
-/// which the access log never prints (`AccessLogMiddleware.loggedPath`).
+/// which the access log never prints (`AccessLogMiddlewarePath`).
 struct CommuteRoutes {
     let deps: ServerDependencies
     let api: APIRoutes
@@ -72,7 +72,7 @@ struct CommuteRoutes {
         let option = try q.int("option", in: 1...Queries.maxLimit) ?? 1
         query.limit = max(query.limit, option)
         let simulate = try q.bool("simulate") ?? false
-        let speed = try q.int("speed", in: CommuteService.speeds) ?? CommuteService.defaultSpeed
+        let speed = try q.int("speed", in: CommuteService.speeds) ?? deps.commutes.defaultSpeed
         var settings = CommuteSettings()
         settings.nearStation = try q.bool("nearStation") ?? false
         let (answer, source) = try await queries.journeys(query)

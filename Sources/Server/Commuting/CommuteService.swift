@@ -41,14 +41,16 @@ public final class CommuteService: Service, Sendable {
 
     /// Speeds a simulation may run at (times real time), and the default.
     public static let speeds = 1...600
-    public static let defaultSpeed = 30
+    /// The speed of a simulation whose request does not say.
+    let defaultSpeed: Int
+    static let simulationDelaySeconds: Int64 = 3
     /// How often a real commute's live times are asked for again.
     static let refreshSeconds: Int64 = 30
 
     public init(repository: any CommuteRepository, sources: SourceRegistry, push: PushSender? = nil, beacons: BeaconMap = BeaconMap(),
-                now: @escaping @Sendable () -> Instant = { .now() }, logger: Logger = Logger(label: "onward.commute")) {
+                defaultSpeed: Int = 30, now: @escaping @Sendable () -> Instant = { .now() }, logger: Logger = Logger(label: "onward.commute")) {
         self.repository = repository; self.sources = sources; self.pushSender = push; self.beacons = beacons
-        self.now = now; self.logger = logger
+        self.now = now; self.logger = logger; self.defaultSpeed = defaultSpeed
         (pushQueue, pushes) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1_000))
     }
 
@@ -63,8 +65,10 @@ public final class CommuteService: Service, Sendable {
         let session = CommuteSession(journey: journey, settings: settings, stations: stations)
         var state = CommuteState(session: session, journey: journey, plan: plan)
         if let speed = simulationSpeed {
-            // The simulated traveller sets out six minutes before the first departure.
-            state.simulation = .init(journey: journey, realStart: real, start: journey.departure.adding(seconds: -360), speed: speed)
+            // The simulated traveller sets out six minutes before the first departure, three seconds from
+            // now: time for the page to connect and subscribe to pushes before the first alert.
+            state.simulation = .init(journey: journey, realStart: real,
+                                     start: journey.departure.adding(seconds: -360 - Self.simulationDelaySeconds * Int64(speed)), speed: speed)
         }
         let id = Self.newID()
         try await persist(id, state)

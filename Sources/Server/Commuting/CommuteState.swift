@@ -48,7 +48,8 @@ struct CommuteState: Codable, Sendable {
             return realStart.adding(seconds: (ahead + Int64(speed) - 1) / Int64(speed))
         }
 
-        var track: [CommuteEvent] { SimulatedTraveller.track(following: journey, from: start) }
+        /// Sets out six minutes before the first departure.
+        var track: [CommuteEvent] { SimulatedTraveller.track(following: journey, from: journey.departure.adding(seconds: -360)) }
     }
 
     /// The commute's clock: real time, or the simulation's.

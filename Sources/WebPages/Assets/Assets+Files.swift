@@ -17,6 +17,11 @@ extension Assets {
     /// the network is only ever set with `textContent`; the one `innerHTML` is the server's
     /// own page fragment.
     public static let javascript = String(decoding: PackageResources.app_js, as: UTF8.self)
+
+    /// The service worker (`Resources/sw.js`): shows commuting alerts that come by Web Push. Served
+    /// at the site's root so its scope is every page, and never cached long, so an update reaches browsers.
+    public static let serviceWorker = String(decoding: PackageResources.sw_js, as: UTF8.self)
+    public static let serviceWorkerPath = "/sw.js"
 }
 
 private extension String {

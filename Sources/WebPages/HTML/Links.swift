@@ -20,6 +20,9 @@ public enum Links {
     }
 
     /// `/journeys`, optionally with the origin (and destination) filled in.
+    /// The commute page; which commute travels in the fragment (`#ID`), so no server log sees it.
+    public static func commute() -> String { "/commute" }
+
     public static func journeys(from: String? = nil, to: String? = nil) -> String {
         var query: [(String, String)] = []
         if let from { query.append(("from", from)) }

@@ -49,6 +49,28 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case journeyPlanFromHere = "journey.planFromHere"
     case journeyOptions = "journey.options"
 
+    // Commuting mode.
+    case commuteTitle = "commute.title"
+    case commuteStart = "commute.start"
+    case commuteTry = "commute.try"
+    case commuteNearStation = "commute.nearStation"
+    case commuteIntro = "commute.intro"
+    case commuteAlerts = "commute.alerts"
+    case commuteNoAlerts = "commute.noAlerts"
+    case commuteNotify = "commute.notify"
+    case commuteLocate = "commute.locate"
+    case commuteLocating = "commute.locating"
+    case commuteStop = "commute.stop"
+    case commuteNone = "commute.none"
+    case commuteEnded = "commute.ended"
+    case commuteSimulated = "commute.simulated"
+    case commuteNotifyOn = "commute.notifyOn"
+    case commuteNotifyBlocked = "commute.notifyBlocked"
+    case commutePushOn = "commute.pushOn"
+    case commutePushOff = "commute.pushOff"
+    case commuteStartFailed = "commute.startFailed"
+    case commuteClock = "commute.clock"
+
     // Home, search, nearby, recent.
     case homeTitle = "home.title"
     case homeIntro = "home.intro"

@@ -79,16 +79,22 @@ public enum JourneyPage {
         guard !answer.journeys.isEmpty else {
             return "<p class=\"empty-state\">\(answer.emptyReason ?? s(.journeyNone))</p>"
         }
-        let items = answer.journeys.map { journey($0, strings: s) }
+        let items = answer.journeys.enumerated().map { n, j in journey(j, strings: s, option: n + 1) }
+        // What starting a commute posts (the script adds the option and the form's date, time and checks);
+        // hidden until the script shows it: commuting needs it.
         return """
-        <section class="journeys" aria-labelledby="journeys-heading">
+        <section class="journeys" aria-labelledby="journeys-heading" data-commute-from="\(answer.from.id)" data-commute-to="\(answer.to.id)">
         <h2 id="journeys-heading">\(s(.journeyOptions))</h2>
+        <p class="journey-check" data-commute-only hidden><input id="commute-near" type="checkbox"> \
+        <label for="commute-near">\(s(.commuteNearStation))</label></p>
+        <p class="commute-problem" role="alert" data-commute-problem hidden></p>
         <ol class="journey-list">\(items)</ol>
         </section>
         """
     }
 
-    static func journey(_ j: JourneyDTO, strings s: Strings) -> HTML {
+    /// One option; with `option`, its buttons to start commuting on it (shown by the script).
+    public static func journey(_ j: JourneyDTO, strings s: Strings, option: Int? = nil) -> HTML {
         let changes = j.transfers == 0 ? s(.journeyNoChange) : j.transfers == 1 ? s(.journeyOneChange) : s(.journeyChanges, ["count": String(j.transfers)])
         let minutes = s(.journeyMinutes, ["minutes": String((j.duration + 30) / 60)])
         let legs = j.legs.map { leg(_: $0, strings: s) }
@@ -97,6 +103,12 @@ public enum JourneyPage {
         <p class="journey-summary"><span class="journey-times"><time datetime="\(j.departure)">\(WallClock.hhmm(j.departure) ?? "")</time> → \
         <time datetime="\(j.arrival)">\(WallClock.hhmm(j.arrival) ?? "")</time></span> <span class="journey-meta">\(minutes) · \(changes)</span></p>
         <ol class="journey-legs">\(legs)</ol>
+        \(option.map { n -> HTML in
+            """
+            <p class="journey-actions" data-commute-only hidden><button type="button" class="button button-primary" data-commute-start="\(String(n))">\
+            \(s(.commuteStart))</button> <button type="button" class="button" data-commute-start="\(String(n))" data-simulate>\(s(.commuteTry))</button></p>
+            """
+        } ?? .empty)
         </li>
         """
     }

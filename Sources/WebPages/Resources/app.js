@@ -477,4 +477,299 @@
     setState('connecting');
     connect();
   })();
+  /* ---------- Commuting mode ---------- */
+
+  var COMMUTE_KEY = 'onward.commute';
+
+  function api(method, path, bodyValue) {
+    var options = { method: method, headers: { 'Accept': 'application/json' }, credentials: 'same-origin' };
+    if (bodyValue !== undefined) {
+      options.headers['Content-Type'] = 'application/json';
+      options.body = JSON.stringify(bodyValue);
+    }
+    return fetch(path, options).then(function (response) {
+      if (response.status === 204) return null;
+      return response.json().catch(function () { return null; }).then(function (data) {
+        if (!response.ok) {
+          var error = new Error((data && data.detail) || String(response.status));
+          error.status = response.status;
+          throw error;
+        }
+        return data;
+      });
+    });
+  }
+
+  // The journey page: each option's "Start commuting" and "Try it" buttons.
+  (function initCommuteStart() {
+    var section = doc.querySelector('[data-commute-from]');
+    if (!section || !('fetch' in window) || !('WebSocket' in window)) return;
+    section.querySelectorAll('[data-commute-only]').forEach(function (node) { node.hidden = false; });
+    var problem = section.querySelector('[data-commute-problem]');
+    section.addEventListener('click', function (event) {
+      var button = event.target.closest('[data-commute-start]');
+      if (!button) return;
+      var params = new URLSearchParams(location.search);
+      var request = {
+        from: section.getAttribute('data-commute-from'),
+        to: section.getAttribute('data-commute-to'),
+        option: Number(button.getAttribute('data-commute-start')),
+        simulate: button.hasAttribute('data-simulate'),
+        nearStation: !!(doc.getElementById('commute-near') || {}).checked
+      };
+      ['date', 'time'].forEach(function (name) { if (params.get(name)) request[name] = params.get(name); });
+      if (params.get('arriveBy') === '1') request.arriveBy = true;
+      if (params.get('wheelchair') === '1') request.wheelchair = true;
+      button.disabled = true;
+      // Asked here, on the traveller's tap: browsers only ask for permission after a gesture.
+      var asked = ('Notification' in window && Notification.permission === 'default')
+        ? Notification.requestPermission().catch(function () { return 'default'; }) : Promise.resolve();
+      asked.then(function () { return api('POST', '/api/v1/commutes', request); }).then(function (commute) {
+        storage.set(COMMUTE_KEY, commute.id);
+        location.href = '/commute#' + commute.id;
+      }).catch(function (error) {
+        button.disabled = false;
+        if (problem) {
+          problem.textContent = t('commute-start-failed', { reason: error.message });
+          problem.hidden = false;
+        }
+      });
+    });
+  })();
+
+  // The commute page: the journey and its alerts, live; notifications, push and location.
+  (function initCommutePage() {
+    var page = doc.querySelector('[data-commute-page]');
+    if (!page) return;
+    var id = location.hash.length > 1 ? location.hash.slice(1) : storage.get(COMMUTE_KEY);
+    var none = page.querySelector('[data-commute-none]');
+    var banner = page.querySelector('[data-commute-banner]');
+    var stateLine = page.querySelector('[data-commute-state]');
+    var journeyBox = page.querySelector('[data-commute-journey]');
+    var actions = page.querySelector('[data-commute-actions]');
+    var delivery = page.querySelector('[data-commute-delivery]');
+    var list = page.querySelector('[data-commute-alerts]');
+    var notifyButton = page.querySelector('[data-commute-notify]');
+    var locateButton = page.querySelector('[data-commute-locate]');
+    var stopButton = page.querySelector('[data-commute-stop]');
+    var indicator = doc.querySelector('[data-connection]');
+    var socket = null, attempt = 0, retryTimer = null, watchID = null, registration = null, current = null, ended = false;
+    // The service worker shows notifications (also the page's own) and receives pushes.
+    var worker = 'serviceWorker' in navigator
+      ? navigator.serviceWorker.register('/sw.js').then(function () { return navigator.serviceWorker.ready; }) : null;
+
+    function showNone() {
+      ended = true;
+      storage.remove(COMMUTE_KEY);
+      if (socket) socket.close();
+      if (watchID !== null) navigator.geolocation.clearWatch(watchID);
+      none.hidden = false;
+      actions.hidden = true;
+      stateLine.textContent = '';
+      journeyBox.textContent = '';
+      if (indicator) indicator.hidden = true;
+    }
+    if (!id || !('WebSocket' in window) || !('fetch' in window)) { showNone(); return; }
+    // The ID stays out of the address bar and so out of history and shared links.
+    storage.set(COMMUTE_KEY, id);
+    if (location.hash) history.replaceState(null, '', location.pathname);
+
+    function setConnection(state) {
+      if (!indicator) return;
+      indicator.hidden = false;
+      indicator.setAttribute('data-state', state);
+      indicator.textContent = t(state);
+    }
+
+    function clock(iso) { return iso ? iso.slice(11, 16) : ''; }
+
+    function alertItem(alert) {
+      var li = el('li', 'commute-alert');
+      li.setAttribute('data-kind', alert.kind);
+      var time = el('time', 'commute-alert-time', clock(alert.at));
+      time.setAttribute('datetime', alert.at);
+      li.appendChild(time);
+      li.appendChild(doc.createTextNode(' '));
+      li.appendChild(el('span', 'commute-alert-text', alert.message));
+      return li;
+    }
+
+    function render(commute, html) {
+      current = commute;
+      var parts = [t('commute-clock', { time: clock(commute.now) })];
+      if (commute.simulated) parts.push(t('commute-simulated', { speed: commute.speed }));
+      if (commute.status === 'ended') parts.push(t('commute-ended'));
+      stateLine.textContent = parts.join(' · ');
+      if (typeof html === 'string') { journeyBox.innerHTML = html; paintColours(journeyBox); }
+      list.textContent = '';
+      if (!commute.alerts.length) list.appendChild(el('li', 'commute-alert-empty', t('no-alerts')));
+      commute.alerts.forEach(function (a) { list.appendChild(alertItem(a)); });
+      actions.hidden = false;
+      // A simulated traveller moves by itself: the device's position is not asked for.
+      locateButton.hidden = !!commute.simulated || !('geolocation' in navigator);
+      describeDelivery();
+    }
+
+    function describeDelivery() {
+      var allowed = 'Notification' in window && Notification.permission === 'granted';
+      notifyButton.hidden = !('Notification' in window) || Notification.permission !== 'default';
+      var words = [allowed ? t('commute-notify-on') : t('commute-notify-blocked')];
+      words.push(current && current.push ? t('commute-push-on') : t('commute-push-off'));
+      delivery.textContent = words.join(' ');
+    }
+
+    // A short two-tone chime (Web Audio: no sound file to fetch).
+    function chime() {
+      var Context = window.AudioContext || window.webkitAudioContext;
+      if (!Context) return;
+      try {
+        var audio = new Context();
+        [0, 0.18].forEach(function (start, i) {
+          var osc = audio.createOscillator(), gain = audio.createGain();
+          osc.frequency.value = i ? 660 : 880;
+          gain.gain.setValueAtTime(0.15, audio.currentTime + start);
+          gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + start + 0.16);
+          osc.connect(gain); gain.connect(audio.destination);
+          osc.start(audio.currentTime + start); osc.stop(audio.currentTime + start + 0.17);
+        });
+        setTimeout(function () { audio.close(); }, 800);
+      } catch (e) { /* no sound: the notification or banner still shows */ }
+    }
+
+    // One alert in the foreground: a notification with vibration and a sound, or a banner
+    // when notifications are not allowed. Same tag as the push, so never two for one alert.
+    function notify(alert) {
+      if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+      chime();
+      announce(alert.message);
+      var allowed = 'Notification' in window && Notification.permission === 'granted';
+      if (allowed && worker) {
+        worker.then(function (reg) {
+          return reg.showNotification(alert.stopName, {
+            body: alert.message, tag: 'onward-' + alert.kind + '-' + alert.stopId, vibrate: [200, 100, 200],
+            icon: '/assets/icon.svg', data: { url: '/commute', kind: alert.kind }
+          });
+        }).catch(function () { showBanner(alert); });
+      } else {
+        showBanner(alert);
+      }
+    }
+
+    // Alerts this device has not yet been told about (also those given while it was away), once each.
+    function notifyNew(alerts) {
+      var seenKey = COMMUTE_KEY + '.seen';
+      var seen = Number(storage.get(seenKey) || 0);
+      if (storage.get(COMMUTE_KEY + '.for') !== id) { seen = 0; storage.set(COMMUTE_KEY + '.for', id); }
+      for (var i = seen; i < alerts.length; i++) notify(alerts[i]);
+      storage.set(seenKey, String(alerts.length));
+    }
+
+    function showBanner(alert) {
+      banner.textContent = '';
+      banner.setAttribute('data-kind', alert.kind);
+      banner.appendChild(el('strong', null, alert.stopName));
+      banner.appendChild(doc.createTextNode(' ' + alert.message));
+      banner.hidden = false;
+    }
+
+    function urlKey(base64) {
+      var padded = (base64 + '===').slice(0, base64.length + (4 - base64.length % 4) % 4).replace(/-/g, '+').replace(/_/g, '/');
+      var raw = atob(padded), bytes = new Uint8Array(raw.length);
+      for (var i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+      return bytes;
+    }
+
+    // Background alerts: a push subscription for this commute, when notifications are allowed.
+    function subscribePush() {
+      if (!registration || !('PushManager' in window) || Notification.permission !== 'granted') return Promise.resolve();
+      return api('GET', '/api/v1/push/key').then(function (key) {
+        return registration.pushManager.getSubscription().then(function (existing) {
+          return existing || registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: urlKey(key.publicKey) });
+        });
+      }).then(function (subscription) {
+        return api('PUT', '/api/v1/commutes/' + encodeURIComponent(id) + '/push', subscription.toJSON());
+      }).then(function () {
+        if (current) { current.push = true; describeDelivery(); }
+      }).catch(function () { describeDelivery(); });
+    }
+
+    function send(message) {
+      if (socket && socket.readyState === 1) { socket.send(JSON.stringify(message)); return; }
+      var body = { at: message.at };
+      if (message.beacon) body.beacon = message.beacon; else { body.lat = message.lat; body.lon = message.lon; body.accuracy = message.accuracy; }
+      api('POST', '/api/v1/commutes/' + encodeURIComponent(id) + '/sightings', body).catch(function () {});
+    }
+
+    notifyButton.addEventListener('click', function () {
+      Notification.requestPermission().then(function () { describeDelivery(); return subscribePush(); });
+    });
+    locateButton.addEventListener('click', function () {
+      if (watchID !== null) {
+        navigator.geolocation.clearWatch(watchID);
+        watchID = null;
+        locateButton.setAttribute('aria-pressed', 'false');
+        locateButton.textContent = t('commute-locate');
+        return;
+      }
+      locateButton.setAttribute('aria-pressed', 'true');
+      locateButton.textContent = t('commute-locating');
+      watchID = navigator.geolocation.watchPosition(function (position) {
+        send({ type: 'position', at: new Date(position.timestamp).toISOString(), lat: position.coords.latitude,
+               lon: position.coords.longitude, accuracy: position.coords.accuracy });
+      }, function () {
+        locateButton.setAttribute('aria-pressed', 'false');
+        locateButton.textContent = t('commute-locate');
+        watchID = null;
+      }, { enableHighAccuracy: true, maximumAge: 10000 });
+    });
+    stopButton.addEventListener('click', function () {
+      api('DELETE', '/api/v1/commutes/' + encodeURIComponent(id)).catch(function () {}).then(showNone);
+    });
+
+    function connect() {
+      clearTimeout(retryTimer);
+      retryTimer = null;
+      var scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+      socket = new WebSocket(scheme + '//' + location.host + '/live?format=html&commute=' + encodeURIComponent(id));
+      socket.onmessage = function (event) {
+        var message;
+        try { message = JSON.parse(event.data); } catch (e) { return; }
+        if (!message) return;
+        attempt = 0;
+        setConnection('live');
+        if (message.commute) {
+          render(message.commute, message.html);
+          notifyNew(message.commute.alerts);
+        }
+      };
+      socket.onclose = function () {
+        socket = null;
+        if (ended || retryTimer) return;
+        // Gone (ended elsewhere, or expired) or only disconnected? Ask before reconnecting.
+        api('GET', '/api/v1/commutes/' + encodeURIComponent(id)).then(function () {
+          setConnection('reconnecting');
+          var ceiling = Math.min(30000, 1000 * Math.pow(2, attempt));
+          attempt = Math.min(attempt + 1, 10);
+          retryTimer = setTimeout(connect, ceiling / 2 + Math.random() * ceiling / 2);
+        }).catch(function (error) {
+          if (error.status === 404) showNone(); else retryTimer = setTimeout(connect, 5000);
+        });
+      };
+    }
+
+    setConnection('connecting');
+    api('GET', '/api/v1/commutes/' + encodeURIComponent(id)).then(function (commute) {
+      render(commute);
+      connect();
+      if (worker) {
+        worker.then(function (reg) {
+          registration = reg;
+          return subscribePush();
+        }).catch(function () { describeDelivery(); });
+      }
+    }).catch(function (error) {
+      if (error.status === 404) showNone(); else setConnection('paused');
+    });
+    window.addEventListener('pagehide', function () { ended = true; if (socket) socket.close(); });
+  })();
 })();

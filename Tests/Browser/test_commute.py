@@ -1,0 +1,200 @@
+"""Commuting mode in a real headless Chromium: a simulated trip's alerts in the page, as
+notifications, and by Web Push to a push endpoint on this machine that decrypts each message
+with the subscription's keys (http_ece) and checks the VAPID signature (cryptography): an
+implementation independent of the server's.
+
+The one thing not real is the browser's push service: Chromium's needs Google's servers, which a
+test machine cannot reach, so the page's `pushManager.subscribe` is given a subscription to the
+local endpoint (the keys made here, as a browser would make them). Everything from there on is
+real: the server encrypts, signs and posts, the endpoint decrypts, and the page's service worker
+shows what was decrypted when it is handed over as a push (DevTools' `deliverPushMessage`).
+"""
+import base64
+import http.server
+import json
+import pathlib
+import threading
+import time
+
+import pytest
+
+from conftest import OnwardServer, _free_port, _require_browser_tools
+
+try:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:
+    pass
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+WMATA = ROOT.parent / "shared" / "data" / "gtfs" / "wmata-metrorail-2026-04.zip"
+
+
+def b64(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class PushEndpoint:
+    """A push service on 127.0.0.1 for one subscription: keeps each message it can decrypt and verify."""
+
+    def __init__(self):
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives import serialization
+        import os
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.auth = os.urandom(16)
+        public = self.key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+        self.p256dh = b64(public)
+        self.received = []
+        self.problems = []
+        endpoint = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                try:
+                    endpoint.received.append(endpoint.open(self.headers, body))
+                    self.send_response(201)
+                except Exception as e:  # noqa: BLE001 - any failure is the test's finding
+                    endpoint.problems.append(repr(e))
+                    self.send_response(400)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.port = _free_port()
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.port}/push/subscription-1"
+
+    def open(self, headers, body):
+        import http_ece
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+        assert headers["Content-Encoding"] == "aes128gcm"
+        assert int(headers["TTL"]) > 0
+        token, key = headers["Authorization"][len("vapid t="):].split(", k=")
+        head, claims, signature = token.split(".")
+        public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64(key))
+        raw = unb64(signature)
+        public.verify(encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")),
+                      f"{head}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))
+        assert json.loads(unb64(claims))["aud"] == f"http://127.0.0.1:{self.port}"
+        return http_ece.decrypt(body, private_key=self.key, auth_secret=self.auth, version="aes128gcm").decode()
+
+    def stop(self):
+        self.server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def wmata_server():
+    """WMATA Metrorail (a journey with a change), push to this machine allowed, simulations at 300×."""
+    _require_browser_tools()
+    if not WMATA.exists():
+        pytest.fail(f"{WMATA} is missing", pytrace=False)
+    onward = OnwardServer(["--feed", str(WMATA)], env={"ONWARD_PUSH_ALLOW_HTTP": "1", "ONWARD_COMMUTE_SIMULATION_SPEED": "300"})
+    yield onward
+    log = onward.stop()
+    # The commute's ID is its only key: it never reaches the log.
+    assert "/api/v1/commutes/{commuteId}" in log
+
+
+def fake_push_service(browser, endpoint):
+    """Gives the page a subscription to the local endpoint, as the browser's push service would."""
+    subscription = {"endpoint": endpoint.url, "expirationTime": None, "keys": {"p256dh": endpoint.p256dh, "auth": b64(endpoint.auth)}}
+    script = """
+      (function (sub) {
+        var fake = { endpoint: sub.endpoint, toJSON: function () { return sub; }, unsubscribe: function () { return Promise.resolve(true); } };
+        if (window.PushManager) {
+          PushManager.prototype.subscribe = function () { return Promise.resolve(fake); };
+          PushManager.prototype.getSubscription = function () { return Promise.resolve(null); };
+        }
+      })(%s);
+    """ % json.dumps(subscription)
+    return browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": script})["identifier"]
+
+
+def test_a_simulated_commute_alerts_in_order_in_the_page_as_notifications_and_by_push(wmata_server, browser, shot):
+    endpoint = PushEndpoint()
+    base = wmata_server.base
+    browser.set_window_size(360, 780)
+    script = fake_push_service(browser, endpoint)
+    browser.execute_cdp_cmd("Browser.grantPermissions", {"origin": base, "permissions": ["notifications", "geolocation"]})
+    try:
+        # Shady Grove to Pentagon, Tuesday 12 May 2026 08:00: Red Line, change at Gallery Place, Yellow Line.
+        browser.get(base + "/journeys?from=STN_A15&to=STN_C07&date=2026-05-12&time=08:00")
+        wait = WebDriverWait(browser, 20)
+        start = wait.until(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "[data-commute-start][data-simulate]") if b.is_displayed()), None))
+        browser.find_element(By.ID, "commute-near").click()
+        shot("commute-journey-options")
+        start.click()
+        wait.until(lambda d: d.current_url.endswith("/commute"))
+        # The ID left the address bar: it is kept on the device only.
+        assert "#" not in browser.current_url
+        kinds = ["nearStation", "vehicleArriving", "arrivingAtTransfer", "arrivingAtDestination"]
+        WebDriverWait(browser, 60).until(
+            lambda d: [li.get_attribute("data-kind") for li in d.find_elements(By.CSS_SELECTOR, "[data-commute-alerts] li[data-kind]")] == kinds)
+        texts = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "[data-commute-alerts] li[data-kind]")]
+        assert "Gallery" in texts[2] and "Pentagon" in texts[3], texts
+        assert "Simulated trip" in browser.find_element(By.CSS_SELECTOR, "[data-commute-state]").text
+        shot("commute-alerts")
+        # Foreground: each alert became a notification (one per alert: the push shares its tag).
+        shown = browser.execute_async_script("""
+          var done = arguments[arguments.length - 1];
+          navigator.serviceWorker.ready.then(function (r) { return r.getNotifications(); })
+            .then(function (list) { done(list.map(function (n) { return n.data && n.data.kind; })); })
+            .catch(function (e) { done(String(e)); });
+        """)
+        assert sorted(shown) == sorted(kinds), shown
+        # Background: every alert also came by Web Push, decrypted here, in order.
+        WebDriverWait(browser, 30).until(lambda d: len(endpoint.received) >= 4)
+        assert endpoint.problems == []
+        pushed = [json.loads(m) for m in endpoint.received]
+        assert [p["alert"]["kind"] for p in pushed] == kinds
+        assert pushed[3]["alert"]["message"] == texts[3].split(" ", 1)[1]
+        # The service worker shows a push as a notification with no page open to do it: close the
+        # notifications, leave the page, hand the worker the last decrypted message, and look.
+        browser.execute_async_script("""
+          var done = arguments[arguments.length - 1];
+          navigator.serviceWorker.ready.then(function (r) { return r.getNotifications(); })
+            .then(function (list) { list.forEach(function (n) { n.close(); }); done(); });
+        """)
+        browser.get(base + "/")
+        registrations = browser.execute_async_script("""
+          var done = arguments[arguments.length - 1];
+          navigator.serviceWorker.getRegistrations().then(function (r) { done(r.length); });
+        """)
+        assert registrations == 1
+        browser.execute_cdp_cmd("ServiceWorker.enable", {})
+        delivered, errors = False, []
+        for origin in (base, base + "/"):
+            for registration_id in range(0, 4):
+                try:
+                    browser.execute_cdp_cmd("ServiceWorker.deliverPushMessage",
+                                            {"origin": origin, "registrationId": str(registration_id), "data": endpoint.received[3]})
+                    delivered = True
+                    break
+                except Exception as e:  # noqa: BLE001 - the registration's number is not given to a page
+                    errors.append(str(e)[:200])
+            if delivered:
+                break
+        assert delivered, errors
+        deadline = time.time() + 10
+        bodies = []
+        while time.time() < deadline and not bodies:
+            bodies = browser.execute_async_script("""
+              var done = arguments[arguments.length - 1];
+              navigator.serviceWorker.ready.then(function (r) { return r.getNotifications(); })
+                .then(function (list) { done(list.map(function (n) { return n.body; })); });
+            """)
+            time.sleep(0.2)
+        assert bodies == [pushed[3]["alert"]["message"]]
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
+        endpoint.stop()
