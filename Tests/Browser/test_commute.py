@@ -138,9 +138,10 @@ def test_a_simulated_commute_alerts_in_order_in_the_page_as_notifications_and_by
         # The ID left the address bar: it is kept on the device only.
         assert "#" not in browser.current_url
         kinds = ["nearStation", "vehicleArriving", "arrivingAtTransfer", "arrivingAtDestination"]
-        WebDriverWait(browser, 60).until(
-            lambda d: [li.get_attribute("data-kind") for li in d.find_elements(By.CSS_SELECTOR, "[data-commute-alerts] li[data-kind]")] == kinds)
-        texts = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "[data-commute-alerts] li[data-kind]")]
+        # Read in one script: the list is redrawn with every live message.
+        read = "return Array.from(document.querySelectorAll('[data-commute-alerts] li[data-kind]')).map(function (li) { return [li.dataset.kind, li.textContent]; });"
+        WebDriverWait(browser, 60).until(lambda d: [k for k, _ in d.execute_script(read)] == kinds)
+        texts = [text for _, text in browser.execute_script(read)]
         assert "Gallery" in texts[2] and "Pentagon" in texts[3], texts
         assert "Simulated trip" in browser.find_element(By.CSS_SELECTOR, "[data-commute-state]").text
         shot("commute-alerts")

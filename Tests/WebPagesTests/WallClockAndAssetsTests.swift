@@ -38,9 +38,9 @@ struct WallClockAndAssetsTests {
 
     @Test func scriptSetsTextSafely() {
         let js = Assets.javascript
-        // The only innerHTML is the server's own fragment from the live socket.
+        // The only innerHTML is the server's own fragment from the live socket (a board, a commute's journey), in one function.
         #expect(js.components(separatedBy: "innerHTML").count == 2)
-        #expect(js.contains("container.innerHTML = html"))
+        #expect(js.contains("node.innerHTML = html"))
         #expect(!js.contains("eval("))
         #expect(!js.contains("document.write"))
         #expect(js.contains("style.setProperty('--line-color'"))

@@ -19,6 +19,13 @@
     return text;
   }
 
+  // The one place markup is set: a fragment this server rendered for the page (a live board,
+  // a commute's journey), never text from elsewhere.
+  function setServerHTML(node, html) {
+    node.innerHTML = html;
+    paintColours(node);
+  }
+
   function el(tag, className, text) {
     var node = doc.createElement(tag);
     if (className) node.className = className;
@@ -405,8 +412,7 @@
     function replace(html) {
       var focused = doc.activeElement;
       var focusHref = focused && container.contains(focused) ? focused.getAttribute('href') : null;
-      container.innerHTML = html;
-      paintColours(container);
+      setServerHTML(container, html);
       if (focusHref) {
         var links = container.querySelectorAll('a[href]');
         for (var i = 0; i < links.length; i++) {
@@ -600,7 +606,7 @@
       if (commute.simulated) parts.push(t('commute-simulated', { speed: commute.speed }));
       if (commute.status === 'ended') parts.push(t('commute-ended'));
       stateLine.textContent = parts.join(' · ');
-      if (typeof html === 'string') { journeyBox.innerHTML = html; paintColours(journeyBox); }
+      if (typeof html === 'string') setServerHTML(journeyBox, html);
       list.textContent = '';
       if (!commute.alerts.length) list.appendChild(el('li', 'commute-alert-empty', t('no-alerts')));
       commute.alerts.forEach(function (a) { list.appendChild(alertItem(a)); });
