@@ -5,7 +5,7 @@ import OnwardCore
 /// time passing, new live times), alerts out, no I/O. It says each kind of thing once
 /// per station and never twice: `fired` remembers, and a stored session (it is `Codable`)
 /// picks up where it was after a restart.
-public struct CommuteSession: Sendable, Codable {
+public struct CommuteSession: Sendable, Codable, Equatable {
     public private(set) var journey: JourneyState
     public let settings: CommuteSettings
     /// Stations for `nearStation`.

@@ -48,7 +48,7 @@ struct LiveRoutes {
                               detail: "Live updates are only for pages served by this server.")
             }
             if let id = commuteID(request) {
-                guard deps.commutes.view(id) != nil else { throw CommuteRoutes.notFound }
+                guard deps.commutes.exists(id) else { throw CommuteRoutes.notFound }
                 return .upgrade([:])
             }
             _ = try subject(request)
@@ -186,7 +186,7 @@ struct LiveRoutes {
     func refusesUpgrade(_ request: Request) -> Bool {
         guard request.uri.path == "/live" else { return false }
         guard originAllowed(request) else { return true }
-        if let id = commuteID(request) { return deps.commutes.view(id) == nil }
+        if let id = commuteID(request) { return !deps.commutes.exists(id) }
         return (try? subject(request)) == nil
     }
 }

@@ -72,7 +72,7 @@ extension Queries {
         var legs = journey.legs
         for (i, leg) in legs.enumerated() {
             guard case .transit(var ride) = leg, let (source, id) = registry.resolve(ride.tripID, as: .service) else { continue }
-            let start = ride.startTime.flatMap(Self.secondsOfDay)
+            let start = ride.startTime.flatMap(GTFSTime.parse).map(Int.init)
             guard let answer = try? await source.service(SourceServiceRequest(serviceID: id, date: ride.serviceDate, startTime: start, now: now)) else {
                 continue
             }
@@ -86,12 +86,5 @@ extension Queries {
             legs[i] = .transit(ride)
         }
         return Journey(legs: legs)
-    }
-
-    /// "25:10:00" → 90,600.
-    static func secondsOfDay(_ text: String) -> Int? {
-        let parts = text.split(separator: ":").compactMap { Int($0) }
-        guard parts.count == 3 else { return nil }
-        return parts[0] * 3600 + parts[1] * 60 + parts[2]
     }
 }

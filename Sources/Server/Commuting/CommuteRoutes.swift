@@ -28,7 +28,7 @@ struct CommuteRoutes {
         v1.post("commutes/{commuteId}/sightings") { request, context in
             let id = try context.pathID("commuteId")
             // Anyone else's commute is a 404 whatever they send.
-            guard deps.commutes.view(id) != nil else { throw Self.notFound }
+            guard deps.commutes.exists(id) else { throw Self.notFound }
             let sighting: CommuteSightingDTO = try await body(request)
             try Self.check(sighting)
             guard let alerts = try await deps.commutes.sighting(id, sighting) else { throw Self.notFound }
@@ -36,7 +36,7 @@ struct CommuteRoutes {
         }
         v1.put("commutes/{commuteId}/push") { request, context in
             let id = try context.pathID("commuteId")
-            guard deps.commutes.view(id) != nil else { throw Self.notFound }
+            guard deps.commutes.exists(id) else { throw Self.notFound }
             let s: PushSubscriptionDTO = try await body(request)
             guard deps.commutes.pushKey != nil else {
                 throw Problem(status: .serviceUnavailable, code: "push-unavailable", title: "Push unavailable", detail: "This server does not send Web Push.")

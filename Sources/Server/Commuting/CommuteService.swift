@@ -84,6 +84,9 @@ public final class CommuteService: Service, Sendable {
         return table.withLock { $0[id]?.state.dto(id: nil, at: real) }
     }
 
+    /// Whether `id` is a commute in progress.
+    func exists(_ id: String) -> Bool { table.withLock { $0[id] != nil } }
+
     /// Ends a commute and forgets it. False when there was none.
     func end(_ id: String) async throws -> Bool {
         guard let watchers = table.withLock({ $0.removeValue(forKey: id)?.watchers }) else { return false }
@@ -238,14 +241,17 @@ public final class CommuteService: Service, Sendable {
             let before = entry.state
             let alerts = body(&entry.state)
             entry.state.alerts += alerts
-            let changed = alerts.count > 0 || !Self.same(before, entry.state)
+            let changed = !alerts.isEmpty || before != entry.state
             if changed { entry.state.revision += 1 }
             t[id] = entry
-            let dto = entry.state.dto(id: nil, at: real)
             let zone = Self.zone(entry.state)
-            for w in entry.watchers.values {
-                if alerts.isEmpty, changed { w.yield(.state(dto)) }
-                for a in alerts { w.yield(.alert(CommuteAlertDTO(a, zone: zone), dto)) }
+            // The view is made only when someone is watching a change: this runs every second for every commute.
+            if changed, !entry.watchers.isEmpty {
+                let dto = entry.state.dto(id: nil, at: real)
+                for w in entry.watchers.values {
+                    if alerts.isEmpty { w.yield(.state(dto)) }
+                    for a in alerts { w.yield(.alert(CommuteAlertDTO(a, zone: zone), dto)) }
+                }
             }
             if let push = entry.state.push, pushSender != nil {
                 for a in alerts {
@@ -304,11 +310,6 @@ public final class CommuteService: Service, Sendable {
     }
 
     // MARK: Helpers
-
-    private static func same(_ a: CommuteState, _ b: CommuteState) -> Bool {
-        let e = JSONEncoder.api
-        return (try? e.encode(a)) == (try? e.encode(b))
-    }
 
     private static func zone(_ state: CommuteState) -> TimeZone {
         TimeZone(identifier: state.journey.legs.first?.fromStop.timeZone ?? "UTC") ?? .gmt

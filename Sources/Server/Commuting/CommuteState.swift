@@ -6,7 +6,7 @@ import WebPush
 
 /// What the server keeps of one commute, stored whole as JSON (`CommuteRecord.state`), so a
 /// restarted server carries on where it was: the engine's state, the journey, what was said.
-struct CommuteState: Codable, Sendable {
+struct CommuteState: Codable, Sendable, Equatable {
     var session: CommuteSession
     /// The journey being made (after a missed change, the new plan), as shown.
     var journey: Journey
