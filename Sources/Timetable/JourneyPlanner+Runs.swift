@@ -10,23 +10,60 @@ extension JourneyPlanner {
         var instance: TripInstance
         /// Where its live data sits in the overlay, or -1.
         var slot: Int32
+        /// Where the trip's times start in `arrivals` and `departures`.
+        var times: Int32
         var base: Int64
     }
 
-    /// The run of `route` that leaves call `k` earliest at or after `t`, or nil.
-    func earliestRun(route r: Int, call k: Int, after t: Int64, overlay: RealtimeOverlay, wheelchair: Bool = false) -> (run: Run, departure: Int64)? {
-        let trips = index.trips(of: r)
-        let first = trips[trips.startIndex]
+    /// The service days a search looks at: `first` and the days after it, up to `last`. A route's
+    /// days are a mask over them (bit i for `first + i`), worked out once per search.
+    struct SearchDays {
+        var first: Int32
+        var last: Int32
+        static let maxCount: Int32 = 15
+    }
+
+    /// The days a search whose departures lie between `t0` and `t1` may catch runs on: from the
+    /// earliest day whose runs may still be leaving at `t0` to the day after `t1` and a day's travel.
+    func searchDays(from t0: Int64, to t1: Int64) -> SearchDays {
+        let first = max(Int32(clamping: (t0 - Int64(timetable.maxTime)) / 86_400 - 1), timetable.firstDay)
+        let last = min(Int32(clamping: t1 / 86_400 + 2), first + SearchDays.maxCount - 1, timetable.firstDay + timetable.dayCount - 1)
+        return SearchDays(first: first, last: last)
+    }
+
+    /// The days of `days` on which route `r` runs (its service) and has a run that has not left
+    /// before `t0` (allowing for the largest delay): bit i for day `days.first + i`.
+    func routeDays(_ r: Int, _ days: SearchDays, from t0: Int64, overlay: RealtimeOverlay) -> UInt16 {
+        guard days.first <= days.last else { return 0 }
+        let zone = timetable.tripZone[Int(index.routeTrips[Int(index.routeTripStart[r])])]
+        let service = index.routeService[r], lastDeparture = index.routeLastDeparture[r]
+        let late = overlay.liveSlot.isEmpty ? 0 : overlay.maxDelay
+        var mask: UInt16 = 0
+        for day in days.first...days.last {
+            if service != Timetable.none && !timetable.isActive(service: service, day: day) { continue }
+            if lastDeparture != Int32.max && timetable.base(zone: zone, day: day) + Int64(lastDeparture) + late < t0 { continue }
+            mask |= 1 << UInt16(day - days.first)
+        }
+        return mask
+    }
+
+    /// The run of `route` that leaves call `k` earliest at or after `t`, or nil, among the runs of
+    /// the days in `mask` (from `routeDays`).
+    func earliestRun(route r: Int, call k: Int, after t: Int64, overlay: RealtimeOverlay, wheelchair: Bool = false,
+                     days: SearchDays, mask: UInt16) -> (run: Run, departure: Int64)? {
+        // Indices into `routeTrips`, not a slice of it: a slice retains the array, once per call.
+        let tripsStart = Int(index.routeTripStart[r]), tripsEnd = Int(index.routeTripStart[r + 1]), tripCount = tripsEnd - tripsStart
+        let first = index.routeTrips[tripsStart]
         let zone = timetable.tripZone[Int(first)]
         let live = !overlay.liveSlot.isEmpty
         // Service days whose runs can still be leaving at `t`; a run is never caught more than a day ahead.
-        let lowDay = max(Int32(clamping: (t - Int64(timetable.maxTime)) / 86_400 - 1), timetable.firstDay)
-        let highDay = min(Int32(clamping: t / 86_400 + 1), timetable.firstDay + timetable.dayCount - 1)
-        guard lowDay <= highDay else { return nil }
+        let lowDay = max(Int32(clamping: (t - Int64(timetable.maxTime)) / 86_400 - 1), days.first)
+        let highDay = min(Int32(clamping: t / 86_400 + 1), days.last)
+        guard lowDay <= highDay, mask != 0 else { return nil }
         var best: (run: Run, departure: Int64)?
         if wheelchair && timetable.tripWheelchair[Int(first)] != 1 && index.routeIsFrequency[r] { return nil }
         if index.routeIsFrequency[r] {
-            for day in lowDay...highDay {
+            for day in lowDay...highDay where mask >> UInt16(day - days.first) & 1 == 1 {
                 if let found = earliestFrequencyRun(trip: first, day: day, call: k, after: t, overlay: overlay),
                    best == nil || found.departure < best!.departure { best = found }
             }
@@ -36,30 +73,31 @@ extension JourneyPlanner {
         // The earliest any run of the route leaves call k, as a time of day: a later day whose
         // first run leaves after the best found so far need not be searched.
         // The route's departures from call k, one per run in order, side by side in memory.
-        let column = Int(index.routeTimesStart[r]) + k * trips.count - trips.startIndex
-        let firstAtCall = Int64(index.routeDepartures[column + trips.startIndex])
-        for day in lowDay...highDay {
+        let column = Int(index.routeTimesStart[r]) + k * tripCount - tripsStart
+        let firstAtCall = Int64(index.routeDepartures[column + tripsStart])
+        let checkEachTrip = index.routeService[r] == Timetable.none
+        for day in lowDay...highDay where mask >> UInt16(day - days.first) & 1 == 1 {
             let base = timetable.base(zone: zone, day: day)
             if let b = best, base + firstAtCall - early >= b.departure { break }
             let earliestTime = t - base - late
             if earliestTime > Int64(timetable.maxTime) { continue }
             // The route's runs leave every call in the same order: binary search for the first that can be caught.
-            var lo = trips.startIndex, hi = trips.endIndex
+            var lo = tripsStart, hi = tripsEnd
             while lo < hi {
                 let mid = (lo + hi) / 2
                 if Int64(index.routeDepartures[column + mid]) < earliestTime { lo = mid + 1 } else { hi = mid }
             }
-            for j in lo..<trips.endIndex {
-                let trip = trips[j]
+            for j in lo..<tripsEnd {
+                let trip = index.routeTrips[j]
                 let scheduled = base + Int64(index.routeDepartures[column + j])
                 if let b = best, scheduled - early >= b.departure { break }
-                guard timetable.isActive(service: timetable.tripService[Int(trip)], day: day) else { continue }
+                if checkEachTrip && !timetable.isActive(service: timetable.tripService[Int(trip)], day: day) { continue }
                 if wheelchair && timetable.tripWheelchair[Int(trip)] != 1 { continue }
                 let instance = TripInstance(trip: trip, serviceDay: day)
                 let slot = live ? overlay.slot(of: instance) : -1
                 guard let departure = departure(of: instance, slot: slot, call: k, scheduled: scheduled, overlay: overlay),
                       departure >= t else { continue }
-                if best == nil || departure < best!.departure { best = (Run(instance: instance, slot: slot, base: base), departure) }
+                if best == nil || departure < best!.departure { best = (Run(instance: instance, slot: slot, times: Int32(timetable.tripTimes[Int(trip)]), base: base), departure) }
                 if !live { break }
             }
         }
@@ -87,7 +125,7 @@ extension JourneyPlanner {
                 let instance = TripInstance(trip: trip, serviceDay: day, shift: Int32(shift))
                 let slot = live ? overlay.slot(of: instance) : -1
                 if let departure = departure(of: instance, slot: slot, call: k, scheduled: scheduled, overlay: overlay), departure >= t {
-                    if best == nil || departure < best!.departure { best = (Run(instance: instance, slot: slot, base: base + shift), departure) }
+                    if best == nil || departure < best!.departure { best = (Run(instance: instance, slot: slot, times: Int32(times), base: base + shift), departure) }
                     if !live { break }
                 }
                 runStart += headway
@@ -107,11 +145,10 @@ extension JourneyPlanner {
     }
 
     /// When a run reaches call `k`: nil when no one may alight there or the call is skipped.
-    func arrival(of run: Run, call k: Int, overlay: RealtimeOverlay) -> Int64? {
-        let trip = Int(run.instance.trip)
-        let p = timetable.patternRange(timetable.tripPattern[trip])
-        guard (timetable.patternFlags[p.lowerBound + k] >> 2) & 3 != BoardingRule.none.rawValue else { return nil }
-        let scheduled = run.base + Int64(timetable.arrivals[Int(timetable.tripTimes[trip]) + k])
+    /// `pattern` is where the run's pattern starts in `patternFlags`.
+    func arrival(of run: Run, call k: Int, pattern: Int, overlay: RealtimeOverlay) -> Int64? {
+        guard (timetable.patternFlags[pattern + k] >> 2) & 3 != BoardingRule.none.rawValue else { return nil }
+        let scheduled = run.base + Int64(timetable.arrivals[Int(run.times) + k])
         guard run.slot >= 0 else { return scheduled }
         guard overlay.liveValues[Int(run.slot)].callStatus[k] != .skipped else { return nil }
         return overlay.expectedTime(slot: run.slot, call: k, departure: false) ?? scheduled
@@ -119,7 +156,7 @@ extension JourneyPlanner {
 
     /// The run's departure from call `k` as it stands (for comparing it with another run).
     func currentDeparture(of run: Run, call k: Int, overlay: RealtimeOverlay) -> Int64 {
-        let scheduled = run.base + Int64(timetable.departures[Int(timetable.tripTimes[Int(run.instance.trip)]) + k])
+        let scheduled = run.base + Int64(timetable.departures[Int(run.times) + k])
         guard run.slot >= 0 else { return scheduled }
         return overlay.expectedTime(slot: run.slot, call: k, departure: true) ?? scheduled
     }

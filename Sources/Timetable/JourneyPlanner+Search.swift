@@ -28,6 +28,11 @@ struct RaptorSearch {
     /// (`egressTo` is `none` where there is none; a destination stop reaches itself in 0 s).
     var egressTo: [UInt32]
     var egressSeconds: [Int32]
+    /// The search's first departure, and the service days it looks at.
+    let t0: Int64
+    let days: JourneyPlanner.SearchDays
+    /// Each route's days (`JourneyPlanner.routeDays`) with bit 15 set once worked out; 0 until then.
+    var routeDays: [UInt16]
 
     /// The destination reached after some rides: at `via` by the last ride, then a move to `to` (or `via` itself).
     struct Reached {
@@ -41,10 +46,14 @@ struct RaptorSearch {
     static let unreached = Int64.max
     static let none = UInt32.max
 
-    init(_ planner: JourneyPlanner, _ request: JourneyPlanner.Request, overlay: RealtimeOverlay) {
+    /// A search for departures from `t0` to `t1`.
+    init(_ planner: JourneyPlanner, _ request: JourneyPlanner.Request, overlay: RealtimeOverlay, from t0: Int64, to t1: Int64) {
         self.planner = planner
         self.request = request
         self.overlay = overlay
+        self.t0 = t0
+        days = planner.searchDays(from: t0, to: t1)
+        routeDays = Array(repeating: 0, count: planner.index.routeCount)
         rounds = max(request.maxTransfers, 0) + 1
         stopCount = planner.timetable.stopCount
         let cells = (rounds + 1) * stopCount
@@ -78,6 +87,14 @@ struct RaptorSearch {
             egressTo[Int(s)] = d
             egressSeconds[Int(s)] = Int32(seconds)
         }
+    }
+
+    /// Route `r`'s days (see `JourneyPlanner.routeDays`), worked out on first use. Static, as
+    /// `forEachMove` is, so that it never copies the search.
+    static func days(of r: Int, _ cache: inout [UInt16], _ planner: JourneyPlanner, _ days: JourneyPlanner.SearchDays, from t0: Int64,
+                     overlay: RealtimeOverlay) -> UInt16 {
+        if cache[r] == 0 { cache[r] = planner.routeDays(r, days, from: t0, overlay: overlay) | 0x8000 }
+        return cache[r] & 0x7FFF
     }
 
     // MARK: Moves and changes
@@ -115,11 +132,9 @@ struct RaptorSearch {
 
     /// The time needed to change vehicles at one stop, or nil where transfers.txt forbids it.
     func sameStopChange(_ stop: UInt32) -> Int? {
-        for m in planner.index.moves(from: stop) {
-            guard m.kind == .rule else { break }
-            if m.to == stop { return moveSeconds(m).map { max(request.transferSlack, $0) } }
-        }
-        return request.transferSlack
+        let rule = planner.index.sameStopRule[Int(stop)]
+        if rule == PlannerIndex.noRule { return request.transferSlack }
+        return rule < 0 ? nil : max(request.transferSlack, Int(rule))
     }
 
     // MARK: One departure
@@ -191,20 +206,25 @@ struct RaptorSearch {
     private mutating func scanRoutes(round k: Int, marked: [UInt32], bound: Int64, isMarked: inout [Bool], firstCall: inout [Int32]) -> [UInt32] {
         // Locals, once: calling the planner's methods through `self` while `self` changes made
         // Swift copy the planner (a large struct) for every call.
-        let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair
+        let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair, days = self.days, t0 = self.t0
         let tt = planner.timetable, index = planner.index
-        var routes: [Int] = []
+        // The routes to scan, with their days; a route that runs on none of them is not looked at.
+        var routes: [(route: Int, days: UInt16)] = []
         for s in marked {
             let served = index.stopRoutes[Int(s)]
             for (offset, r) in served.enumerated() {
                 let position = Int32(index.stopRoutePositions[served.startIndex + offset])
-                if firstCall[Int(r)] == Int32.max { routes.append(Int(r)) }
+                if firstCall[Int(r)] == Int32.max {
+                    let mask = Self.days(of: Int(r), &routeDays, planner, days, from: t0, overlay: overlay)
+                    guard mask != 0 else { continue }
+                    routes.append((Int(r), mask))
+                }
                 firstCall[Int(r)] = min(firstCall[Int(r)], position)
             }
         }
         var improved: [UInt32] = []
         let previous = (k - 1) * stopCount, current = k * stopCount
-        for r in routes {
+        for (r, mask) in routes {
             let start = Int(firstCall[r])
             firstCall[r] = Int32.max
             let p = tt.patternRange(index.routePattern[r])
@@ -212,7 +232,7 @@ struct RaptorSearch {
             for call in start..<p.count {
                 let stop = tt.patternStop[p.lowerBound + call]
                 let usable = !wheelchair || tt.isWheelchairAccessible(stop)
-                if usable, let (riding, boardCall) = run, let a = planner.arrival(of: riding, call: call, overlay: overlay) {
+                if usable, let (riding, boardCall) = run, let a = planner.arrival(of: riding, call: call, pattern: p.lowerBound, overlay: overlay) {
                     let cell = current + Int(stop)
                     if a < arrival[cell], a < bestArrival[Int(stop)], a < bound {
                         if !isMarked[Int(stop)] {
@@ -230,7 +250,7 @@ struct RaptorSearch {
                 let canBoard = board[previous + Int(stop)]
                 guard canBoard != Self.unreached, usable else { continue }
                 if let (riding, _) = run, planner.currentDeparture(of: riding, call: call, overlay: overlay) <= canBoard { continue }
-                if let found = planner.earliestRun(route: r, call: call, after: canBoard, overlay: overlay, wheelchair: wheelchair) {
+                if let found = planner.earliestRun(route: r, call: call, after: canBoard, overlay: overlay, wheelchair: wheelchair, days: days, mask: mask) {
                     if let (riding, _) = run, planner.currentDeparture(of: riding, call: call, overlay: overlay) <= found.departure { continue }
                     run = (found.run, call)
                 }

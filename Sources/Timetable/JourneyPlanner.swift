@@ -102,13 +102,13 @@ extension JourneyPlanner {
     /// departure in the window, without the ones another journey beats (leaving no
     /// earlier, arriving no later, with no more changes), sorted by departure.
     public func plan(_ request: Request, overlay: RealtimeOverlay = .empty) -> [Itinerary] {
-        var search = RaptorSearch(self, request, overlay: overlay)
         let t = request.time.epochSeconds
         // Arriving by `time`: every departure in the window before it (two hours at least), keeping what arrives in time.
         let start = request.arriveBy ? t - Int64(max(request.window, 7_200)) : t
         let length = request.arriveBy ? t - start : Int64(max(request.window, 0))
+        var search = RaptorSearch(self, request, overlay: overlay, from: start, to: start + length)
         var journeys: [Itinerary] = []
-        for departure in departureTimes(search, from: start, within: length) {
+        for departure in departureTimes(&search, from: start, within: length) {
             for reached in search.run(departingAt: departure) {
                 journeys.append(search.journey(reached))
             }
@@ -123,7 +123,7 @@ extension JourneyPlanner {
 
     /// The instants to run the rounds for, latest first (so each run's labels bound the next):
     /// `from` itself, and every departure within the window from a stop one can board at first.
-    private func departureTimes(_ search: RaptorSearch, from: Int64, within length: Int64) -> [Int64] {
+    private func departureTimes(_ search: inout RaptorSearch, from: Int64, within length: Int64) -> [Int64] {
         guard length > 0 else { return [from] }
         var times: Set<Int64> = [from]
         var firstStops: [(stop: UInt32, offset: Int64)] = search.origins.map { ($0, 0) }
@@ -134,8 +134,10 @@ extension JourneyPlanner {
             let routes = index.stopRoutes[Int(stop)]
             for (i, r) in routes.enumerated() {
                 let call = Int(index.stopRoutePositions[routes.startIndex + i])
+                let mask = RaptorSearch.days(of: Int(r), &search.routeDays, self, search.days, from: search.t0, overlay: search.overlay)
                 var after = from + offset
-                while let found = earliestRun(route: Int(r), call: call, after: after, overlay: search.overlay, wheelchair: search.request.wheelchair),
+                while let found = earliestRun(route: Int(r), call: call, after: after, overlay: search.overlay, wheelchair: search.request.wheelchair,
+                                              days: search.days, mask: mask),
                       found.departure <= from + offset + length {
                     times.insert(found.departure - offset)
                     after = found.departure + 1

@@ -23,6 +23,12 @@ struct PlannerIndex: Sendable {
     var routeDepartures: [Int32] = []
     /// Set for a route holding one frequency-based trip.
     var routeIsFrequency: [Bool] = []
+    /// The service (calendar) every trip of the route runs on, or `Timetable.none` where they differ:
+    /// a route of one service is looked at only on the days it runs, and its trips need no check of their own.
+    var routeService: [UInt32] = []
+    /// The latest departure of any of the route's runs from any call, in seconds of its service day
+    /// (`Int32.max` for a frequency-based route): a day whose runs have all left is not looked at.
+    var routeLastDeparture: [Int32] = []
     /// The routes calling at each stop, with the position of the stop in the route's pattern.
     var stopRoutes = Jagged(start: [0], values: [])
     var stopRoutePositions: [UInt16] = []
@@ -30,6 +36,10 @@ struct PlannerIndex: Sendable {
     /// their platforms) and walks to stops near enough, with their kind and length.
     var moveStart: [UInt32] = [0]
     var moves: [Move] = []
+    /// For each stop, what its transfers.txt row from the stop to itself says of a change there:
+    /// its minimum in seconds (0 for types 0 and 1), -1 where type 3 forbids it, or `noRule`.
+    var sameStopRule: [Int32] = []
+    static let noRule = Int32.min
     /// The transfers.txt rules that end at each stop (`to` holds where they start).
     var rulesIntoStart: [UInt32] = [0]
     var rulesInto: [Move] = []
@@ -57,7 +67,7 @@ struct PlannerIndex: Sendable {
 
     var byteSize: Int {
         (routePattern.count + routeTripStart.count + routeTrips.count + moveStart.count + rulesIntoStart.count
-            + routeTimesStart.count + routeDepartures.count) * 4 + routeIsFrequency.count
+            + routeTimesStart.count + routeDepartures.count + routeService.count + routeLastDeparture.count + sameStopRule.count) * 4 + routeIsFrequency.count
             + stopRoutes.byteSize + stopRoutePositions.count * 2 + (moves.count + rulesInto.count) * MemoryLayout<Move>.stride
     }
 }
@@ -74,39 +84,59 @@ extension PlannerIndex {
         var byPattern: [UInt32: [UInt32]] = [:]
         for t in 0..<UInt32(tt.tripCount) where tt.tripPattern[Int(t)] != Timetable.none {
             if tt.isFrequencyBased(t) {
-                routePattern.append(tt.tripPattern[Int(t)])
-                routeTrips.append(t)
-                routeTripStart.append(UInt32(routeTrips.count))
-                routeIsFrequency.append(true)
+                addRoute(pattern: tt.tripPattern[Int(t)], trips: [t], frequency: true, tt)
             } else {
                 byPattern[tt.tripPattern[Int(t)], default: []].append(t)
             }
         }
         for pattern in byPattern.keys.sorted() {
-            let calls = tt.patternRange(pattern).count
-            // Sorted by zone, then first departure; each trip joins the first chain it does not overtake.
-            let trips = byPattern[pattern]!.sorted {
-                (tt.tripZone[Int($0)], tt.departures[Int(tt.tripTimes[Int($0)])], $0)
-                    < (tt.tripZone[Int($1)], tt.departures[Int(tt.tripTimes[Int($1)])], $1)
-            }
-            var chains: [[UInt32]] = []
-            for t in trips {
-                let fits = chains.firstIndex { chain in
-                    let last = chain[chain.count - 1]
-                    guard tt.tripZone[Int(last)] == tt.tripZone[Int(t)] else { return false }
-                    let a = Int(tt.tripTimes[Int(last)]), b = Int(tt.tripTimes[Int(t)])
-                    for k in 0..<calls where tt.departures[a + k] > tt.departures[b + k] || tt.arrivals[a + k] > tt.arrivals[b + k] { return false }
-                    return true
-                }
-                if let i = fits { chains[i].append(t) } else { chains.append([t]) }
-            }
-            for chain in chains {
-                routePattern.append(pattern)
-                routeTrips.append(contentsOf: chain)
-                routeTripStart.append(UInt32(routeTrips.count))
-                routeIsFrequency.append(false)
+            let trips = byPattern[pattern]!
+            // A route per service (weekdays, Saturdays, Sundays) unless that would make routes of a
+            // trip or two (a feed with a service for each trip): scanning many tiny routes costs more
+            // than checking each trip's day.
+            let services = Dictionary(grouping: trips) { tt.tripService[Int($0)] }
+            if services.count <= 3 || trips.count >= 4 * services.count {
+                for service in services.keys.sorted() { addChains(pattern: pattern, trips: services[service]!, tt) }
+            } else {
+                addChains(pattern: pattern, trips: trips, tt)
             }
         }
+    }
+
+    /// Routes of trips on one pattern that never overtake one another.
+    private mutating func addChains(pattern: UInt32, trips: [UInt32], _ tt: Timetable) {
+        let calls = tt.patternRange(pattern).count
+        // Sorted by zone, then first departure; each trip joins the first chain it does not overtake.
+        let sorted = trips.sorted {
+            (tt.tripZone[Int($0)], tt.departures[Int(tt.tripTimes[Int($0)])], $0)
+                < (tt.tripZone[Int($1)], tt.departures[Int(tt.tripTimes[Int($1)])], $1)
+        }
+        var chains: [[UInt32]] = []
+        for t in sorted {
+            let fits = chains.firstIndex { chain in
+                let last = chain[chain.count - 1]
+                guard tt.tripZone[Int(last)] == tt.tripZone[Int(t)] else { return false }
+                let a = Int(tt.tripTimes[Int(last)]), b = Int(tt.tripTimes[Int(t)])
+                for k in 0..<calls where tt.departures[a + k] > tt.departures[b + k] || tt.arrivals[a + k] > tt.arrivals[b + k] { return false }
+                return true
+            }
+            if let i = fits { chains[i].append(t) } else { chains.append([t]) }
+        }
+        for chain in chains { addRoute(pattern: pattern, trips: chain, frequency: false, tt) }
+    }
+
+    private mutating func addRoute(pattern: UInt32, trips: [UInt32], frequency: Bool, _ tt: Timetable) {
+        routePattern.append(pattern)
+        routeTrips.append(contentsOf: trips)
+        routeTripStart.append(UInt32(routeTrips.count))
+        routeIsFrequency.append(frequency)
+        let service = tt.tripService[Int(trips[0])]
+        routeService.append(trips.allSatisfy { tt.tripService[Int($0)] == service } ? service : Timetable.none)
+        let calls = tt.patternRange(pattern).count
+        routeLastDeparture.append(frequency ? Int32.max : trips.map { t in
+            let times = Int(tt.tripTimes[Int(t)])
+            return tt.departures[times..<(times + calls)].max() ?? 0
+        }.max() ?? 0)
     }
 
     private mutating func buildRouteTimes(_ tt: Timetable) {
@@ -199,9 +229,11 @@ extension PlannerIndex {
         // Rules first, then the station's platforms, then walks nearest first: a query stops
         // reading a stop's moves at the first walk longer than it allows.
         func rank(_ m: Move) -> Int { m.kind == .rule ? 0 : m.kind == .platform ? 1 : 2 }
-        for list in perStop {
+        for (stop, list) in perStop.enumerated() {
             moves.append(contentsOf: list.sorted { (rank($0), $0.metres, $0.to) < (rank($1), $1.metres, $1.to) })
             moveStart.append(UInt32(moves.count))
+            let own = list.first { $0.kind == .rule && $0.to == UInt32(stop) }
+            sameStopRule.append(own.map { $0.ruleType == 3 ? -1 : $0.ruleType == 2 ? $0.minimumSeconds : 0 } ?? PlannerIndex.noRule)
         }
         // The rules into each stop, for the moves to a destination after the last ride.
         var into = [[Move]](repeating: [], count: n)
