@@ -20,7 +20,9 @@ struct RaptorSearch {
     /// The stop a move to here came from, or `none` when one boards where one arrived (or at the origin).
     var boardFrom: [UInt32]
     var boardMoveSeconds: [Int32]
-    /// The best arrival at each stop over all rounds, for pruning.
+    /// The best arrival at each stop over all rounds of one departure, for pruning. Not kept from
+    /// one departure to the next, as the labels of each round are: a later departure reaching a
+    /// stop first with more rides must not hide an earlier one reaching it with fewer.
     var bestArrival: [Int64]
     var bestBoard: [Int64]
     let origins: [UInt32]
@@ -142,6 +144,7 @@ struct RaptorSearch {
     /// Runs the rounds for a departure at `t` from the origin. Returns, per number
     /// of rides, the destination arrival improved in this run (and how it was reached).
     mutating func run(departingAt t: Int64) -> [Reached] {
+        for i in bestArrival.indices { bestArrival[i] = Self.unreached; bestBoard[i] = Self.unreached }
         // Scratch, kept outside `self` so that changing it never copies the labels: which stops
         // are marked, and the first marked call of each route.
         var isMarked = [Bool](repeating: false, count: stopCount)
@@ -175,6 +178,8 @@ struct RaptorSearch {
             if k == rounds { break }
             for s in improved {
                 let a = arrival[k * stopCount + Int(s)]
+                // Nothing boarded after the best arrival at the destination so far can arrive before it.
+                guard a < bestAtDestination else { continue }
                 if let change = sameStopChange(s) {
                     improveBoard(round: k, stop: s, time: a + Int64(change), from: Self.none, seconds: 0, marked: &marked, isMarked: &isMarked)
                 }

@@ -264,6 +264,22 @@ struct JourneyPlannerRuleTests {
         ])
     }
 
+    @Test("a range query keeps an earlier departure with fewer changes though a later one with more arrives first")
+    func rangeQueryKeepsFewerChanges() throws {
+        // D1 leaves S1 at 07:58 and runs straight to T by 08:50; the 08:00 with a change arrives at
+        // 08:30. Searching the 08:00 first must not hide D1: it has no change, and arrives before C1.
+        var f = files()
+        f["trips.txt"]! += "\nRC,DAILY,D1"
+        f["stop_times.txt"]! += "\nD1,07:58:00,07:58:00,S1,1\nD1,08:50:00,08:50:00,T,2"
+        let p = JourneyPlanner(try InlineFeed.load(timeZone: "UTC", f).timetable)
+        let journeys = try p.plan("S1", "T", at: at("07:55")) { $0.window = 15 * 60; $0.limit = 10 }
+        #expect(journeys.map(p.describe) == [
+            ["D1 S1 07:58 → T 08:50"],
+            ["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s", "B1 X2 08:12 → T 08:30"],
+            ["C1 S1 08:05 → T 09:00"],
+        ])
+    }
+
     @Test("arrive by: the latest departure that arrives in time")
     func arriveBy() throws {
         let p = try planner()
