@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Load figures of `onward serve` (release build only).
 #
-#   Benchmarks/server-load.sh [http|live|all] [onward-load options...]
+#   Benchmarks/server-load.sh [http|live|journeys|all] [onward-load options...]
 #
 # http (default): starts `onward serve --simulate` on 127.0.0.1:$PORT, waits for
 #   /health/ready, then for each endpoint runs wrk once to warm up and $RUNS times
@@ -10,6 +10,9 @@
 #   Endpoints: the departures board (JSON), stop search, /health/live (the floor:
 #   no work beyond the framework and middleware), and the HTML board page if it
 #   answers 200. Then SIGTERM, and a check that the server exited.
+# journeys: starts `onward serve --feed` on Halifax (HALIFAX_FEED) and runs wrk with
+#   Benchmarks/journeys.lua (planJourney between random pairs of the feed's served stops at
+#   random times 06:00-22:00 on JOURNEY_DATE) at JOURNEY_CONNECTIONS (2 16) connections.
 # live: runs onward-load (1,000 WebSocket subscribers on one board, 20 updates)
 #   $LIVE_RUNS times, with a raised open-file limit, and prints each report and
 #   the median p99.
@@ -19,7 +22,9 @@
 #   swift build -c release --scratch-path .build-release --product onward-load
 #
 # Environment: PORT (8181), RUNS (3), DURATION (15s), WARMUP (5s), THREADS (2),
-# CONNECTIONS (64), LIVE_RUNS (3), DATA_DIR (/tmp/onward-load-data), BUILD (.build-release).
+# CONNECTIONS (64), LIVE_RUNS (3), DATA_DIR (/tmp/onward-load-data), BUILD (.build-release),
+# HALIFAX_FEED (../shared/data/gtfs/halifax-transit-2025-08.zip), JOURNEY_DATE (2025-11-06),
+# JOURNEY_CONNECTIONS ("2 16").
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -38,6 +43,8 @@ SERVER_BIN=$BUILD/release/onward
 LOAD_BIN=$BUILD/release/onward-load
 BASE=http://127.0.0.1:$PORT
 SERVER_PID=
+# What the server serves: the bundled network with simulated live data, unless a mode says otherwise.
+SERVE_ARGS=(--simulate)
 SERVER_LOG=$(mktemp /tmp/onward-serve-log.XXXXXX)
 WRK_OUT=$(mktemp /tmp/onward-wrk.XXXXXX)
 TIME_OUT=$(mktemp /tmp/onward-wrk-time.XXXXXX)
@@ -83,13 +90,13 @@ start_server() {
     # The API's per-client limit (50/s, bursts of 100) would throttle wrk: raise it.
     # (rate_limit is capped at 100000 by the configuration, burst at 1000000.)
     ONWARD_RATE_LIMIT=100000 ONWARD_RATE_BURST=1000000 \
-        "$SERVER_BIN" serve --simulate --port "$PORT" --data-dir "$DATA_DIR" >"$SERVER_LOG" 2>&1 &
+        "$SERVER_BIN" serve "${SERVE_ARGS[@]}" --port "$PORT" --data-dir "$DATA_DIR" >"$SERVER_LOG" 2>&1 &
     SERVER_PID=$!
     local i
     for i in $(seq 1 600); do
         kill -0 "$SERVER_PID" 2>/dev/null || { cat "$SERVER_LOG" >&2; die "the server exited before it was ready"; }
         if curl -fsS -o /dev/null --max-time 1 "$BASE/health/ready" 2>/dev/null; then
-            echo "server:  $SERVER_BIN serve --simulate --port $PORT --data-dir $DATA_DIR (pid $SERVER_PID), ready after $((i / 10)).$((i % 10)) s"
+            echo "server:  $SERVER_BIN serve ${SERVE_ARGS[*]} --port $PORT --data-dir $DATA_DIR (pid $SERVER_PID), ready after $((i / 10)).$((i % 10)) s"
             echo "         ONWARD_RATE_LIMIT=100000 ONWARD_RATE_BURST=1000000; /health/ready: $(curl -s "$BASE/health/ready" | head -c 160)"
             return
         fi
@@ -116,22 +123,24 @@ stop_server() {
 }
 
 # One endpoint: a warm-up, then $RUNS measured runs; prints each and the medians.
-# Sets BENCH_RPS and BENCH_P99 (medians).
+# Sets BENCH_RPS and BENCH_P99 (medians). With SCRIPT set, wrk runs that Lua script
+# (which makes each request) and $path is only the sample checked first.
 bench() {
     local label=$1 path=$2 run rps p50 p99 non2xx errors cpu0 cpu1 load wrk_cpu
-    local rps_all=() p99_all=()
+    local rps_all=() p99_all=() script=()
+    [[ -z ${SCRIPT:-} ]] || script=(-s "$SCRIPT")
     local code
     code=$(curl -s -o /dev/null -w '%{http_code}' "$BASE$path")
     [[ $code == 200 ]] || die "$path answered $code, not 200"
     echo
     echo "== $label: GET $path ($(curl -s "$BASE$path" | wc -c) bytes)"
-    echo "   wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency $BASE$path   (after a $WARMUP warm-up)"
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" "$BASE$path" >/dev/null
+    echo "   wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency ${script[*]} $BASE$path   (after a $WARMUP warm-up)"
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" "${script[@]}" "$BASE$path" >/dev/null
     for run in $(seq 1 "$RUNS"); do
         load=$(loadavg)
         cpu0=$(server_cpu)
         # wrk shares the cores with the server: its own CPU time is measured too.
-        /usr/bin/time -f '%U %S' -o "$TIME_OUT" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "$BASE$path" >"$WRK_OUT"
+        /usr/bin/time -f '%U %S' -o "$TIME_OUT" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "${script[@]}" "$BASE$path" >"$WRK_OUT"
         cpu1=$(server_cpu)
         wrk_cpu=$(awk '{ printf "%.1f\n", $1 + $2 }' "$TIME_OUT")
         rps=$(awk '/^Requests\/sec:/ { print $2 }' "$WRK_OUT")
@@ -179,6 +188,37 @@ http_figures() {
     stop_server
 }
 
+journey_figures() {
+    command -v wrk >/dev/null || die "wrk is not installed"
+    local feed=${HALIFAX_FEED:-../shared/data/gtfs/halifax-transit-2025-08.zip} connections
+    [[ -f $feed ]] || die "no feed at $feed (set HALIFAX_FEED)"
+    local stops
+    stops=$(mktemp /tmp/onward-journey-stops.XXXXXX)
+    # The stops some trip calls at, from stop_times.txt's stop_id column.
+    unzip -p "$feed" stop_times.txt | tr -d '\r' | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "stop_id") c = i; next } { print $c }' \
+        | tr -d ' ' | sort -u >"$stops"
+    echo "# onward serve: planJourney between random pairs (wrk, Benchmarks/journeys.lua)"
+    machine
+    echo "feed:    $feed ($(wc -l <"$stops") served stops), date ${JOURNEY_DATE:-2025-11-06}"
+    SERVE_ARGS=(--feed "$feed")
+    start_server
+    export STOPS=$stops JOURNEY_DATE=${JOURNEY_DATE:-2025-11-06}
+    local sample
+    sample="/api/v1/journeys?from=$(sed -n 1p "$stops")&to=$(sed -n 2p "$stops")&date=$JOURNEY_DATE&time=08:00"
+    for connections in ${JOURNEY_CONNECTIONS:-2 16}; do
+        CONNECTIONS=$connections SCRIPT=Benchmarks/journeys.lua bench "planJourney, random pairs, $connections connections" "$sample"
+        if awk -v r="$BENCH_RPS" -v p="$BENCH_P99" 'BEGIN { exit !(r >= 1000 && p <= 50) }'; then
+            echo "   target (>= 1000 req/s with p99 <= 50 ms): MET"
+        else
+            echo "   target (>= 1000 req/s with p99 <= 50 ms): NOT MET"
+        fi
+    done
+    echo
+    echo "load average after: $(loadavg)"
+    stop_server
+    rm -f "$stops"
+}
+
 live_figures() {
     [[ -x $LOAD_BIN ]] || die "no release build at $LOAD_BIN (swift build -c release --scratch-path $BUILD --product onward-load)"
     # Each subscriber is two sockets in onward-load (its client end and the server's end).
@@ -203,6 +243,7 @@ live_figures() {
 case $MODE in
     http) http_figures ;;
     live) live_figures "$@" ;;
+    journeys) journey_figures ;;
     all) http_figures; echo; live_figures "$@" ;;
-    *) die "unknown mode '$MODE': http, live or all" ;;
+    *) die "unknown mode '$MODE': http, live, journeys or all" ;;
 esac

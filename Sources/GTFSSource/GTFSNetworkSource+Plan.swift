@@ -21,7 +21,10 @@ extension GTFSNetworkSource {
         query.transferSlack = request.transferSlackSeconds
         query.maxTransfers = request.maxTransfers
         query.wheelchair = request.wheelchair
-        let journeys = planner.journeys(query, overlay: state.hasRealtime ? state.realtime.overlay : .empty, live: state.hasRealtime)
+        let planner = self.planner, plan = query
+        let journeys = await PlanningPool.shared.run {
+            planner.journeys(plan, overlay: state.hasRealtime ? state.realtime.overlay : .empty, live: state.hasRealtime)
+        }
         var answer = SourceJourneys(from: tt.place(from), to: tt.place(to), journeys: journeys, live: state.live(now: request.now))
         if journeys.isEmpty { answer.emptyReason = emptyReason(request, from: from, in: tt) }
         return answer
