@@ -113,12 +113,13 @@ public struct CommuteSession: Sendable, Codable, Equatable {
     /// unless the next fix agrees with the jump.
     private mutating func accept(_ fix: Fix) -> Bool {
         guard fix.accuracy.isFinite, fix.accuracy <= settings.worstAccuracy, fix.latitude.isFinite, fix.longitude.isFinite else { return false }
-        if let last = lastFix, fix.at > last.at {
-            let speed = GreatCircle.metres(last.latitude, last.longitude, fix.latitude, fix.longitude) / Double(fix.at.epochSeconds - last.at.epochSeconds)
-            if speed > settings.fastestMove {
-                if let pending = pendingJump, fix.at > pending.at,
-                   GreatCircle.metres(pending.latitude, pending.longitude, fix.latitude, fix.longitude) / Double(fix.at.epochSeconds - pending.at.epochSeconds)
-                    <= settings.fastestMove {
+        // Fixes come a second or less apart (times are whole seconds): a second at least between two.
+        func speed(_ a: Fix, _ b: Fix) -> Double {
+            GreatCircle.metres(a.latitude, a.longitude, b.latitude, b.longitude) / Double(max(b.at.epochSeconds - a.at.epochSeconds, 1))
+        }
+        if let last = lastFix, fix.at >= last.at {
+            if speed(last, fix) > settings.fastestMove {
+                if let pending = pendingJump, fix.at >= pending.at, speed(pending, fix) <= settings.fastestMove {
                     pendingJump = nil
                     lastFix = fix
                     return true

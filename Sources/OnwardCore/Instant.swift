@@ -6,9 +6,14 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
 
     public init(epochSeconds: Int64) { self.epochSeconds = epochSeconds }
     public init(_ date: Date) { self.epochSeconds = Int64(date.timeIntervalSince1970.rounded(.down)) }
-    /// An ISO 8601 date and time with its offset, as the API writes them ("2026-11-23T08:00:00+07:00").
+    /// An ISO 8601 date and time with its offset, as the API writes them ("2026-11-23T08:00:00+07:00"),
+    /// with or without fractions of a second (a browser's `toISOString()` has milliseconds); the
+    /// fraction is dropped.
     public init?(iso8601 text: String) {
-        guard let date = ISO8601DateFormatter().date(from: text) else { return nil }
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { self.init(date); return }
+        formatter.formatOptions.insert(.withFractionalSeconds)
+        guard let date = formatter.date(from: text) else { return nil }
         self.init(date)
     }
 

@@ -199,3 +199,71 @@ def test_a_simulated_commute_alerts_in_order_in_the_page_as_notifications_and_by
     finally:
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
         endpoint.stop()
+
+
+def test_a_real_commute_follows_the_browsers_faked_position_once_per_station_and_not_a_jump_alone(server, browser, shot):
+    """A commute that is not simulated: the page shares the browser's position (faked by DevTools),
+    the server says "near a station" once for each station, and a single fix fifteen kilometres
+    away (a GPS jump) is believed only when the next fix agrees with it."""
+    import datetime
+    import urllib.request
+    from zoneinfo import ZoneInfo
+
+    def station(query):
+        with urllib.request.urlopen(server + "/api/v1/stops?q=" + query) as r:
+            found = json.load(r)["stops"][0]
+        return found["latitude"], found["longitude"]
+
+    def be_at(lat, lon, accuracy=15):
+        browser.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": lat, "longitude": lon, "accuracy": accuracy})
+
+    def move_to(lat, lon):
+        """A new faked position, and wait until the page's watch has been handed it (and sends it on)."""
+        seen = browser.execute_script("return window.fixesSeen;")
+        be_at(lat, lon)
+        WebDriverWait(browser, 10).until(lambda d: d.execute_script("return window.fixesSeen;") > seen)
+
+    read = "return Array.from(document.querySelectorAll('[data-commute-alerts] li[data-kind]')).map(function (li) { return li.textContent; });"
+    lebak_bulus, bundaran_hi, blok_m = station("lebak"), station("bundaran"), station("blok%20m%20bca")
+    browser.set_window_size(360, 780)
+    browser.execute_cdp_cmd("Browser.grantPermissions", {"origin": server, "permissions": ["geolocation"]})
+    # A journey that has not started (45 minutes from now in Jakarta): "near a station" applies before it does.
+    leave = datetime.datetime.now(ZoneInfo("Asia/Jakarta")) + datetime.timedelta(minutes=45)
+    be_at(*lebak_bulus)
+    try:
+        browser.get(server + "/journeys?from=SLBB&to=SBHI&date=%s&time=%s" % (leave.strftime("%Y-%m-%d"), leave.strftime("%H:%M")))
+        wait = WebDriverWait(browser, 20)
+        start = wait.until(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "[data-commute-start]:not([data-simulate])") if b.is_displayed()), None))
+        browser.find_element(By.ID, "commute-near").click()
+        start.click()
+        wait.until(lambda d: d.current_url.endswith("/commute"))
+        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-commute-locate]").is_displayed())
+        # Count the fixes the page's watch is handed, so each move below is seen before the next.
+        browser.execute_script("""
+          var geolocation = navigator.geolocation, watch = geolocation.watchPosition.bind(geolocation);
+          window.fixesSeen = 0;
+          geolocation.watchPosition = function (ok, failed, options) {
+            return watch(function (position) { window.fixesSeen += 1; ok(position); }, failed, options);
+          };
+        """)
+        browser.find_element(By.CSS_SELECTOR, "[data-commute-locate]").click()
+        wait.until(lambda d: len(d.execute_script(read)) == 1)
+        assert "Lebak Bulus" in browser.execute_script(read)[0]
+        # Fifteen kilometres in an instant: one fix is a jump, the next one there confirms it.
+        move_to(*bundaran_hi)
+        move_to(bundaran_hi[0] + 0.0001, bundaran_hi[1])
+        wait.until(lambda d: len(d.execute_script(read)) == 2)
+        assert "Bundaran HI" in browser.execute_script(read)[1]
+        # Back to Lebak Bulus (said already: not again), then on to Blok M; its alert, once there,
+        # shows every earlier fix was read.
+        move_to(*lebak_bulus)
+        move_to(lebak_bulus[0] + 0.0001, lebak_bulus[1])
+        move_to(*blok_m)
+        move_to(blok_m[0] + 0.0001, blok_m[1])
+        wait.until(lambda d: len(d.execute_script(read)) >= 3)
+        texts = browser.execute_script(read)
+        assert len(texts) == 3 and "Blok M" in texts[2], texts
+        assert "Simulated trip" not in browser.find_element(By.CSS_SELECTOR, "[data-commute-state]").text
+        shot("commute-real-position")
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearGeolocationOverride", {})

@@ -97,6 +97,12 @@ struct CommuteSessionTests {
         var agreed = CommuteSession(journey: journey())
         #expect(replay(&agreed, [fix("08:05", B), fix("08:05:05", X), fix("08:05:10", X)], until: at("08:05:11"))
             == ["08:05:10 arrivingAtTransfer X1"])
+        // Within one second (times are whole seconds): the jump alone is not believed, the next fix there is.
+        var sameSecond = CommuteSession(journey: journey())
+        #expect(replay(&sameSecond, [fix("08:05", B), fix("08:05", X)], until: at("08:05:01")).isEmpty)
+        var sameSecondAgreed = CommuteSession(journey: journey())
+        #expect(replay(&sameSecondAgreed, [fix("08:05", B), fix("08:05:01", X), fix("08:05:01", X)], until: at("08:05:02"))
+            == ["08:05:01 arrivingAtTransfer X1"])
         // A fix 2 km wide at the change is ignored.
         var coarse = CommuteSession(journey: journey())
         #expect(replay(&coarse, [fix("08:05", B), fix("08:06", X, accuracy: 2_000)], until: at("08:06:30")).isEmpty)

@@ -20,6 +20,15 @@ struct LocalTimeTests {
         #expect(summer.description == "2025-07-01T12:00:00+00:00")
     }
 
+    @Test func iso8601IsReadWithOrWithoutFractionsOfASecond() {
+        // A browser's Date.toISOString() has milliseconds; the fraction is dropped.
+        #expect(Instant(iso8601: "2025-11-06T12:05:00Z")?.epochSeconds == 1_762_430_700)
+        #expect(Instant(iso8601: "2025-11-06T12:05:00.987Z")?.epochSeconds == 1_762_430_700)
+        #expect(Instant(iso8601: "2025-11-06T07:05:00.5-05:00")?.epochSeconds == 1_762_430_700)
+        #expect(Instant(iso8601: "2025-11-06T12:05:00") == nil)
+        #expect(Instant(iso8601: "yesterday") == nil)
+    }
+
     @Test func fieldsAndDateAcrossMidnight() {
         // 2025-11-07T04:30:15Z is 23:30:15 EST on 2025-11-06.
         let t = LocalTime(Instant(epochSeconds: 1_762_489_815), in: newYork)
