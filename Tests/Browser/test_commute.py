@@ -1,6 +1,6 @@
 """Commuting mode in a real headless Chromium: a simulated trip's alerts in the page, as
 notifications, and by Web Push to a push endpoint on this machine that decrypts each message
-with the subscription's keys (http_ece) and checks the VAPID signature (cryptography): an
+with the subscription's keys (http_ece) and checks the VAPID signature (py_vapid): an
 implementation independent of the server's.
 
 The one thing not real is the browser's push service: Chromium's needs Google's servers, which a
@@ -74,17 +74,13 @@ class PushEndpoint:
 
     def open(self, headers, body):
         import http_ece
-        from cryptography.hazmat.primitives import hashes
-        from cryptography.hazmat.primitives.asymmetric import ec
-        from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+        from py_vapid import Vapid02
         assert headers["Content-Encoding"] == "aes128gcm"
         assert int(headers["TTL"]) > 0
+        # RFC 8292's form, "vapid t=JWT, k=KEY"; py_vapid's own parser expects no space after the comma.
         token, key = headers["Authorization"][len("vapid t="):].split(", k=")
         head, claims, signature = token.split(".")
-        public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64(key))
-        raw = unb64(signature)
-        public.verify(encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big")),
-                      f"{head}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))
+        assert Vapid02.from_raw_public(key.encode()).verify_token(f"{head}.{claims}".encode(), signature)
         assert json.loads(unb64(claims))["aud"] == f"http://127.0.0.1:{self.port}"
         return http_ece.decrypt(body, private_key=self.key, auth_secret=self.auth, version="aes128gcm").decode()
 
