@@ -89,6 +89,10 @@ def server():
     onward.stop()
 
 
+# Where the browser is, for every test unless one moves it (and puts it back).
+AT_LEBAK_BULUS = {"latitude": -6.2892744, "longitude": 106.7749355, "accuracy": 50}
+
+
 @pytest.fixture(scope="session")
 def browser():
     _require_browser_tools()
@@ -103,7 +107,7 @@ def browser():
     # Geolocation without a prompt, at Lebak Bulus.
     options.add_experimental_option("prefs", {"profile.default_content_setting_values.geolocation": 1})
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": -6.2892744, "longitude": 106.7749355, "accuracy": 50})
+    driver.execute_cdp_cmd("Emulation.setGeolocationOverride", AT_LEBAK_BULUS)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     yield driver
     driver.quit()

@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from conftest import OnwardServer, _free_port, _require_browser_tools
+from conftest import AT_LEBAK_BULUS, OnwardServer, _free_port, _require_browser_tools
 
 try:
     from selenium.webdriver.common.by import By
@@ -222,7 +222,6 @@ def test_a_real_commute_follows_the_browsers_faked_position_once_per_station_and
     read = "return Array.from(document.querySelectorAll('[data-commute-alerts] li[data-kind]')).map(function (li) { return li.textContent; });"
     lebak_bulus, bundaran_hi, blok_m = station("lebak"), station("bundaran"), station("blok%20m%20bca")
     browser.set_window_size(360, 780)
-    browser.execute_cdp_cmd("Browser.grantPermissions", {"origin": server, "permissions": ["geolocation"]})
     # A journey that has not started (45 minutes from now in Jakarta): "near a station" applies before it does.
     leave = datetime.datetime.now(ZoneInfo("Asia/Jakarta")) + datetime.timedelta(minutes=45)
     be_at(*lebak_bulus)
@@ -262,4 +261,4 @@ def test_a_real_commute_follows_the_browsers_faked_position_once_per_station_and
         assert "Simulated trip" not in browser.find_element(By.CSS_SELECTOR, "[data-commute-state]").text
         shot("commute-real-position")
     finally:
-        browser.execute_cdp_cmd("Emulation.clearGeolocationOverride", {})
+        browser.execute_cdp_cmd("Emulation.setGeolocationOverride", AT_LEBAK_BULUS)
