@@ -23,10 +23,16 @@ extension JourneyPlanner {
         static let maxCount: Int32 = 15
     }
 
+    /// The earliest service day whose runs may still be running at `t` (its day number, allowing a
+    /// day either side for the time zone: `t` is counted in UTC days).
+    func earliestServiceDay(runningAt t: Int64) -> Int32 {
+        Int32(clamping: (t - Int64(timetable.maxTime)) / 86_400 - 1)
+    }
+
     /// The days a search whose departures lie between `t0` and `t1` may catch runs on: from the
     /// earliest day whose runs may still be leaving at `t0` to the day after `t1` and a day's travel.
     func searchDays(from t0: Int64, to t1: Int64) -> SearchDays {
-        let first = max(Int32(clamping: (t0 - Int64(timetable.maxTime)) / 86_400 - 1), timetable.firstDay)
+        let first = max(earliestServiceDay(runningAt: t0), timetable.firstDay)
         let last = min(Int32(clamping: t1 / 86_400 + 2), first + SearchDays.maxCount - 1, timetable.firstDay + timetable.dayCount - 1)
         return SearchDays(first: first, last: last)
     }
@@ -57,7 +63,7 @@ extension JourneyPlanner {
         let zone = timetable.tripZone[Int(first)]
         let live = !overlay.liveSlot.isEmpty
         // Service days whose runs can still be leaving at `t`; a run is never caught more than a day ahead.
-        let lowDay = max(Int32(clamping: (t - Int64(timetable.maxTime)) / 86_400 - 1), days.first)
+        let lowDay = max(earliestServiceDay(runningAt: t), days.first)
         let highDay = min(Int32(clamping: t / 86_400 + 1), days.last)
         guard lowDay <= highDay, mask != 0 else { return nil }
         var best: (run: Run, departure: Int64)?

@@ -108,11 +108,7 @@ struct RaptorSearch {
     static func moveSeconds(_ move: PlannerIndex.Move, _ request: JourneyPlanner.Request) -> Int? {
         switch move.kind {
         case .rule:
-            switch move.ruleType {
-            case 3: return nil
-            case 2: return Int(move.minimumSeconds)
-            default: return 0
-            }
+            return move.ruleSeconds
         case .walk, .platform:
             guard request.maxWalk > 0, move.kind == .platform || Double(move.metres) <= request.maxWalk else { return nil }
             return Int((Double(move.metres) / request.walkSpeed).rounded(.up))

@@ -57,6 +57,16 @@ struct PlannerIndex: Sendable {
         var ruleType: UInt8
         /// For a rule of type 2: min_transfer_time, in seconds.
         var minimumSeconds: Int32
+
+        /// For a rule: the seconds it asks for (min_transfer_time for type 2, none for 0 and 1),
+        /// or nil where type 3 forbids the move.
+        var ruleSeconds: Int? {
+            switch ruleType {
+            case 3: nil
+            case 2: Int(minimumSeconds)
+            default: 0
+            }
+        }
     }
 
     func trips(of route: Int) -> ArraySlice<UInt32> { routeTrips[Int(routeTripStart[route])..<Int(routeTripStart[route + 1])] }
@@ -233,7 +243,7 @@ extension PlannerIndex {
             moves.append(contentsOf: list.sorted { (rank($0), $0.metres, $0.to) < (rank($1), $1.metres, $1.to) })
             moveStart.append(UInt32(moves.count))
             let own = list.first { $0.kind == .rule && $0.to == UInt32(stop) }
-            sameStopRule.append(own.map { $0.ruleType == 3 ? -1 : $0.ruleType == 2 ? $0.minimumSeconds : 0 } ?? PlannerIndex.noRule)
+            sameStopRule.append(own.map { $0.ruleSeconds.map(Int32.init) ?? -1 } ?? PlannerIndex.noRule)
         }
         // The rules into each stop, for the moves to a destination after the last ride.
         var into = [[Move]](repeating: [], count: n)
