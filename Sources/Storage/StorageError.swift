@@ -10,6 +10,8 @@ public struct StorageError: Error, Sendable, Hashable, CustomStringConvertible {
         case cannotOpen
         /// A read or write failed on an open database.
         case failed
+        /// A write would break a uniqueness rule (a username or Telegram ID already taken).
+        case conflict
     }
 
     public var code: Code

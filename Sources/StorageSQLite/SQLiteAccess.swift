@@ -11,13 +11,15 @@ struct SQLiteAccess: Sendable {
         do { return try await pool.read(body) } catch { throw failure(what, error) }
     }
 
-    /// Returns once the transaction is committed (WAL, synchronous=NORMAL by GRDB's default for WAL:
-    /// durable against a crash of the process, the case a restart test checks).
+    /// Returns once the transaction is committed and on disk (`synchronous = FULL`, set by `SQLiteStore`:
+    /// the WAL is synced at every commit, so an acknowledged write survives a crash of the machine too).
     func write<T: Sendable>(_ what: String, _ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
         do { return try await pool.write(body) } catch { throw failure(what, error) }
     }
 
     private func failure(_ what: String, _ error: any Error) -> StorageError {
-        StorageError(.failed, "\(path): cannot \(what) (\(SQLiteStore.reason(error)))")
+        let code = (error as? DatabaseError)?.extendedResultCode
+        let unique = code == .SQLITE_CONSTRAINT_UNIQUE || code == .SQLITE_CONSTRAINT_PRIMARYKEY
+        return StorageError(unique ? .conflict : .failed, "\(path): cannot \(what) (\(SQLiteStore.reason(error)))")
     }
 }

@@ -28,6 +28,33 @@ enum SQLiteMigrations {
                 t.column("expires_at", .integer).notNull().indexed()
             }
         }
+        migrator.registerMigration("v3-people") { db in
+            // Accounts: a username is unique in any letter case (username_key is it in lower case).
+            try db.create(table: "account") { t in
+                t.primaryKey("id", .text)
+                t.column("username", .text)
+                t.column("username_key", .text).unique()
+                t.column("password_hash", .text)
+                t.column("telegram_id", .integer).unique()
+                t.column("display_name", .text).notNull()
+                t.column("created_at", .integer).notNull()
+            }
+            // Signed-in devices, by the SHA-256 of their token; they go with their account.
+            try db.create(table: "session") { t in
+                t.primaryKey("token_hash", .text)
+                t.column("account_id", .text).notNull().indexed().references("account", onDelete: .cascade)
+                t.column("kind", .text).notNull()
+                t.column("csrf_token", .text).notNull()
+                t.column("created_at", .integer).notNull()
+                t.column("expires_at", .integer).notNull().indexed()
+            }
+            // A person's routes and stacks: one JSON state and its version, replaced whole by compare-and-swap.
+            try db.create(table: "saved_routes") { t in
+                t.primaryKey("account_id", .text).references("account", onDelete: .cascade)
+                t.column("version", .integer).notNull()
+                t.column("state", .blob).notNull()
+            }
+        }
         return migrator
     }
 }

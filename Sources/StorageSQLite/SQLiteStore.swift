@@ -19,6 +19,8 @@ public final class SQLiteStore: Sendable {
     public let realtimeFeeds: SQLiteRealtimeFeedRepository
     /// The commutes in progress.
     public let commutes: SQLiteCommuteRepository
+    /// Accounts, sessions and saved routes.
+    public let people: SQLitePeopleRepository
 
     private let pool: DatabasePool
 
@@ -32,6 +34,9 @@ public final class SQLiteStore: Sendable {
         self.path = path
         var configuration = Configuration()
         configuration.label = "onward"
+        // A write is acknowledged only once it is on disk: WAL's default (NORMAL) syncs at checkpoints
+        // only, so a power cut could lose the last commits a person was told were saved.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         do {
             if FileManager.default.fileExists(atPath: path) { try Self.checkReadable(path) }
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -44,6 +49,7 @@ public final class SQLiteStore: Sendable {
         let access = SQLiteAccess(pool: pool, path: path)
         realtimeFeeds = SQLiteRealtimeFeedRepository(db: access)
         commutes = SQLiteCommuteRepository(db: access)
+        people = SQLitePeopleRepository(db: access)
     }
 
     /// The migrations this version knows and has applied to the file, in order.

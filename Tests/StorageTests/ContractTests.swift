@@ -33,3 +33,18 @@ struct CommuteRepositoryContractTests {
         try await check.run(on: try SQLiteStore(directory: folder.path).commutes)
     }
 }
+
+@Suite("people repository contract")
+struct PeopleRepositoryContractTests {
+    @Test("in memory", arguments: PeopleRepositoryContract.checks)
+    func inMemory(_ check: PeopleRepositoryContract.Check) async throws {
+        try await check.run(on: InMemoryPeopleRepository())
+    }
+
+    @Test("SQLite", arguments: PeopleRepositoryContract.checks)
+    func sqlite(_ check: PeopleRepositoryContract.Check) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try await check.run(on: try SQLiteStore(directory: folder.path).people)
+    }
+}
