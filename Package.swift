@@ -106,10 +106,13 @@ let package = Package(
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                           .product(name: "Prometheus", package: "swift-prometheus")],
+                           .product(name: "Prometheus", package: "swift-prometheus"),
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")],
             // The OpenAPI document is a file (written by Scripts/openapi.py), embedded so the server stays one binary.
             resources: [.embedInCode("Resources/openapi.json")],
             swiftSettings: strict
@@ -177,7 +180,8 @@ let package = Package(
                            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
-                           .product(name: "NIOCore", package: "swift-nio")],
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "OnwardCore", "OnwardTesting",

@@ -36,6 +36,8 @@ public struct ServeConfiguration: Sendable, Hashable {
     public var pushAllowHTTP = false
     /// How many times faster than real time a simulated commute runs unless the request says (1–600).
     public var commuteSimulationSpeed = 30
+    /// Sign-in with Telegram: the bot's token (from @BotFather). Without it, Telegram sign-in is off.
+    public var telegramBotToken: String?
 
     public init() {}
 
@@ -45,6 +47,7 @@ public struct ServeConfiguration: Sendable, Hashable {
         case rateLimit = "rate_limit", rateBurst = "rate_burst", logLevel = "log_level"
         case nationalRailToken = "national_rail_token", nationalRailURL = "national_rail_url", ctaKey = "cta_key", ctaURL = "cta_url"
         case pushSubject = "push_subject", pushAllowHTTP = "push_allow_http", commuteSimulationSpeed = "commute_simulation_speed"
+        case telegramBotToken = "telegram_bot_token"
 
         var environmentName: String { "ONWARD_" + rawValue.uppercased() }
     }
@@ -149,6 +152,7 @@ public struct ServeConfiguration: Sendable, Hashable {
         }
         if let v = try bool(.pushAllowHTTP) { c.pushAllowHTTP = v }
         if let v = try number(.commuteSimulationSpeed, 1...600) { c.commuteSimulationSpeed = Int(v) }
+        if let v = try string(.telegramBotToken), !v.isEmpty { c.telegramBotToken = v }
         if let v = try string(.logLevel) {
             guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) else {
                 throw Problem(description: "log_level must be one of trace, debug, info, notice, warning, error, critical")

@@ -61,11 +61,14 @@ public enum ServerApplication {
         // Before the server listens, so a commute in progress answers from the first request.
         try await commutes.load()
         services.append(commutes)
+        let people = PeopleService(repository: database.people, telegramBotToken: config.telegramBotToken, now: now)
+        _ = try await database.people.removeExpiredSessions(before: now())
         let deps = ServerDependencies(sources: registry,
                                       network: NetworkSummary(stops: loaded.timetable.stopCount, trips: loaded.timetable.tripCount,
                                                               simulated: config.simulate),
                                       now: now, attribution: attribution(loaded),
-                                      rateLimit: .init(ratePerSecond: config.rateLimit, burst: config.rateBurst), commutes: commutes)
+                                      rateLimit: .init(ratePerSecond: config.rateLimit, burst: config.rateBurst), commutes: commutes,
+                                      people: people)
         let router = buildRouter(deps)
         let app = Application(
             router: router,

@@ -40,6 +40,21 @@ public struct SavedRoute: Sendable, Hashable, Codable {
         self.arrivals = arrivals; self.tripId = tripId; self.serviceDate = serviceDate; self.departure = departure
     }
 
+    /// A client creating or pushing a route sends no ID (the server gives one) and may send no name.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decodeIfPresent(String.self, forKey: .id) ?? ""
+        name = try c.decodeIfPresent(String.self, forKey: .name) ?? ""
+        kind = try c.decode(Kind.self, forKey: .kind)
+        stopId = try c.decodeIfPresent(String.self, forKey: .stopId)
+        from = try c.decodeIfPresent(String.self, forKey: .from)
+        to = try c.decodeIfPresent(String.self, forKey: .to)
+        arrivals = try c.decodeIfPresent(Bool.self, forKey: .arrivals)
+        tripId = try c.decodeIfPresent(String.self, forKey: .tripId)
+        serviceDate = try c.decodeIfPresent(String.self, forKey: .serviceDate)
+        departure = try c.decodeIfPresent(String.self, forKey: .departure)
+    }
+
     /// What is wrong with this route's fields for its kind, in a sentence naming the field; nil when nothing is.
     public func problem() -> RoutesError? {
         func missing(_ field: String) -> RoutesError { .invalid("a \(kind.rawValue) route needs \(field)", field: field) }

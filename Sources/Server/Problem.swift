@@ -1,4 +1,5 @@
 import Foundation
+import OnwardCore
 import HTTPTypes
 import Hummingbird
 import Transit
@@ -16,6 +17,8 @@ public struct Problem: Codable, Sendable, Equatable {
     /// The query parameter at fault, if one is.
     public var parameter: String?
     public var requestId: String?
+    /// A refused write's current state (409 `stale-version`), so the client can show it and try again.
+    public var current: SavedRoutes?
 
     public init(status: HTTPResponse.Status, code: String, title: String, detail: String, parameter: String? = nil) {
         self.type = "https://onward.example/problems/\(code)"

@@ -25,13 +25,17 @@ public struct ServerDependencies: Sendable {
     public var sourceRefresh: Duration = .seconds(30)
     /// The commutes in progress (commuting mode). By default kept in memory, without Web Push.
     public var commutes: CommuteService
+    /// Accounts, sessions and saved routes. By default kept in memory.
+    public var people: PeopleService
 
     public init(sources: SourceRegistry, network: NetworkSummary = NetworkSummary(), metrics: ServerMetrics = ServerMetrics(),
                 now: @escaping @Sendable () -> Instant = { .now() }, attribution: String = "", rateLimit: RateLimiter.Configuration = .init(),
-                allowedOrigins: Set<String> = [], maxBodyBytes: Int = 16 * 1024, commutes: CommuteService? = nil) {
+                allowedOrigins: Set<String> = [], maxBodyBytes: Int = 16 * 1024, commutes: CommuteService? = nil,
+                people: PeopleService? = nil) {
         self.sources = sources; self.network = network; self.metrics = metrics; self.now = now; self.attribution = attribution
         self.rateLimit = rateLimit; self.allowedOrigins = allowedOrigins; self.maxBodyBytes = maxBodyBytes
         self.commutes = commutes ?? CommuteService(repository: InMemoryCommuteRepository(), sources: sources, now: now)
+        self.people = people ?? PeopleService(repository: InMemoryPeopleRepository(), now: now)
     }
 
     /// Queries over every source at this moment.

@@ -44,7 +44,7 @@ struct CommuteLive {
                         } catch {
                             var problem = Problem.from(error)
                             if error is DecodingError {
-                                problem = Problem(status: .badRequest, code: "invalid-body", title: "Invalid message", detail: CommuteRoutes.describe(error))
+                                problem = Problem(status: .badRequest, code: "invalid-body", title: "Invalid message", detail: describeBodyError(error))
                             }
                             try await send(Outgoing(type: "error", error: problem))
                         }

@@ -29,7 +29,7 @@ struct CommuteRoutes {
             let id = try context.pathID("commuteId")
             // Anyone else's commute is a 404 whatever they send.
             guard deps.commutes.exists(id) else { throw Self.notFound }
-            let sighting: CommuteSightingDTO = try await body(request)
+            let sighting: CommuteSightingDTO = try await jsonBody(request, limit: deps.maxBodyBytes)
             try Self.check(sighting)
             guard let alerts = try await deps.commutes.sighting(id, sighting) else { throw Self.notFound }
             return try json(CommuteAlertsDTO(alerts: alerts))
@@ -37,7 +37,7 @@ struct CommuteRoutes {
         v1.put("commutes/{commuteId}/push") { request, context in
             let id = try context.pathID("commuteId")
             guard deps.commutes.exists(id) else { throw Self.notFound }
-            let s: PushSubscriptionDTO = try await body(request)
+            let s: PushSubscriptionDTO = try await jsonBody(request, limit: deps.maxBodyBytes)
             guard deps.commutes.pushKey != nil else {
                 throw Problem(status: .serviceUnavailable, code: "push-unavailable", title: "Push unavailable", detail: "This server does not send Web Push.")
             }
@@ -97,13 +97,6 @@ struct CommuteRoutes {
         return response
     }
 
-    private func body<T: Decodable>(_ request: Request) async throws -> T {
-        let buffer = try await request.body.collect(upTo: deps.maxBodyBytes)
-        do { return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView)) } catch {
-            throw Problem(status: .badRequest, code: "invalid-body", title: "Invalid body", detail: Self.describe(error))
-        }
-    }
-
     static func check(_ s: CommuteSightingDTO) throws {
         func bad(_ detail: String, _ parameter: String) -> Problem {
             Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter", detail: detail, parameter: parameter)
@@ -113,15 +106,6 @@ struct CommuteRoutes {
         guard let lat = s.lat, (-90...90).contains(lat) else { throw bad("lat (-90…90) is required, or a beacon", "lat") }
         guard let lon = s.lon, (-180...180).contains(lon) else { throw bad("lon (-180…180) is required, or a beacon", "lon") }
         if let a = s.accuracy, !(a.isFinite && a >= 0) { throw bad("accuracy must be a number of metres, 0 or more", "accuracy") }
-    }
-
-    /// What is wrong with a body, in a sentence naming the field.
-    static func describe(_ error: any Error) -> String {
-        switch error as? DecodingError {
-        case .keyNotFound(let key, let c)?: "\((c.codingPath + [key]).map(\.stringValue).joined(separator: ".")) is required"
-        case .typeMismatch(_, let c)?, .valueNotFound(_, let c)?: "\(c.codingPath.map(\.stringValue).joined(separator: ".")) has the wrong type"
-        default: "the body is not the JSON object this request takes"
-        }
     }
 
     static let notFound = Problem(status: .notFound, code: "commute-not-found", title: "Commute not found",

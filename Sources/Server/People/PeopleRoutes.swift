@@ -1,0 +1,152 @@
+import API
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OnwardCore
+import Storage
+import Transit
+
+/// People in the JSON API: accounts, sign-in, and each person's saved routes and stacks. Another
+/// person's route answers 404, exactly like one that does not exist: every route is looked up
+/// among the caller's own.
+struct PeopleRoutes {
+    let deps: ServerDependencies
+    var people: PeopleService { deps.people }
+    var auth: Authenticator { Authenticator(people: deps.people, allowedOrigins: deps.allowedOrigins) }
+
+    func add<R: RouterMethods>(to v1: R) where R.Context == OnwardRequestContext {
+        v1.post("accounts") { request, context in
+            let body: NewAccountDTO = try await jsonBody(request, limit: deps.maxBodyBytes)
+            let (signed, token) = try await people.createAccount(username: body.username, password: body.password, displayName: body.displayName,
+                                                                 client: Self.client(context), kind: .token)
+            return try Self.signedIn(signed, token: token, status: .created)
+        }
+        v1.post("sessions") { request, context in
+            let body: SignInDTO = try await jsonBody(request, limit: deps.maxBodyBytes)
+            let (signed, token) = try await people.signIn(username: body.username, password: body.password, client: Self.client(context), kind: .token)
+            return try Self.signedIn(signed, token: token, status: .created)
+        }
+        v1.post("sessions/telegram") { request, context in
+            let fields: TelegramFields = try await jsonBody(request, limit: deps.maxBodyBytes)
+            let (signed, token) = try await people.telegramSignIn(fields.values, client: Self.client(context), kind: .token)
+            return try Self.signedIn(signed, token: token, status: .created)
+        }
+        v1.delete("sessions/current") { request, _ in
+            let signed = try await auth.require(request)
+            try await people.signOut(signed, everywhere: try Params(request).bool("everywhere") ?? false)
+            return Response(status: .noContent)
+        }
+        v1.get("me") { request, _ in try json(PeopleService.me(try await auth.require(request).account)) }
+        v1.delete("me") { request, _ in
+            try await people.deleteAccount(try await auth.require(request))
+            return Response(status: .noContent)
+        }
+        v1.get("me/export") { request, _ in
+            var response = try json(try await people.export(try await auth.require(request)))
+            response.headers[.contentDisposition] = "attachment; filename=\"onward-export.json\""
+            return response
+        }
+        v1.get("me/routes") { request, _ in try json(try await people.routes(try await auth.require(request).account.id)) }
+        v1.post("me/routes") { request, _ in
+            let (signed, change) = try await changeRequest(request)
+            guard let route = change.route else { throw PeopleService.invalid("route is required", "route") }
+            var named = try await checked(route, request: request)
+            named.id = PeopleService.newRouteID(in: try await people.routes(signed.account.id))
+            var response = try json(try await people.edit(signed.account.id, version: change.version, .create(named)))
+            response.status = .created
+            return response
+        }
+        v1.patch("me/routes/{routeId}") { request, context in
+            let (signed, change) = try await changeRequest(request)
+            guard change.name != nil || change.position != nil else { throw PeopleService.invalid("give name or position", "name") }
+            return try json(try await people.edit(signed.account.id, version: change.version,
+                                                  .update(routeId: try context.pathID("routeId"), name: change.name, position: change.position)))
+        }
+        v1.delete("me/routes/{routeId}") { request, context in
+            let (signed, change) = try await changeRequest(request)
+            return try json(try await people.edit(signed.account.id, version: change.version, .delete(routeId: try context.pathID("routeId"))))
+        }
+        v1.post("me/routes/{routeId}/stack") { request, context in
+            let (signed, change) = try await changeRequest(request)
+            let stackID = try context.pathID("routeId")
+            guard let route = change.route else { throw PeopleService.invalid("route is required", "route") }
+            let current = try await people.routes(signed.account.id)
+            // A stack that is not the caller's is a 404 before anything about the body is said.
+            guard current.stacks.contains(where: { $0.route.id == stackID }) else { throw PeopleService.routeNotFound }
+            var named = try await checked(route, request: request)
+            named.id = PeopleService.newRouteID(in: current)
+            return try json(try await people.edit(signed.account.id, version: change.version, .push(routeId: stackID, named)))
+        }
+        v1.post("me/routes/{routeId}/stack/pop") { request, context in
+            let (signed, change) = try await changeRequest(request)
+            return try json(try await people.edit(signed.account.id, version: change.version, .pop(routeId: try context.pathID("routeId"))))
+        }
+        v1.put("me/current") { request, _ in
+            let (signed, change) = try await changeRequest(request)
+            guard let id = change.routeId else { throw PeopleService.invalid("routeId is required", "routeId") }
+            return try json(try await people.edit(signed.account.id, version: change.version, .setCurrent(routeId: id)))
+        }
+        v1.get("me/glance") { request, _ in
+            let signed = try await auth.require(request)
+            return try json(await deps.queries().currentResult(try await people.routes(signed.account.id), languages: try Params(request).languages))
+        }
+    }
+
+    /// The signed-in caller and the change's body.
+    func changeRequest(_ request: Request) async throws -> (PeopleService.Signed, RoutesChangeDTO) {
+        let signed = try await auth.require(request)
+        return (signed, try await jsonBody(request, limit: deps.maxBodyBytes))
+    }
+
+    /// The route with canonical IDs that resolve, and a name; 400 naming the field when an ID resolves nowhere.
+    func checked(_ route: SavedRoute, request: Request) async throws -> SavedRoute {
+        if let p = route.problem() {
+            if case .invalid(let why, let field) = p { throw PeopleService.invalid(why, "route.\(field)") }
+        }
+        let languages = try Params(request).languages, queries = deps.queries()
+        let result: Result<SavedRoute, QueryError>
+        do throws(QueryError) { result = .success(try await queries.checked(route, languages: languages)) } catch { result = .failure(error) }
+        switch result {
+        case .success(let r): return r
+        case .failure(let e) where [.stopNotFound, .tripNotFound, .notRunning].contains(e.code):
+            // An ID in the body that names nothing is a bad body, not a missing resource.
+            throw PeopleService.invalid(e.message, e.parameter ?? "route")
+        case .failure(let e): throw e
+        }
+    }
+
+    static func client(_ context: OnwardRequestContext) -> String { context.remoteAddress?.ipAddress ?? "unknown" }
+
+    static func signedIn(_ signed: PeopleService.Signed, token: String, status: HTTPResponse.Status) throws -> Response {
+        var response = try json(SignedInDTO(me: PeopleService.me(signed.account), token: token, expiresAt: signed.session.expiresAt.description))
+        response.status = status
+        return response
+    }
+}
+
+/// The Telegram login widget's fields: strings or whole numbers (`id`, `auth_date`), kept as the
+/// text Telegram signed.
+struct TelegramFields: Decodable {
+    var values: [String: String]
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        let raw = try c.decode([String: Scalar].self)
+        values = raw.mapValues(\.text)
+    }
+
+    enum Scalar: Decodable {
+        case text(String)
+        case number(Int64)
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let n = try? c.decode(Int64.self) { self = .number(n) } else { self = .text(try c.decode(String.self)) }
+        }
+        var text: String {
+            switch self {
+            case .text(let s): s
+            case .number(let n): String(n)
+            }
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import API
+import Crypto
+import Foundation
+import HTTPTypes
+import OnwardCore
+import Storage
+import Synchronization
+
+/// People: accounts, sign-in, sessions and saved routes, over a `PeopleRepository`. Every change
+/// to a person's routes is checked against the version the client read, stored, then announced
+/// to the person's live connections.
+public final class PeopleService: Sendable {
+    /// A signed-in request's person and session.
+    public struct Signed: Sendable {
+        public var account: Account
+        public var session: SessionRecord
+    }
+
+    public static let browserSessionSeconds: Int64 = 30 * 86_400
+    public static let tokenSessionSeconds: Int64 = 180 * 86_400
+
+    let repository: any PeopleRepository
+    let hasher: PasswordHasher
+    let telegram: TelegramLogin?
+    public let hub: RoutesHub
+    let now: @Sendable () -> Instant
+    /// Sign-in attempts: ten per account, then one a minute; thirty per client, then one each ten seconds.
+    let accountAttempts = RateLimiter(.init(ratePerSecond: 1.0 / 60, burst: 10))
+    let clientAttempts = RateLimiter(.init(ratePerSecond: 0.1, burst: 30))
+    /// Checked against when a username does not exist, so that answer takes as long as a wrong password.
+    private let decoy = Mutex<String?>(nil)
+
+    public init(repository: any PeopleRepository, hasher: PasswordHasher = PasswordHasher(), telegramBotToken: String? = nil,
+                hub: RoutesHub = RoutesHub(), now: @escaping @Sendable () -> Instant = { .now() }) {
+        self.repository = repository; self.hasher = hasher; self.hub = hub; self.now = now
+        telegram = telegramBotToken.map(TelegramLogin.init(botToken:))
+    }
+
+    public var telegramEnabled: Bool { telegram != nil }
+
+    // MARK: - Accounts and sign-in
+
+    public func createAccount(username: String, password: String, displayName: String?, client: String,
+                              kind: SessionRecord.Kind) async throws -> (Signed, token: String) {
+        try throttle(client: client, username: nil)
+        if let p = Self.usernameProblem(username) { throw Self.invalid(p, "username") }
+        if let p = PasswordHasher.problem(password) { throw Self.invalid(p, "password") }
+        let name = (displayName ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard name.count <= 80 else { throw Self.invalid("displayName must be at most 80 characters", "displayName") }
+        let account = Account(id: Self.randomID(), username: username, passwordHash: try await hasher.hash(password),
+                              displayName: name.isEmpty ? username : name, createdAt: now())
+        do { try await repository.createAccount(account) } catch let e as StorageError where e.code == .conflict {
+            throw Problem(status: .conflict, code: "username-taken", title: "Username taken",
+                          detail: "Someone already has the username '\(username)'; choose another.", parameter: "username")
+        }
+        return try await startSession(account, kind: kind)
+    }
+
+    public func signIn(username: String, password: String, client: String, kind: SessionRecord.Kind) async throws -> (Signed, token: String) {
+        try throttle(client: client, username: username)
+        let account = try await repository.account(username: username)
+        let ok: Bool
+        if let hash = account?.passwordHash {
+            ok = try await hasher.verify(password, hash: hash)
+        } else {
+            _ = try await hasher.verify(password, hash: try await decoyHash())
+            ok = false
+        }
+        guard ok, let account else { throw Self.wrongCredentials }
+        return try await startSession(account, kind: kind)
+    }
+
+    /// Signs in the Telegram user the widget's fields name, creating their account on first sign-in.
+    public func telegramSignIn(_ fields: [String: String], client: String, kind: SessionRecord.Kind) async throws -> (Signed, token: String) {
+        guard let telegram else {
+            throw Problem(status: .notFound, code: "telegram-off", title: "Telegram sign-in is off",
+                          detail: "This server has no Telegram bot configured (telegram_bot_token).")
+        }
+        try throttle(client: client, username: nil)
+        let user: TelegramLogin.User
+        do throws(TelegramLogin.Failure) { user = try telegram.verify(fields, now: now()) } catch {
+            throw Problem(status: .unauthorized, code: "telegram-refused", title: "Telegram sign-in refused", detail: error.description)
+        }
+        if let account = try await repository.account(telegramId: user.id) { return try await startSession(account, kind: kind) }
+        let account = Account(id: Self.randomID(), telegramId: user.id, displayName: String(user.displayName.prefix(80)), createdAt: now())
+        do { try await repository.createAccount(account) } catch let e as StorageError where e.code == .conflict {
+            // Two first sign-ins at once: the other made the account.
+            guard let made = try await repository.account(telegramId: user.id) else { throw e }
+            return try await startSession(made, kind: kind)
+        }
+        return try await startSession(account, kind: kind)
+    }
+
+    /// The person and session a token belongs to, if it is current.
+    public func authenticate(token: String) async throws -> Signed? {
+        guard !token.isEmpty, token.count <= 200, let session = try await repository.session(tokenHash: Self.hash(token)) else { return nil }
+        guard session.expiresAt > now() else {
+            try await repository.removeSession(tokenHash: session.tokenHash)
+            return nil
+        }
+        guard let account = try await repository.account(id: session.accountId) else { return nil }
+        return Signed(account: account, session: session)
+    }
+
+    public func signOut(_ signed: Signed, everywhere: Bool) async throws {
+        if everywhere {
+            try await repository.removeSessions(accountId: signed.account.id)
+        } else {
+            try await repository.removeSession(tokenHash: signed.session.tokenHash)
+        }
+    }
+
+    /// Deletes the person with everything they saved, and closes their live connections.
+    public func deleteAccount(_ signed: Signed) async throws {
+        _ = try await repository.deleteAccount(id: signed.account.id)
+        hub.close(signed.account.id)
+    }
+
+    public func export(_ signed: Signed) async throws -> ExportDTO {
+        ExportDTO(exportedAt: now().description, account: Self.me(signed.account), routes: try await repository.routes(accountId: signed.account.id),
+                  sessions: [ExportDTO.Session(kind: signed.session.kind.rawValue, createdAt: signed.session.createdAt.description,
+                                               expiresAt: signed.session.expiresAt.description)])
+    }
+
+    public static func me(_ a: Account) -> MeDTO {
+        MeDTO(id: a.id, username: a.username, displayName: a.displayName, telegram: a.telegramId != nil, createdAt: a.createdAt.description)
+    }
+
+    // MARK: - Saved routes
+
+    public func routes(_ accountId: String) async throws -> SavedRoutes { try await repository.routes(accountId: accountId) }
+
+    /// Applies `edit` to the routes at `version` (what the client read) and stores the result; a
+    /// client that read an older version gets 409 with the current state, and nothing changes.
+    public func edit(_ accountId: String, version: Int, _ edit: SavedRoutes.Edit) async throws -> SavedRoutes {
+        let current = try await repository.routes(accountId: accountId)
+        guard current.version == version else { throw Self.stale(current) }
+        let next: SavedRoutes
+        do throws(RoutesError) { next = try current.applying(edit) } catch {
+            switch error {
+            case .notFound: throw Self.routeNotFound
+            case .invalid(let why, let field): throw Self.invalid(why, field)
+            }
+        }
+        guard try await repository.saveRoutes(next, accountId: accountId) else {
+            throw Self.stale(try await repository.routes(accountId: accountId))
+        }
+        hub.publish(next, of: accountId)
+        return next
+    }
+
+    /// An ID for a new route, unused in `routes`.
+    public static func newRouteID(in routes: SavedRoutes) -> String {
+        let used = routes.routeIds
+        while true {
+            let id = "r" + randomID().prefix(11)
+            if !used.contains(String(id)) { return String(id) }
+        }
+    }
+
+    // MARK: - Parts
+
+    private func startSession(_ account: Account, kind: SessionRecord.Kind) async throws -> (Signed, token: String) {
+        let token = Self.randomToken(), at = now()
+        let session = SessionRecord(tokenHash: Self.hash(token), accountId: account.id, kind: kind, csrfToken: Self.randomToken(), createdAt: at,
+                                    expiresAt: at.adding(seconds: kind == .browser ? Self.browserSessionSeconds : Self.tokenSessionSeconds))
+        try await repository.saveSession(session)
+        return (Signed(account: account, session: session), token)
+    }
+
+    private func throttle(client: String, username: String?) throws {
+        let t = Date().timeIntervalSinceReferenceDate
+        let wait = clientAttempts.take(client: client, now: t) ?? username.flatMap { accountAttempts.take(client: Account.usernameKey($0), now: t) }
+        guard let wait else { return }
+        throw Problem(status: .tooManyRequests, code: "rate-limited", title: "Too many attempts",
+                      detail: "Too many sign-in attempts; try again in \(max(1, Int(wait.rounded(.up)))) seconds.")
+    }
+
+    private func decoyHash() async throws -> String {
+        if let hash = decoy.withLock({ $0 }) { return hash }
+        let hash = try await hasher.hash(Self.randomToken())
+        decoy.withLock { $0 = hash }
+        return hash
+    }
+
+    static func usernameProblem(_ name: String) -> String? {
+        guard (3...32).contains(name.count) else { return "username must be 3 to 32 characters" }
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "._-"))
+        guard name.unicodeScalars.allSatisfy(allowed.contains) else { return "username may hold letters, digits, '.', '_' and '-' only" }
+        return nil
+    }
+
+    /// Hex SHA-256: what storage keeps of a token.
+    static func hash(_ token: String) -> String { SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined() }
+
+    /// 256 random bits, base64url: a session token or an anti-forgery token.
+    static func randomToken() -> String {
+        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func randomID() -> String {
+        SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func invalid(_ detail: String, _ field: String) -> Problem {
+        Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter", detail: detail, parameter: field)
+    }
+
+    static let wrongCredentials = Problem(status: .unauthorized, code: "wrong-credentials", title: "Wrong username or password",
+                                          detail: "The username or the password is wrong.")
+    static let routeNotFound = Problem(status: .notFound, code: "saved-route-not-found", title: "Saved route not found",
+                                       detail: "No saved route has this ID.")
+
+    static func stale(_ current: SavedRoutes) -> Problem {
+        var p = Problem(status: .conflict, code: "stale-version", title: "Changed on another device",
+                        detail: "Your routes changed since the version you read (now version \(current.version)); here they are as they are now.")
+        p.current = current
+        return p
+    }
+}

@@ -1,0 +1,42 @@
+import OnwardCore
+import Synchronization
+
+/// Announces a person's saved routes after each change to every live connection of that
+/// person on this server. A slow connection skips to the newest state, never a backlog.
+public final class RoutesHub: Sendable {
+    private typealias Continuation = AsyncStream<SavedRoutes?>.Continuation
+    /// By account, then by connection.
+    private let listeners = Mutex<[String: [Int: Continuation]]>([:])
+    private let nextID = Atomic<Int>(0)
+
+    public init() {}
+
+    /// The person's changes from now on; `nil` when the account is deleted, after which the stream ends.
+    public func subscribe(_ accountId: String) -> AsyncStream<SavedRoutes?> {
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        let (stream, continuation) = AsyncStream<SavedRoutes?>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        continuation.onTermination = { [weak self] _ in
+            self?.listeners.withLock { l in
+                l[accountId]?[id] = nil
+                if l[accountId]?.isEmpty == true { l[accountId] = nil }
+            }
+        }
+        listeners.withLock { $0[accountId, default: [:]][id] = continuation }
+        return stream
+    }
+
+    public func publish(_ routes: SavedRoutes, of accountId: String) {
+        for c in listeners.withLock({ Array(($0[accountId] ?? [:]).values) }) { c.yield(routes) }
+    }
+
+    /// Ends every connection of an account that no longer exists.
+    public func close(_ accountId: String) {
+        for c in listeners.withLock({ Array(($0[accountId] ?? [:]).values) }) {
+            c.yield(nil)
+            c.finish()
+        }
+    }
+
+    /// How many live connections are listening.
+    public var count: Int { listeners.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+}

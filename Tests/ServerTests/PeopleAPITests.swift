@@ -1,0 +1,259 @@
+import API
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import OnwardCore
+import OnwardTesting
+import Server
+import Storage
+import Testing
+import Transit
+
+/// Accounts, sign-in and saved routes over the API, in process, on the bundled network.
+@Suite("people over the API", .timeLimit(.minutes(5)))
+struct PeopleAPITests {
+    static let botToken = "123456:TEST-bot-token-not-real"
+
+    static func deps(_ repository: any PeopleRepository = InMemoryPeopleRepository()) throws -> ServerDependencies {
+        var deps = TestServer.deps(try TestServer.store())
+        deps.people = PeopleService(repository: repository, hasher: PasswordHasher(cost: 4), telegramBotToken: botToken, now: { TestServer.now })
+        return deps
+    }
+
+    static func send(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil,
+                     token: String? = nil, headers more: HTTPFields = [:]) async throws -> TestResponse {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        headers.append(contentsOf: more)
+        return try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+    }
+
+    static func decode<T: Decodable>(_ r: TestResponse, as: T.Type = T.self) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(r.body.readableBytesView))
+    }
+
+    /// The problem document without its request's ID.
+    static func problem(_ r: TestResponse) throws -> Problem {
+        var p = try decode(r, as: Problem.self)
+        p.requestId = nil
+        return p
+    }
+
+    static func signUp(_ client: some TestClientProtocol, _ name: String) async throws -> String {
+        let r = try await send(client, .post, "/api/v1/accounts", #"{"username": "\#(name)", "password": "correct horse battery"}"#)
+        #expect(r.status == .created)
+        return try decode(r, as: SignedInDTO.self).token
+    }
+
+    static let blokM = #"{"version": 0, "route": {"kind": "board", "stopId": "SBKM", "to": "SBHI"}}"#
+
+    @Test("sign up, sign in, a wrong password, and who is signed in")
+    func signIn() async throws {
+        try await TestServer.app(try Self.deps()).test(.router) { client in
+            let token = try await Self.signUp(client, "Ana")
+            let me = try Self.decode(try await Self.send(client, .get, "/api/v1/me", token: token), as: MeDTO.self)
+            #expect(me.username == "Ana" && me.displayName == "Ana" && !me.telegram)
+            let again = try await Self.send(client, .post, "/api/v1/accounts", #"{"username": "ana", "password": "another long one"}"#)
+            #expect(again.status == .conflict)
+            let short = try await Self.send(client, .post, "/api/v1/accounts", #"{"username": "bob", "password": "short"}"#)
+            #expect(short.status == .badRequest && String(buffer: short.body).contains("password"))
+            let good = try await Self.send(client, .post, "/api/v1/sessions", #"{"username": "ANA", "password": "correct horse battery"}"#)
+            #expect(good.status == .created)
+            let wrong = try await Self.send(client, .post, "/api/v1/sessions", #"{"username": "ana", "password": "wrong horse battery"}"#)
+            #expect(wrong.status == .unauthorized)
+            let nobody = try await Self.send(client, .post, "/api/v1/sessions", #"{"username": "nobody", "password": "wrong horse battery"}"#)
+            // A username that does not exist gets the very answer a wrong password gets.
+            let (p1, p2) = (try Self.problem(nobody), try Self.problem(wrong))
+            #expect(nobody.status == .unauthorized && p1 == p2)
+            #expect(try await Self.send(client, .get, "/api/v1/me").status == .unauthorized)
+            #expect(try await Self.send(client, .get, "/api/v1/me", token: "made-up").status == .unauthorized)
+            // Signing out ends that token only; signing out everywhere ends them all.
+            let second = try Self.decode(good, as: SignedInDTO.self).token
+            #expect(try await Self.send(client, .delete, "/api/v1/sessions/current", token: token).status == .noContent)
+            #expect(try await Self.send(client, .get, "/api/v1/me", token: token).status == .unauthorized)
+            #expect(try await Self.send(client, .get, "/api/v1/me", token: second).status == .ok)
+            let third = try Self.decode(try await Self.send(client, .post, "/api/v1/sessions", #"{"username": "ana", "password": "correct horse battery"}"#),
+                                        as: SignedInDTO.self).token
+            #expect(try await Self.send(client, .delete, "/api/v1/sessions/current?everywhere=true", token: second).status == .noContent)
+            #expect(try await Self.send(client, .get, "/api/v1/me", token: third).status == .unauthorized)
+        }
+    }
+
+    @Test("sign-in attempts are limited per account")
+    func throttled() async throws {
+        try await TestServer.app(try Self.deps()).test(.router) { client in
+            _ = try await Self.signUp(client, "ana")
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 0..<11 {
+                statuses.append(try await Self.send(client, .post, "/api/v1/sessions", #"{"username": "ana", "password": "wrong horse battery"}"#).status)
+            }
+            #expect(statuses.prefix(10).allSatisfy { $0 == .unauthorized })
+            #expect(statuses.last == .tooManyRequests)
+            // Even the right password waits now.
+            #expect(try await Self.send(client, .post, "/api/v1/sessions", #"{"username": "ana", "password": "correct horse battery"}"#).status
+                    == .tooManyRequests)
+        }
+    }
+
+    /// Widget fields signed as Telegram signs them, with this test's bot token.
+    static func telegram(_ fields: [String: String]) -> String {
+        let lines = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n")
+        let key = SymmetricKey(data: SHA256.hash(data: Data(botToken.utf8)))
+        let hash = HMAC<SHA256>.authenticationCode(for: Data(lines.utf8), using: key).map { String(format: "%02x", $0) }.joined()
+        var all = fields
+        all["hash"] = hash
+        return String(decoding: try! JSONSerialization.data(withJSONObject: all), as: UTF8.self)
+    }
+
+    @Test("Telegram sign-in: genuine data signs in (the same account each time); expired or tampered data is refused")
+    func telegramSignIn() async throws {
+        let fresh = String(TestServer.now.epochSeconds - 60)
+        try await TestServer.app(try Self.deps()).test(.router) { client in
+            let genuine = Self.telegram(["id": "4242", "first_name": "Siti", "username": "siti_j", "auth_date": fresh])
+            let r = try await Self.send(client, .post, "/api/v1/sessions/telegram", genuine)
+            #expect(r.status == .created)
+            let first = try Self.decode(r, as: SignedInDTO.self)
+            #expect(first.me.telegram && first.me.displayName == "Siti" && first.me.username == nil)
+            let second = try Self.decode(try await Self.send(client, .post, "/api/v1/sessions/telegram", genuine), as: SignedInDTO.self)
+            #expect(second.me.id == first.me.id)
+            let old = Self.telegram(["id": "4242", "first_name": "Siti", "auth_date": String(TestServer.now.epochSeconds - 86_401)])
+            let expired = try await Self.send(client, .post, "/api/v1/sessions/telegram", old)
+            #expect(expired.status == .unauthorized && String(buffer: expired.body).contains("more than a day old"))
+            let tampered = genuine.replacingOccurrences(of: "4242", with: "4243")
+            let refused = try await Self.send(client, .post, "/api/v1/sessions/telegram", tampered)
+            #expect(refused.status == .unauthorized && String(buffer: refused.body).contains("not signed"))
+        }
+        var off = try Self.deps()
+        off.people = PeopleService(repository: InMemoryPeopleRepository(), hasher: PasswordHasher(cost: 4), now: { TestServer.now })
+        try await TestServer.app(off).test(.router) { client in
+            let genuine = Self.telegram(["id": "4242", "first_name": "Siti", "auth_date": fresh])
+            let r = try await Self.send(client, .post, "/api/v1/sessions/telegram", genuine)
+            #expect(r.status == .notFound)
+        }
+    }
+
+    @Test("saved routes: create with a name from the stops, push, pop, reorder, make current, delete; a stale write is a 409 with the current state")
+    func routes() async throws {
+        try await TestServer.app(try Self.deps()).test(.router) { client in
+            let token = try await Self.signUp(client, "ana")
+            let empty = try Self.decode(try await Self.send(client, .get, "/api/v1/me/routes", token: token), as: SavedRoutes.self)
+            #expect(empty == SavedRoutes())
+            let created = try await Self.send(client, .post, "/api/v1/me/routes", Self.blokM, token: token)
+            #expect(created.status == .created)
+            var state = try Self.decode(created, as: SavedRoutes.self)
+            let board = try #require(state.current?.route)
+            #expect(board.name == "Stasiun MRT Blok M BCA to Stasiun MRT Bundaran HI Bank Jakarta")
+            #expect(board.stopId == "mrt-jakarta:SBKM" && state.version == 1)
+            // A second device that read version 0 is refused, and told what is there now.
+            let stale = try await Self.send(client, .post, "/api/v1/me/routes", Self.blokM, token: token)
+            #expect(stale.status == .conflict)
+            #expect(try Self.decode(stale, as: Problem.self).current == state)
+            let journey = #"{"version": 1, "route": {"kind": "journey", "from": "SLBB", "to": "SBHI", "name": "Home"}}"#
+            state = try Self.decode(try await Self.send(client, .post, "/api/v1/me/routes", journey, token: token), as: SavedRoutes.self)
+            let home = try #require(state.current?.route)
+            #expect(home.name == "Home" && state.stacks.count == 2)
+            let queries = Queries(TestServer.deps(try TestServer.store()).sources, now: TestServer.now)
+            let trip = try #require(try await queries.board(.init(stopID: "SBKM", via: "SBHI", limit: 1)).departures?.first)
+            let push = #"{"version": 2, "route": {"kind": "service", "tripId": "\#(trip.tripId)", "serviceDate": "\#(trip.serviceDate)"}}"#
+            let pushed = try await Self.send(client, .post, "/api/v1/me/routes/\(board.id)/stack", push, token: token)
+            #expect(pushed.status == .ok)
+            state = try Self.decode(pushed, as: SavedRoutes.self)
+            #expect(state.currentRouteId == board.id && state.current?.pushed.count == 1)
+            #expect(state.current?.top.name == "\(trip.routeShortName) to \(trip.headsign)")
+            let glance = try Self.decode(try await Self.send(client, .get, "/api/v1/me/glance", token: token), as: RouteResultDTO.self)
+            #expect(glance.state == .loaded && glance.service?.tripId == trip.tripId && glance.trail?.count == 2)
+            state = try Self.decode(try await Self.send(client, .post, "/api/v1/me/routes/\(board.id)/stack/pop", #"{"version": 3}"#, token: token),
+                                    as: SavedRoutes.self)
+            #expect(state.current?.pushed.isEmpty == true)
+            let nothing = try await Self.send(client, .post, "/api/v1/me/routes/\(board.id)/stack/pop", #"{"version": 4}"#, token: token)
+            #expect(nothing.status == .badRequest)
+            state = try Self.decode(try await Self.send(client, .patch, "/api/v1/me/routes/\(home.id)", #"{"version": 4, "position": 0, "name": "Work"}"#,
+                                                        token: token), as: SavedRoutes.self)
+            #expect(state.stacks.map(\.route.name).first == "Work")
+            state = try Self.decode(try await Self.send(client, .put, "/api/v1/me/current", #"{"version": 5, "routeId": "\#(home.id)"}"#, token: token),
+                                    as: SavedRoutes.self)
+            #expect(state.currentRouteId == home.id)
+            state = try Self.decode(try await Self.send(client, .delete, "/api/v1/me/routes/\(home.id)", #"{"version": 6}"#, token: token),
+                                    as: SavedRoutes.self)
+            #expect(state.stacks.map(\.route.id) == [board.id] && state.currentRouteId == board.id && state.version == 7)
+            // A stop that does not exist is a bad body, named.
+            let unknown = try await Self.send(client, .post, "/api/v1/me/routes", #"{"version": 7, "route": {"kind": "board", "stopId": "NOWHERE"}}"#,
+                                              token: token)
+            let problem = try Self.decode(unknown, as: Problem.self)
+            #expect(unknown.status == .badRequest && problem.parameter == "route.stopId")
+            let export = try Self.decode(try await Self.send(client, .get, "/api/v1/me/export", token: token), as: ExportDTO.self)
+            #expect(export.routes == state && export.account.username == "ana")
+            #expect(!String(buffer: try await Self.send(client, .get, "/api/v1/me/export", token: token).body).contains("$2b$"))
+        }
+    }
+
+    @Test("another person's routes answer 404, exactly as routes that do not exist")
+    func privateByDefault() async throws {
+        try await TestServer.app(try Self.deps()).test(.router) { client in
+            let ana = try await Self.signUp(client, "ana"), bob = try await Self.signUp(client, "bob")
+            let state = try Self.decode(try await Self.send(client, .post, "/api/v1/me/routes", Self.blokM, token: ana), as: SavedRoutes.self)
+            let id = try #require(state.currentRouteId)
+            let attempts: [(HTTPRequest.Method, String, String)] = [
+                (.patch, "/api/v1/me/routes/\(id)", #"{"version": 0, "name": "mine"}"#),
+                (.delete, "/api/v1/me/routes/\(id)", #"{"version": 0}"#),
+                (.post, "/api/v1/me/routes/\(id)/stack", #"{"version": 0, "route": {"kind": "service", "tripId": "x"}}"#),
+                (.post, "/api/v1/me/routes/\(id)/stack/pop", #"{"version": 0}"#),
+                (.put, "/api/v1/me/current", #"{"version": 0, "routeId": "\#(id)"}"#),
+            ]
+            for (method, uri, body) in attempts {
+                let theirs = try await Self.send(client, method, uri, body, token: bob)
+                let none = try await Self.send(client, method, uri.replacingOccurrences(of: id, with: "r00000000000"),
+                                               body.replacingOccurrences(of: id, with: "r00000000000"), token: bob)
+                #expect(theirs.status == .notFound, "\(method) \(uri)")
+                var a = try Self.problem(theirs), b = try Self.problem(none)
+                a.instance = nil; b.instance = nil
+                #expect(a == b)
+            }
+            #expect(try Self.decode(try await Self.send(client, .get, "/api/v1/me/routes", token: bob), as: SavedRoutes.self) == SavedRoutes())
+            #expect(try Self.decode(try await Self.send(client, .get, "/api/v1/me/routes", token: ana), as: SavedRoutes.self) == state)
+        }
+    }
+
+    @Test("a change made with a browser's cookie needs the page's anti-forgery token and this server's origin")
+    func forgery() async throws {
+        let deps = try Self.deps()
+        try await TestServer.app(deps).test(.router) { client in
+            _ = try await Self.signUp(client, "ana")
+            let (signed, cookie) = try await deps.people.signIn(username: "ana", password: "correct horse battery", client: "test", kind: .browser)
+            let jar: HTTPFields = [.cookie: "onward_session=\(cookie)"]
+            #expect(try await Self.send(client, .get, "/api/v1/me/routes", headers: jar).status == .ok)
+            let noToken = try await Self.send(client, .post, "/api/v1/me/routes", Self.blokM, headers: jar)
+            #expect(noToken.status == .forbidden)
+            let wrongToken = try await Self.send(client, .post, "/api/v1/me/routes", Self.blokM, headers: jar + [HTTPField(name: .init("X-CSRF-Token")!, value: "nope")])
+            #expect(wrongToken.status == .forbidden)
+            let csrf = HTTPField(name: .init("X-CSRF-Token")!, value: signed.session.csrfToken)
+            let foreign = try await Self.send(client, .post, "/api/v1/me/routes", Self.blokM,
+                                              headers: jar + [csrf, HTTPField(name: .origin, value: "https://evil.example")])
+            #expect(foreign.status == .forbidden)
+            let good = try await Self.send(client, .post, "/api/v1/me/routes", Self.blokM, headers: jar + [csrf])
+            #expect(good.status == .created)
+        }
+    }
+
+    @Test("deleting the account deletes everything, and its token stops working")
+    func deleteAccount() async throws {
+        let repository = InMemoryPeopleRepository()
+        try await TestServer.app(try Self.deps(repository)).test(.router) { client in
+            let token = try await Self.signUp(client, "ana")
+            let me = try Self.decode(try await Self.send(client, .get, "/api/v1/me", token: token), as: MeDTO.self)
+            _ = try await Self.send(client, .post, "/api/v1/me/routes", Self.blokM, token: token)
+            #expect(try await Self.send(client, .delete, "/api/v1/me", token: token).status == .noContent)
+            #expect(try await Self.send(client, .get, "/api/v1/me", token: token).status == .unauthorized)
+            #expect(try await repository.account(id: me.id) == nil)
+            #expect(try await repository.routes(accountId: me.id) == SavedRoutes())
+        }
+    }
+}
+
+private func + (a: HTTPFields, b: [HTTPField]) -> HTTPFields {
+    var all = a
+    all.append(contentsOf: b)
+    return all
+}
