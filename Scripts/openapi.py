@@ -23,6 +23,8 @@ def obj(required, optional):
     return {"type": "object", "required": sorted(required), "properties": props, "additionalProperties": False}
 
 AT_SCHEMA = {"type": "string", "format": "date-time"}
+ROUTE_KIND = {"type": "string", "enum": ["board", "journey", "service", "journeyOption"]}
+ID200 = {"type": "string", "minLength": 1, "maxLength": 200}
 STATUS = {"type": "string", "enum": ["scheduled", "noLiveData", "onTime", "late", "delayed", "early", "cancelled", "skipped", "departed"]}
 ISO = {"type": "string", "description": "ISO 8601 local time with UTC offset, e.g. 2026-11-23T08:05:00+07:00"}
 
@@ -100,7 +102,20 @@ schemas = {
     "PushSubscription": obj({"endpoint": {"type": "string", "pattern": "^https://[^/?#]+", "description": "The push service's URL (https)."}, "keys": obj({"p256dh": S, "auth": S}, {})}, {"expirationTime": {"type": ["number", "null"]}}),
     "PushKey": obj({"publicKey": S}, {}),
     "Problem": obj({"type": S, "title": S, "status": I, "detail": S, "code": S},
-                   {"instance": S, "parameter": S, "requestId": S}),
+                   {"instance": S, "parameter": S, "requestId": S,
+                    "current": {**ref("SavedRoutes"), "description": "With 409 stale-version: the routes as they are now."}}),
+    "Me": obj({"id": S, "displayName": S, "telegram": B, "createdAt": S}, {"username": S}),
+    "SignedIn": obj({"me": ref("Me"), "token": {"type": "string", "description": "A bearer token: Authorization: Bearer TOKEN."},
+                     "expiresAt": S}, {}),
+    "SavedRoute": obj({"id": S, "name": S, "kind": ROUTE_KIND},
+                      {"stopId": S, "from": S, "to": S, "arrivals": B, "tripId": S, "serviceDate": S, "departure": S}),
+    "RouteStack": obj({"route": ref("SavedRoute"), "pushed": arr(ref("SavedRoute"))}, {}),
+    "SavedRoutes": obj({"version": I, "stacks": arr(ref("RouteStack"))}, {"currentRouteId": S}),
+    "RouteResult": obj({"state": {"type": "string", "enum": ["noRoutes", "loading", "loaded", "failed"]}},
+                       {"route": ref("SavedRoute"), "trail": arr(ref("SavedRoute")), "board": ref("Board"), "service": ref("Service"),
+                        "journeys": ref("Journeys"), "reason": S}),
+    "Export": obj({"exportedAt": S, "account": ref("Me"), "routes": ref("SavedRoutes"),
+                   "sessions": arr(obj({"kind": S, "createdAt": S, "expiresAt": S}, {}))}, {}),
 }
 
 def param(name, where, schema, desc, required=False):
@@ -221,12 +236,86 @@ paths = {
         "responses": {"200": ok("Vehicles", "Vehicles with their trips"), **errors(429)}}},
 }
 
+# People. Request bodies are exact (an unknown field is refused with 400); an optional field may be null (read as absent).
+def body(schema): return {"required": True, "content": {"application/json": {"schema": schema}}}
+def nullable(schema):
+    t = schema["type"]
+    return {**schema, "type": (t if isinstance(t, list) else [t]) + ["null"]}
+def req(required, optional):
+    return {"type": "object", "required": sorted(required), "additionalProperties": False,
+            "properties": {**required, **{k: nullable(v) for k, v in optional.items()}}}
+USERNAME = {"type": "string", "pattern": "^[A-Za-z0-9._-]{3,32}$"}
+PASSWORD = {"type": "string", "minLength": 10, "maxLength": 1000}
+VERSION = {"type": "integer", "minimum": 0, "maximum": 1000000000,
+           "description": "The version of the routes the client read (409 with the current state when it is not the latest)."}
+NAME = {"type": "string", "maxLength": 80, "description": "Without one (or blank), a name is made from the stops."}
+def kind(k): return {"type": "string", "const": k}
+BOARD = req({"kind": kind("board"), "stopId": ID200}, {"name": NAME, "to": {**ID200, "description": "Only services calling here later."}, "arrivals": B})
+JOURNEY = req({"kind": kind("journey"), "from": ID200, "to": ID200}, {"name": NAME})
+SERVICE = req({"kind": kind("service"), "tripId": ID200}, {"name": NAME, "serviceDate": DATE})
+OPTION = req({"kind": kind("journeyOption"), "from": ID200, "to": ID200, "departure": AT}, {"name": NAME})
+TG_NUMBER = {"type": ["integer", "string"], "minimum": -9007199254740991, "maximum": 9007199254740991}
+ROUTE_ID = param("routeId", "path", S, "A saved route's id (the explicit route heading a stack).")
+ME = {"security": [{"bearer": []}, {"cookie": []}]}
+def routes_ok(desc): return {"200": ok("SavedRoutes", desc), **errors(400, 401, 403, 404, 409, 413, 429)}
+paths.update({
+    "/api/v1/accounts": {"post": {"operationId": "createAccount", "summary": "Create a local account; answers a bearer token",
+        "requestBody": body(req({"username": USERNAME, "password": PASSWORD}, {"displayName": {"type": "string", "maxLength": 80}})),
+        "responses": {"201": ok("SignedIn", "The account and a token"), **errors(400, 409, 413, 429)}}},
+    "/api/v1/sessions": {"post": {"operationId": "signIn", "summary": "Sign in with a username and password; answers a bearer token (attempts are limited per account and per client)",
+        "requestBody": body(req({"username": {"type": "string", "maxLength": 100}, "password": {"type": "string", "maxLength": 1000}}, {})),
+        "responses": {"201": ok("SignedIn", "A token"), **errors(400, 401, 413, 429)}}},
+    "/api/v1/sessions/telegram": {"post": {"operationId": "telegramSignIn",
+        "summary": "Sign in with the Telegram login widget's data (checked with the bot token; at most a day old); 404 when Telegram sign-in is not configured",
+        "requestBody": body({**req({"id": TG_NUMBER, "auth_date": TG_NUMBER, "hash": S}, {"first_name": S, "last_name": S, "username": S, "photo_url": S}),
+                             "additionalProperties": {"type": ["string", "integer", "null"], "maximum": 9007199254740991, "minimum": -9007199254740991}}),
+        "responses": {"201": ok("SignedIn", "A token"), **errors(400, 401, 404, 413, 429)}}},
+    "/api/v1/sessions/current": {"delete": {"operationId": "signOut", "summary": "Sign out this session, or every session of the person",
+        **ME, "parameters": [param("everywhere", "query", B, "End every session of the person, on every device.")],
+        "responses": {"204": {"description": "Signed out"}, **errors(400, 401, 403, 429)}}},
+    "/api/v1/me": {
+        "get": {"operationId": "getMe", "summary": "Who is signed in", **ME, "responses": {"200": ok("Me", "The person"), **errors(401, 429)}},
+        "delete": {"operationId": "deleteMe", "summary": "Delete the account with everything it saved", **ME,
+                   "responses": {"204": {"description": "Deleted"}, **errors(401, 403, 429)}}},
+    "/api/v1/me/export": {"get": {"operationId": "exportMe", "summary": "Everything Onward keeps about the person, as JSON", **ME,
+        "responses": {"200": ok("Export", "The export"), **errors(401, 429)}}},
+    "/api/v1/me/glance": {"get": {"operationId": "glance", "summary": "What the top of the current stack shows now", **ME,
+        "parameters": [LANG], "responses": {"200": ok("RouteResult", "The result, never blank"), **errors(401, 429)}}},
+    "/api/v1/me/routes": {
+        "get": {"operationId": "listSavedRoutes", "summary": "The person's routes and stacks, with their version", **ME,
+                "responses": {"200": ok("SavedRoutes", "The routes"), **errors(401, 429)}},
+        "post": {"operationId": "createSavedRoute", "summary": "Save a board or a journey as a new stack, made current", **ME,
+                 "requestBody": body(req({"version": VERSION, "route": {"oneOf": [BOARD, JOURNEY]}}, {})),
+                 "responses": {"201": ok("SavedRoutes", "The routes after the change"), **errors(400, 401, 403, 404, 409, 413, 429)}}},
+    "/api/v1/me/routes/{routeId}": {
+        "patch": {"operationId": "updateSavedRoute", "summary": "Rename a route and/or move it to a position among the stacks", **ME,
+                  "parameters": [ROUTE_ID],
+                  # name and position are not nullable here: one of them must say what to change.
+                  "requestBody": body({"type": "object", "required": ["version"], "additionalProperties": False,
+                                       "properties": {"version": VERSION, "name": NAME, "position": {"type": "integer", "minimum": 0, "maximum": 49}},
+                                       "anyOf": [{"required": ["name"]}, {"required": ["position"]}]}),
+                  "responses": routes_ok("The routes after the change")},
+        "delete": {"operationId": "deleteSavedRoute", "summary": "Delete a route with its stack", **ME, "parameters": [ROUTE_ID],
+                   "requestBody": body(req({"version": VERSION}, {})), "responses": routes_ok("The routes after the change")}},
+    "/api/v1/me/routes/{routeId}/stack": {"post": {"operationId": "pushStack",
+        "summary": "Push a service's progress or a journey option onto a route's stack (the stack becomes current)", **ME,
+        "parameters": [ROUTE_ID], "requestBody": body(req({"version": VERSION, "route": {"oneOf": [SERVICE, OPTION]}}, {})),
+        "responses": routes_ok("The routes after the change")}},
+    "/api/v1/me/routes/{routeId}/stack/pop": {"post": {"operationId": "popStack", "summary": "Go back: pop the top of a route's stack", **ME,
+        "parameters": [ROUTE_ID], "requestBody": body(req({"version": VERSION}, {})), "responses": routes_ok("The routes after the change")}},
+    "/api/v1/me/current": {"put": {"operationId": "setCurrentRoute", "summary": "Make a route's stack the current one", **ME,
+        "requestBody": body(req({"version": VERSION, "routeId": S}, {})), "responses": routes_ok("The routes after the change")}},
+})
+
 doc = {
     "openapi": "3.1.0",
     "info": {"title": "Onward API", "version": "1.0.0",
-             "description": "Departure boards, services, stops and alerts from every configured source (GTFS with GTFS-Realtime, National Rail Darwin, the CTA Bus Tracker), in one shape. Errors are application/problem+json (RFC 9457) with a stable code. Live updates: a WebSocket at /live?board=STOP_ID or /live?service=TRIP_ID; a commute's alerts at /live?commute=ID, which also takes the traveller's positions and beacon sightings. Every ID is canonical, SOURCE:LOCAL (mrt-jakarta:SLBB, national-rail:ECR), the source named by configuration; an unprefixed ID is accepted when exactly one source has it."},
+             "description": "Departure boards, services, stops and alerts from every configured source (GTFS with GTFS-Realtime, National Rail Darwin, the CTA Bus Tracker), in one shape. Errors are application/problem+json (RFC 9457) with a stable code. Live updates: a WebSocket at /live?board=STOP_ID or /live?service=TRIP_ID; a commute's alerts at /live?commute=ID, which also takes the traveller's positions and beacon sightings; a signed-in person's routes at /live?me (view=glance adds the top of the current stack), sent at once and after every change on any device. Every ID is canonical, SOURCE:LOCAL (mrt-jakarta:SLBB, national-rail:ECR), the source named by configuration; an unprefixed ID is accepted when exactly one source has it."},
     "paths": paths,
-    "components": {"schemas": schemas},
+    "components": {"schemas": schemas, "securitySchemes": {
+        "bearer": {"type": "http", "scheme": "bearer", "description": "A token from createAccount, signIn or telegramSignIn."},
+        "cookie": {"type": "apiKey", "in": "cookie", "name": "onward_session",
+                   "description": "The web app's session; a change also needs the page's X-CSRF-Token header."}}},
 }
 
 text = json.dumps(doc, indent=1, sort_keys=True) + "\n"

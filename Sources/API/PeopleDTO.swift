@@ -99,3 +99,22 @@ public struct RoutesChangeDTO: Codable, Sendable, Equatable {
         self.version = version; self.route = route; self.name = name; self.position = position; self.routeId = routeId
     }
 }
+
+/// A live message on `/live?me`: the person's whole routes state, at once on connecting and after
+/// every change made on any device; with `view=glance`, what the top of the current stack shows;
+/// with `format=html`, the web app's rendering of it.
+public struct RoutesMessage: Codable, Sendable, Equatable {
+    public var type = "routes"
+    public var version: Int
+    public var stacks: [RouteStack]
+    public var currentRouteId: String?
+    public var glance: RouteResultDTO?
+    public var html: String?
+
+    public init(_ routes: SavedRoutes, glance: RouteResultDTO? = nil, html: String? = nil) {
+        version = routes.version; stacks = routes.stacks; currentRouteId = routes.currentRouteId; self.glance = glance; self.html = html
+    }
+
+    /// The routes state the message carries.
+    public var routes: SavedRoutes { SavedRoutes(version: version, stacks: stacks, currentRouteId: currentRouteId) }
+}

@@ -142,7 +142,7 @@ public struct SavedRoutes: Sendable, Hashable, Codable {
         case .create(let route):
             guard route.kind.isExplicit else { throw .invalid("a \(route.kind.rawValue) route can only be pushed onto a stack", field: "kind") }
             if let p = route.problem() { throw p }
-            guard stacks.count < Self.maxRoutes else { throw .invalid("at most \(Self.maxRoutes) routes can be saved", field: "route") }
+            guard stacks.count < Self.maxRoutes else { throw .notPossible("at most \(Self.maxRoutes) routes can be saved") }
             next.stacks.append(RouteStack(route: route))
             next.currentRouteId = route.id
         case .update(let id, let name, let position):
@@ -155,7 +155,7 @@ public struct SavedRoutes: Sendable, Hashable, Codable {
             }
             if let position {
                 guard (0..<stacks.count).contains(position) else {
-                    throw .invalid("position must be from 0 to \(stacks.count - 1)", field: "position")
+                    throw .notPossible("position must be from 0 to \(stacks.count - 1)")
                 }
                 next.stacks.insert(next.stacks.remove(at: i), at: position)
             }
@@ -170,12 +170,12 @@ public struct SavedRoutes: Sendable, Hashable, Codable {
             let i = try index(id)
             guard !route.kind.isExplicit else { throw .invalid("a \(route.kind.rawValue) route heads a stack of its own: create it", field: "kind") }
             if let p = route.problem() { throw p }
-            guard stacks[i].pushed.count < Self.maxDepth else { throw .invalid("a stack holds at most \(Self.maxDepth) routes", field: "route") }
+            guard stacks[i].pushed.count < Self.maxDepth else { throw .notPossible("a stack holds at most \(Self.maxDepth) routes") }
             next.stacks[i].pushed.append(route)
             next.currentRouteId = id
         case .pop(let id):
             let i = try index(id)
-            guard !stacks[i].pushed.isEmpty else { throw .invalid("the stack has only its own route: there is nothing to go back to", field: "routeId") }
+            guard !stacks[i].pushed.isEmpty else { throw .notPossible("the stack has only its own route: there is nothing to go back to") }
             next.stacks[i].pushed.removeLast()
             next.currentRouteId = id
         case .setCurrent(let id):
@@ -195,11 +195,13 @@ public enum RoutesError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No route of this person has the ID (another person's route is the same: it does not exist for them).
     case notFound(String)
     case invalid(String, field: String)
+    /// A well-formed edit the routes as they are now do not allow (popping a stack with nothing pushed, a position past the end).
+    case notPossible(String)
 
     public var description: String {
         switch self {
         case .notFound: "No saved route has this ID."
-        case .invalid(let why, _): why
+        case .invalid(let why, _), .notPossible(let why): why
         }
     }
 }

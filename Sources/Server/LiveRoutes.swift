@@ -40,6 +40,8 @@ struct LiveRoutes {
     let fragment: @Sendable (LiveSubject, Queries, _ board: BoardDTO?, _ service: ServiceDTO?) -> String?
     /// Renders a commute's journey for the web app (`format=html`).
     let commuteFragment: @Sendable (CommuteDTO, Request) -> String
+    /// Renders a person's routes (or, with `view=glance`, the top of the current stack) for the web app (`format=html`).
+    var meFragment: @Sendable (SavedRoutes, RouteResultDTO?, Request) -> String = { _, _, _ in "" }
 
     func add(to router: Router<OnwardRequestContext>) {
         router.ws("live") { request, _ in
@@ -51,11 +53,19 @@ struct LiveRoutes {
                 guard deps.commutes.exists(id) else { throw CommuteRoutes.notFound }
                 return .upgrade([:])
             }
+            if Self.wantsMe(request) {
+                guard try await auth.caller(request) != nil else { throw Authenticator.signInRequired }
+                return .upgrade([:])
+            }
             _ = try subject(request)
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             if let id = commuteID(context.request) {
                 return try await commuteLive(context.request).run(id, inbound: inbound, outbound: outbound)
+            }
+            if Self.wantsMe(context.request) {
+                guard let caller = try await auth.caller(context.request) else { return }
+                return try await meLive(context.request).run(caller.signed, inbound: inbound, outbound: outbound)
             }
             let subject = try subject(context.request)
             let wantsHTML = context.request.uri.queryParameters.get("format") == "html"
@@ -158,6 +168,19 @@ struct LiveRoutes {
         return CommuteLive(commutes: deps.commutes, html: { render($0, request) })
     }
 
+    var auth: Authenticator { Authenticator(people: deps.people, allowedOrigins: deps.allowedOrigins) }
+
+    /// `me`: the signed-in person's routes (by the session cookie or `Authorization: Bearer`).
+    static func wantsMe(_ request: Request) -> Bool { request.uri.queryParameters["me"] != nil }
+
+    func meLive(_ request: Request) -> MeLive {
+        let glance = request.uri.queryParameters.get("view") == "glance"
+        let languages = (try? Params(request))?.languages ?? ["en"]
+        guard request.uri.queryParameters.get("format") == "html" else { return MeLive(deps: deps, glance: glance, languages: languages, html: nil) }
+        let render = meFragment
+        return MeLive(deps: deps, glance: glance, languages: languages, html: { render($0, $1, request) })
+    }
+
     /// `commute=ID`: a commute's own channel (its ID is never printed: the access log drops query strings).
     func commuteID(_ request: Request) -> String? {
         (try? Params(request))?.string("commute")
@@ -187,6 +210,8 @@ struct LiveRoutes {
         guard request.uri.path == "/live" else { return false }
         guard originAllowed(request) else { return true }
         if let id = commuteID(request) { return !deps.commutes.exists(id) }
+        // Whether the credentials are current is checked by the upgrade itself.
+        if Self.wantsMe(request) { return Authenticator.bearer(request) == nil && request.cookies[Authenticator.cookieName] == nil }
         return (try? subject(request)) == nil
     }
 }

@@ -30,9 +30,12 @@ public struct Problem: Codable, Sendable, Equatable {
         switch error {
         case let e as QueryError:
             switch e.code {
-            case .stopNotFound: return Problem(status: .notFound, code: e.code.rawValue, title: "Stop not found", detail: e.message)
-            case .tripNotFound: return Problem(status: .notFound, code: e.code.rawValue, title: "Trip not found", detail: e.message)
-            case .notRunning: return Problem(status: .notFound, code: e.code.rawValue, title: "Trip not running that day", detail: e.message)
+            case .stopNotFound:
+                return Problem(status: .notFound, code: e.code.rawValue, title: "Stop not found", detail: e.message, parameter: e.parameter)
+            case .tripNotFound:
+                return Problem(status: .notFound, code: e.code.rawValue, title: "Trip not found", detail: e.message, parameter: e.parameter)
+            case .notRunning:
+                return Problem(status: .notFound, code: e.code.rawValue, title: "Trip not running that day", detail: e.message, parameter: e.parameter)
             case .invalidParameter:
                 return Problem(status: .badRequest, code: e.code.rawValue, title: "Invalid parameter", detail: e.message, parameter: e.parameter)
             case .routeNotFound: return Problem(status: .notFound, code: e.code.rawValue, title: "Route not found", detail: e.message)

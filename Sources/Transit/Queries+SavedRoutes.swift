@@ -19,7 +19,11 @@ extension Queries {
             do { r.tripId = try resolve(trip, as: .service).id } catch { throw QueryError(error.code, error.message, parameter: "route.tripId") }
         }
         r.name = r.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if r.name.isEmpty { r.name = try await defaultName(r, languages: languages) }
+        if r.name.isEmpty {
+            // Stop names can be long ("Stasiun MRT Lebak Bulus Grab"): a made-up name is cut to fit, never refused.
+            let name = try await defaultName(r, languages: languages)
+            r.name = name.count > SavedRoutes.maxNameLength ? name.prefix(SavedRoutes.maxNameLength - 1) + "…" : name
+        }
         return r
     }
 

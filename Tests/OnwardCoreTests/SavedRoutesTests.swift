@@ -40,7 +40,7 @@ struct SavedRoutesTests {
         let moved = try s.applying(.update(routeId: "commute", name: "Work", position: 0))
         #expect(moved.stacks.map(\.route.id) == ["commute", "york"])
         #expect(moved.stacks[0].route.name == "Work")
-        #expect(throws: RoutesError.invalid("position must be from 0 to 1", field: "position")) {
+        #expect(throws: RoutesError.notPossible("position must be from 0 to 1")) {
             try s.applying(.update(routeId: "york", name: nil, position: 2))
         }
         #expect(throws: RoutesError.self) { try s.applying(.update(routeId: "york", name: String(repeating: "x", count: 81), position: nil)) }

@@ -82,18 +82,58 @@ struct OpenAPIConformanceTests {
                 ("/api/v1/commutes/{commuteId}", .delete, commute, nil),
                 ("/api/v1/commutes/{commuteId}", .delete, commute, nil),
             ]
-            for w in writes {
-                try await client.execute(uri: w.uri, method: w.method, headers: w.body == nil ? [:] : [.contentType: "application/json"],
-                                         body: w.body.map { ByteBuffer(string: $0) }) { r in
-                    let schema = try #require(validator.responseSchema(path: w.path, method: w.method.rawValue.lowercased(), status: Int(r.status.code)),
-                                              "\(w.method) \(w.uri): status \(r.status.code) is not documented")
+            /// Sends one write and checks its answer against what the document says for its status.
+            func check(_ path: String, _ method: HTTPRequest.Method, _ uri: String, _ body: String?, token: String? = nil) async throws {
+                var headers: HTTPFields = body == nil ? [:] : [.contentType: "application/json"]
+                if let token { headers[.authorization] = "Bearer \(token)" }
+                try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { r in
+                    let schema = try #require(validator.responseSchema(path: path, method: method.rawValue.lowercased(), status: Int(r.status.code)),
+                                              "\(method) \(uri): status \(r.status.code) is not documented")
                     if !schema.isEmpty {
                         let problems = validator.validate(try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView)), against: schema)
-                        #expect(problems.isEmpty, "\(w.method) \(w.uri): \(problems.prefix(5).joined(separator: "; "))")
+                        #expect(problems.isEmpty, "\(method) \(uri): \(problems.prefix(5).joined(separator: "; "))")
                     }
                 }
-                covered.insert(w.path)
+                covered.insert(path)
             }
+            for w in writes { try await check(w.path, w.method, w.uri, w.body) }
+            // People: sign-up and sign-in, then each saved-routes operation with a bearer token, good and bad.
+            let token = try await client.execute(uri: "/api/v1/accounts", method: .post, headers: [.contentType: "application/json"],
+                                                 body: ByteBuffer(string: #"{"username": "conform", "password": "a long enough one"}"#)) { r in
+                try #require((try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView)) as? [String: Any])?["token"] as? String)
+            }
+            let routeID = try await client.execute(uri: "/api/v1/me/routes", method: .post,
+                                                   headers: [.contentType: "application/json", .authorization: "Bearer \(token)"],
+                                                   body: ByteBuffer(string: #"{"version": 0, "route": {"kind": "journey", "from": "SLBB", "to": "SBHI"}}"#)) { r in
+                let state = try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView)) as? [String: Any]
+                return try #require(state?["currentRouteId"] as? String)
+            }
+            let route = "/api/v1/me/routes/\(routeID)"
+            let people: [(path: String, method: HTTPRequest.Method, uri: String, body: String?, signedIn: Bool)] = [
+                ("/api/v1/accounts", .post, "/api/v1/accounts", #"{"username": "conform", "password": "a long enough one"}"#, false),
+                ("/api/v1/accounts", .post, "/api/v1/accounts", #"{"username": "x", "password": "short"}"#, false),
+                ("/api/v1/sessions", .post, "/api/v1/sessions", #"{"username": "conform", "password": "a long enough one"}"#, false),
+                ("/api/v1/sessions", .post, "/api/v1/sessions", #"{"username": "conform", "password": "not the password"}"#, false),
+                ("/api/v1/sessions/telegram", .post, "/api/v1/sessions/telegram", #"{"id": 1, "auth_date": 1, "hash": "00"}"#, false),
+                ("/api/v1/me", .get, "/api/v1/me", nil, true),
+                ("/api/v1/me", .get, "/api/v1/me", nil, false),
+                ("/api/v1/me/export", .get, "/api/v1/me/export", nil, true),
+                ("/api/v1/me/glance", .get, "/api/v1/me/glance", nil, true),
+                ("/api/v1/me/routes", .get, "/api/v1/me/routes", nil, true),
+                ("/api/v1/me/routes", .post, "/api/v1/me/routes", #"{"version": 0, "route": {"kind": "board", "stopId": "SLBB"}}"#, true),
+                ("/api/v1/me/routes", .post, "/api/v1/me/routes", #"{"version": 1, "route": {"kind": "board", "stopId": "NOPE"}}"#, true),
+                ("/api/v1/me/routes/{routeId}/stack", .post, route + "/stack",
+                 #"{"version": 1, "route": {"kind": "service", "tripId": "\#(tripID)", "serviceDate": "2026-11-23"}}"#, true),
+                ("/api/v1/me/routes/{routeId}/stack/pop", .post, route + "/stack/pop", #"{"version": 2}"#, true),
+                ("/api/v1/me/routes/{routeId}/stack/pop", .post, route + "/stack/pop", #"{"version": 3}"#, true),
+                ("/api/v1/me/routes/{routeId}", .patch, route, #"{"version": 3, "name": "Home"}"#, true),
+                ("/api/v1/me/routes/{routeId}", .patch, "/api/v1/me/routes/nope", #"{"version": 4, "name": "Home"}"#, true),
+                ("/api/v1/me/current", .put, "/api/v1/me/current", #"{"version": 4, "routeId": "\#(routeID)"}"#, true),
+                ("/api/v1/me/routes/{routeId}", .delete, route, #"{"version": 5}"#, true),
+                ("/api/v1/sessions/current", .delete, "/api/v1/sessions/current", nil, true),
+                ("/api/v1/me", .delete, "/api/v1/me", nil, true),
+            ]
+            for w in people { try await check(w.path, w.method, w.uri, w.body, token: w.signedIn ? token : nil) }
             let documented = Set((document["paths"] as? [String: Any] ?? [:]).keys)
             #expect(documented == covered, "operations not exercised: \(documented.subtracting(covered))")
         }

@@ -168,7 +168,7 @@ struct PeopleAPITests {
                                     as: SavedRoutes.self)
             #expect(state.current?.pushed.isEmpty == true)
             let nothing = try await Self.send(client, .post, "/api/v1/me/routes/\(board.id)/stack/pop", #"{"version": 4}"#, token: token)
-            #expect(nothing.status == .badRequest)
+            #expect(nothing.status == .conflict)
             state = try Self.decode(try await Self.send(client, .patch, "/api/v1/me/routes/\(home.id)", #"{"version": 4, "position": 0, "name": "Work"}"#,
                                                         token: token), as: SavedRoutes.self)
             #expect(state.stacks.map(\.route.name).first == "Work")
@@ -178,14 +178,25 @@ struct PeopleAPITests {
             state = try Self.decode(try await Self.send(client, .delete, "/api/v1/me/routes/\(home.id)", #"{"version": 6}"#, token: token),
                                     as: SavedRoutes.self)
             #expect(state.stacks.map(\.route.id) == [board.id] && state.currentRouteId == board.id && state.version == 7)
-            // A stop that does not exist is a bad body, named.
+            // A stop that does not exist is a 404 naming the field.
             let unknown = try await Self.send(client, .post, "/api/v1/me/routes", #"{"version": 7, "route": {"kind": "board", "stopId": "NOWHERE"}}"#,
                                               token: token)
             let problem = try Self.decode(unknown, as: Problem.self)
-            #expect(unknown.status == .badRequest && problem.parameter == "route.stopId")
+            #expect(unknown.status == .notFound && problem.parameter == "route.stopId")
             let export = try Self.decode(try await Self.send(client, .get, "/api/v1/me/export", token: token), as: ExportDTO.self)
             #expect(export.routes == state && export.account.username == "ana")
             #expect(!String(buffer: try await Self.send(client, .get, "/api/v1/me/export", token: token).body).contains("$2b$"))
+        }
+    }
+
+    @Test("a route saved without a name is named from its stops, cut to fit")
+    func defaultName() async throws {
+        try await TestServer.app(try Self.deps()).test(.router) { client in
+            let token = try await Self.signUp(client, "ana")
+            let body = #"{"version": 0, "route": {"kind": "journey", "from": "SLBB", "to": "SBHI"}}"#
+            let state = try Self.decode(try await Self.send(client, .post, "/api/v1/me/routes", body, token: token), as: SavedRoutes.self)
+            let name = try #require(state.current?.route.name)
+            #expect(name.count == SavedRoutes.maxNameLength && name.hasPrefix("Stasiun MRT Lebak Bulus") && name.hasSuffix("…"))
         }
     }
 

@@ -16,13 +16,13 @@ struct PeopleRoutes {
 
     func add<R: RouterMethods>(to v1: R) where R.Context == OnwardRequestContext {
         v1.post("accounts") { request, context in
-            let body: NewAccountDTO = try await jsonBody(request, limit: deps.maxBodyBytes)
+            let body: NewAccountDTO = try await strictJSONBody(request, limit: deps.maxBodyBytes, fields: ["username", "password", "displayName"])
             let (signed, token) = try await people.createAccount(username: body.username, password: body.password, displayName: body.displayName,
                                                                  client: Self.client(context), kind: .token)
             return try Self.signedIn(signed, token: token, status: .created)
         }
         v1.post("sessions") { request, context in
-            let body: SignInDTO = try await jsonBody(request, limit: deps.maxBodyBytes)
+            let body: SignInDTO = try await strictJSONBody(request, limit: deps.maxBodyBytes, fields: ["username", "password"])
             let (signed, token) = try await people.signIn(username: body.username, password: body.password, client: Self.client(context), kind: .token)
             return try Self.signedIn(signed, token: token, status: .created)
         }
@@ -48,7 +48,7 @@ struct PeopleRoutes {
         }
         v1.get("me/routes") { request, _ in try json(try await people.routes(try await auth.require(request).account.id)) }
         v1.post("me/routes") { request, _ in
-            let (signed, change) = try await changeRequest(request)
+            let (signed, change) = try await changeRequest(request, ["version", "route"])
             guard let route = change.route else { throw PeopleService.invalid("route is required", "route") }
             var named = try await checked(route, request: request)
             named.id = PeopleService.newRouteID(in: try await people.routes(signed.account.id))
@@ -57,17 +57,17 @@ struct PeopleRoutes {
             return response
         }
         v1.patch("me/routes/{routeId}") { request, context in
-            let (signed, change) = try await changeRequest(request)
+            let (signed, change) = try await changeRequest(request, ["version", "name", "position"])
             guard change.name != nil || change.position != nil else { throw PeopleService.invalid("give name or position", "name") }
             return try json(try await people.edit(signed.account.id, version: change.version,
                                                   .update(routeId: try context.pathID("routeId"), name: change.name, position: change.position)))
         }
         v1.delete("me/routes/{routeId}") { request, context in
-            let (signed, change) = try await changeRequest(request)
+            let (signed, change) = try await changeRequest(request, ["version"])
             return try json(try await people.edit(signed.account.id, version: change.version, .delete(routeId: try context.pathID("routeId"))))
         }
         v1.post("me/routes/{routeId}/stack") { request, context in
-            let (signed, change) = try await changeRequest(request)
+            let (signed, change) = try await changeRequest(request, ["version", "route"])
             let stackID = try context.pathID("routeId")
             guard let route = change.route else { throw PeopleService.invalid("route is required", "route") }
             let current = try await people.routes(signed.account.id)
@@ -78,11 +78,11 @@ struct PeopleRoutes {
             return try json(try await people.edit(signed.account.id, version: change.version, .push(routeId: stackID, named)))
         }
         v1.post("me/routes/{routeId}/stack/pop") { request, context in
-            let (signed, change) = try await changeRequest(request)
+            let (signed, change) = try await changeRequest(request, ["version"])
             return try json(try await people.edit(signed.account.id, version: change.version, .pop(routeId: try context.pathID("routeId"))))
         }
         v1.put("me/current") { request, _ in
-            let (signed, change) = try await changeRequest(request)
+            let (signed, change) = try await changeRequest(request, ["version", "routeId"])
             guard let id = change.routeId else { throw PeopleService.invalid("routeId is required", "routeId") }
             return try json(try await people.edit(signed.account.id, version: change.version, .setCurrent(routeId: id)))
         }
@@ -93,26 +93,18 @@ struct PeopleRoutes {
     }
 
     /// The signed-in caller and the change's body.
-    func changeRequest(_ request: Request) async throws -> (PeopleService.Signed, RoutesChangeDTO) {
+    func changeRequest(_ request: Request, _ fields: Set<String>) async throws -> (PeopleService.Signed, RoutesChangeDTO) {
         let signed = try await auth.require(request)
-        return (signed, try await jsonBody(request, limit: deps.maxBodyBytes))
+        return (signed, try await strictJSONBody(request, limit: deps.maxBodyBytes, fields: fields))
     }
 
-    /// The route with canonical IDs that resolve, and a name; 400 naming the field when an ID resolves nowhere.
+    /// The route with canonical IDs that resolve, and a name.
     func checked(_ route: SavedRoute, request: Request) async throws -> SavedRoute {
         if let p = route.problem() {
             if case .invalid(let why, let field) = p { throw PeopleService.invalid(why, "route.\(field)") }
         }
-        let languages = try Params(request).languages, queries = deps.queries()
-        let result: Result<SavedRoute, QueryError>
-        do throws(QueryError) { result = .success(try await queries.checked(route, languages: languages)) } catch { result = .failure(error) }
-        switch result {
-        case .success(let r): return r
-        case .failure(let e) where [.stopNotFound, .tripNotFound, .notRunning].contains(e.code):
-            // An ID in the body that names nothing is a bad body, not a missing resource.
-            throw PeopleService.invalid(e.message, e.parameter ?? "route")
-        case .failure(let e): throw e
-        }
+        // An ID in the body that names nothing is a 404 naming the field, as for a query's IDs.
+        return try await deps.queries().checked(route, languages: try Params(request).languages)
     }
 
     static func client(_ context: OnwardRequestContext) -> String { context.remoteAddress?.ipAddress ?? "unknown" }
@@ -132,20 +124,23 @@ struct TelegramFields: Decodable {
     init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         let raw = try c.decode([String: Scalar].self)
-        values = raw.mapValues(\.text)
+        // A null field is no field: Telegram never sends one, and it signs only what it sends.
+        values = raw.filter { if case .null = $0.value { false } else { true } }.mapValues(\.text)
     }
 
     enum Scalar: Decodable {
         case text(String)
         case number(Int64)
+        case null
         init(from decoder: any Decoder) throws {
             let c = try decoder.singleValueContainer()
-            if let n = try? c.decode(Int64.self) { self = .number(n) } else { self = .text(try c.decode(String.self)) }
+            if c.decodeNil() { self = .null } else if let n = try? c.decode(Int64.self) { self = .number(n) } else { self = .text(try c.decode(String.self)) }
         }
         var text: String {
             switch self {
             case .text(let s): s
             case .number(let n): String(n)
+            case .null: ""
             }
         }
     }

@@ -140,6 +140,10 @@ public final class PeopleService: Sendable {
             switch error {
             case .notFound: throw Self.routeNotFound
             case .invalid(let why, let field): throw Self.invalid(why, field)
+            case .notPossible(let why):
+                var p = Problem(status: .conflict, code: "not-possible", title: "Not possible now", detail: why)
+                p.current = current
+                throw p
             }
         }
         guard try await repository.saveRoutes(next, accountId: accountId) else {
@@ -185,8 +189,10 @@ public final class PeopleService: Sendable {
 
     static func usernameProblem(_ name: String) -> String? {
         guard (3...32).contains(name.count) else { return "username must be 3 to 32 characters" }
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "._-"))
-        guard name.unicodeScalars.allSatisfy(allowed.contains) else { return "username may hold letters, digits, '.', '_' and '-' only" }
+        // ASCII only: no two usernames that look the same, and the same rule as the OpenAPI document's pattern.
+        guard name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) }) else {
+            return "username may hold the letters A–Z and a–z, digits, '.', '_' and '-' only"
+        }
         return nil
     }
 

@@ -1,0 +1,83 @@
+import API
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
+import OnwardCore
+import Server
+import Storage
+import Synchronization
+import Testing
+
+/// A person's routes over the live WebSocket: every device sees a change made on another.
+@Suite("people's routes live", .timeLimit(.minutes(5)))
+struct PeopleLiveTests {
+    static func bearer(_ token: String) -> WebSocketClientConfiguration {
+        var c = WebSocketClientConfiguration()
+        c.additionalHeaders = [.authorization: "Bearer \(token)"]
+        return c
+    }
+
+    static func routes(_ message: WebSocketMessage?) throws -> RoutesMessage {
+        guard case .text(let text)? = message else { throw CancellationError() }
+        return try JSONDecoder().decode(RoutesMessage.self, from: Data(text.utf8))
+    }
+
+    @Test("two connections of one person see each other's changes; another person's sees none of them")
+    func twoDevices() async throws {
+        let deps = try PeopleAPITests.deps()
+        try await TestServer.app(deps).test(.live) { client in
+            let ana = try await PeopleAPITests.signUp(client, "ana"), bob = try await PeopleAPITests.signUp(client, "bob")
+            let (phoneReady, phoneReadyNow) = AsyncStream<Void>.makeStream()
+            async let phone: [RoutesMessage] = {
+                let seen = Mutex<[RoutesMessage]>([])
+                try await client.ws("/live?me", configuration: Self.bearer(ana)) { inbound, _, _ in
+                    var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                    for i in 0..<3 {
+                        let m = try Self.routes(try await messages.next())
+                        seen.withLock { $0.append(m) }
+                        if i == 0 { phoneReadyNow.yield() }
+                    }
+                }
+                return seen.withLock { $0 }
+            }()
+            var ready = phoneReady.makeAsyncIterator()
+            await ready.next()
+            // Bob's socket gets his own (empty) state and nothing of Ana's.
+            try await client.ws("/live?me", configuration: Self.bearer(bob)) { inbound, _, _ in
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                #expect(try Self.routes(try await messages.next()).version == 0)
+                // The laptop: makes a change, and sees it too.
+                try await client.ws("/live?me", configuration: Self.bearer(ana)) { inbound, _, _ in
+                    var laptop = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                    #expect(try Self.routes(try await laptop.next()).version == 0)
+                    let r = try await PeopleAPITests.send(client, .post, "/api/v1/me/routes", PeopleAPITests.blokM, token: ana)
+                    #expect(r.status == .created)
+                    let made = try Self.routes(try await laptop.next())
+                    #expect(made.version == 1 && made.stacks.count == 1)
+                    let id = try #require(made.currentRouteId)
+                    _ = try await PeopleAPITests.send(client, .patch, "/api/v1/me/routes/\(id)", #"{"version": 1, "name": "Office"}"#, token: ana)
+                    #expect(try Self.routes(try await laptop.next()).stacks.first?.route.name == "Office")
+                }
+            }
+            let seen = try await phone
+            #expect(seen.map(\.version) == [0, 1, 2])
+            #expect(seen.last?.stacks.first?.route.name == "Office")
+        }
+    }
+
+    @Test("without credentials, or with ended ones, /live?me is refused")
+    func refused() async throws {
+        try await TestServer.app(try PeopleAPITests.deps()).test(.live) { client in
+            let none = try await client.execute(uri: "/live?me", method: .get,
+                                                headers: [.upgrade: "websocket", .connection: "Upgrade", .secWebSocketVersion: "13",
+                                                          .secWebSocketKey: "dGhlIHNhbXBsZSBub25jZQ=="])
+            #expect(none.status == .unauthorized)
+            await #expect(throws: (any Error).self) {
+                try await client.ws("/live?me", configuration: Self.bearer("made-up")) { _, _, _ in }
+            }
+        }
+    }
+}
