@@ -41,7 +41,7 @@ struct LiveRoutes {
     /// Renders a commute's journey for the web app (`format=html`).
     let commuteFragment: @Sendable (CommuteDTO, Request) -> String
     /// Renders a person's routes (or, with `view=glance`, the top of the current stack) for the web app (`format=html`).
-    var meFragment: @Sendable (SavedRoutes, RouteResultDTO?, Request) -> String = { _, _, _ in "" }
+    var meFragment: @Sendable (SavedRoutes, RouteResultDTO?, PeopleService.Signed, Request) -> String = { _, _, _, _ in "" }
 
     func add(to router: Router<OnwardRequestContext>) {
         router.ws("live") { request, _ in
@@ -65,7 +65,7 @@ struct LiveRoutes {
             }
             if Self.wantsMe(context.request) {
                 guard let caller = try await auth.caller(context.request) else { return }
-                return try await meLive(context.request).run(caller.signed, inbound: inbound, outbound: outbound)
+                return try await meLive(context.request, caller.signed).run(caller.signed, inbound: inbound, outbound: outbound)
             }
             let subject = try subject(context.request)
             let wantsHTML = context.request.uri.queryParameters.get("format") == "html"
@@ -173,12 +173,12 @@ struct LiveRoutes {
     /// `me`: the signed-in person's routes (by the session cookie or `Authorization: Bearer`).
     static func wantsMe(_ request: Request) -> Bool { request.uri.queryParameters["me"] != nil }
 
-    func meLive(_ request: Request) -> MeLive {
+    func meLive(_ request: Request, _ signed: PeopleService.Signed) -> MeLive {
         let glance = request.uri.queryParameters.get("view") == "glance"
         let languages = (try? Params(request))?.languages ?? ["en"]
         guard request.uri.queryParameters.get("format") == "html" else { return MeLive(deps: deps, glance: glance, languages: languages, html: nil) }
         let render = meFragment
-        return MeLive(deps: deps, glance: glance, languages: languages, html: { render($0, $1, request) })
+        return MeLive(deps: deps, glance: glance, languages: languages, html: { render($0, $1, signed, request) })
     }
 
     /// `commute=ID`: a commute's own channel (its ID is never printed: the access log drops query strings).

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnwardCore
+import Storage
 import Transit
 import TransitSources
 import WebPages
@@ -16,14 +17,14 @@ struct PageRoutes: Sendable {
         router.get("/") { request, _ in
             let queries = deps.queries()
             // A small network's stations are listed for browsing; a big one's would be a wall of names.
-            return page(HomePage.render(context: pageContext(request, queries), stations: queries.listedStations()), request)
+            return page(HomePage.render(context: await personalContext(request, queries), stations: queries.listedStations()), request)
         }
         router.get("search") { request, _ in
             let queries = deps.queries()
             let q = try Params(request)
             let text = q.string("q") ?? ""
             let results = text.isEmpty ? StopsDTO([]) : try await queries.searchStops(String(text.prefix(100)), limit: 30)
-            return page(SearchPage.render(query: text, results: results, context: pageContext(request, queries)), request)
+            return page(SearchPage.render(query: text, results: results, context: await personalContext(request, queries)), request)
         }
         router.get("stops/{stopId}") { request, context in
             let queries = deps.queries()
@@ -37,7 +38,7 @@ struct PageRoutes: Sendable {
             }
             let window = try q.int("window", in: 1...Queries.maxWindowMinutes)
             let (moment, _) = try await deps.boardMoment(q, stopID: stopID, queries: queries)
-            let ctx = pageContext(request, queries)
+            let ctx = await personalContext(request, queries)
             let board = try await queries.board(Queries.BoardQuery(
                 stopID: stopID, arrivals: arrivals, via: via, at: moment, windowMinutes: window,
                 limit: window == nil ? 20 : nil, languages: ctx.language.alertLanguages))
@@ -53,31 +54,32 @@ struct PageRoutes: Sendable {
             let queries = deps.queries()
             let q = try Params(request)
             let date = try q.date("date")
-            let ctx = pageContext(request, queries)
+            let ctx = await personalContext(request, queries)
             let service = try await queries.service(try context.pathID("tripId"), date: date, languages: ctx.language.alertLanguages)
             return page(ServicePage.render(service, context: ctx, names: names(service.alerts ?? [], queries),
                                            routeColor: service.routeColor), request)
         }
         router.get("sources/{source}/routes") { request, context in
             let routes = try await deps.queries().routes(source: try context.pathID("source"))
-            return page(BrowsePage.routes(routes, context: pageContext(request, deps.queries())), request)
+            return page(BrowsePage.routes(routes, context: await personalContext(request, deps.queries())), request)
         }
         router.get("routes/{routeId}") { request, context in
             let detail = try await deps.queries().route(try context.pathID("routeId"), direction: nil)
-            return page(BrowsePage.route(detail, context: pageContext(request, deps.queries())), request)
+            return page(BrowsePage.route(detail, context: await personalContext(request, deps.queries())), request)
         }
         router.get("routes/{routeId}/directions/{direction}") { request, context in
             let detail = try await deps.queries().route(try context.pathID("routeId"), direction: try context.pathID("direction"))
-            return page(BrowsePage.route(detail, context: pageContext(request, deps.queries())), request)
+            return page(BrowsePage.route(detail, context: await personalContext(request, deps.queries())), request)
         }
         router.get("alerts") { request, _ in
             let queries = deps.queries()
             let q = try Params(request)
-            let ctx = pageContext(request, queries)
+            let ctx = await personalContext(request, queries)
             let alerts = try await queries.alerts(stopID: q.string("stop"), routeID: q.string("route"), languages: ctx.language.alertLanguages)
             return page(AlertsPage.render(alerts, context: ctx, names: names(alerts.alerts, queries)), request)
         }
-        router.get("commute") { request, _ in page(CommutePage.render(context: pageContext(request, deps.queries())), request) }
+        router.get("commute") { request, _ in page(CommutePage.render(context: await personalContext(request, deps.queries())), request) }
+        PeoplePages(deps: deps, pages: self).add(to: router)
         router.get(RouterPath(Assets.serviceWorkerPath)) { _, _ in
             Response(status: .ok, headers: [.contentType: Assets.jsContentType, .cacheControl: "no-cache"],
                      body: .init(byteBuffer: ByteBuffer(string: Assets.serviceWorker)))
@@ -111,6 +113,17 @@ struct PageRoutes: Sendable {
         return response
     }
 
+    /// A person's routes (or, with `view=glance`, the top of the current stack) as `/live?me` carries them for the web app.
+    @Sendable func meFragment(_ routes: SavedRoutes, _ result: RouteResultDTO?, _ signed: PeopleService.Signed, _ request: Request) -> String {
+        var ctx = pageContext(request, deps.queries())
+        ctx.person = PageContext.Person(displayName: signed.account.displayName, csrfToken: signed.session.csrfToken, routesVersion: routes.version)
+        if request.uri.queryParameters.get("view") == "glance" {
+            return GlancePage.fragment(result ?? RouteResultDTO(state: .noRoutes), context: ctx)
+        }
+        // The routes page shows the current stack's top: the glance's result is not computed for it, so it is here.
+        return MyRoutesPage.fragment(routes, result: result ?? RouteResultDTO(state: .loading), context: ctx)
+    }
+
     /// A commute's journey as its live messages carry it, in the request's language.
     @Sendable func commuteFragment(_ commute: CommuteDTO, _ request: Request) -> String {
         CommutePage.journeyFragment(commute, strings: pageContext(request, deps.queries()).strings)
@@ -133,8 +146,20 @@ struct PageRoutes: Sendable {
 
     // MARK: - Helpers
 
+    /// The page context with the signed-in person (their name, the session's anti-forgery token and
+    /// their routes' version), when the request carries a current session cookie.
+    func personalContext(_ request: Request, _ queries: Queries) async -> PageContext {
+        var ctx = pageContext(request, queries)
+        guard request.cookies[Authenticator.cookieName] != nil,
+              let caller = try? await Authenticator(people: deps.people, allowedOrigins: deps.allowedOrigins).caller(request),
+              let routes = try? await deps.people.routes(caller.signed.account.id) else { return ctx }
+        ctx.person = PageContext.Person(displayName: caller.signed.account.displayName, csrfToken: caller.signed.session.csrfToken,
+                                        routesVersion: routes.version)
+        return ctx
+    }
+
     /// Language from ?lang=, then the cookie, then Accept-Language; theme from its cookie.
-    private func pageContext(_ request: Request, _ queries: Queries) -> PageContext {
+    func pageContext(_ request: Request, _ queries: Queries) -> PageContext {
         let cookies = Self.cookies(request)
         let language = Language.resolve(query: request.uri.queryParameters.get("lang"), cookie: cookies["lang"],
                                         acceptLanguage: request.headers[.acceptLanguage])
@@ -143,7 +168,7 @@ struct PageRoutes: Sendable {
     }
 
     /// An HTML answer; a ?lang= or ?theme= choice (the switches' links, without JavaScript) is remembered in a cookie.
-    private func page(_ html: String, _ request: Request) -> Response {
+    func page(_ html: String, _ request: Request) -> Response {
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
         if let lang = request.uri.queryParameters.get("lang"), let language = Language(tag: String(lang)) {
             headers.append(HTTPField(name: .setCookie, value: "lang=\(language.tag); Path=/; Max-Age=31536000; SameSite=Lax"))
@@ -181,7 +206,7 @@ extension PageRoutes {
     func journeyPage(_ request: Request) async throws -> Response {
         let queries = deps.queries()
         let q = try Params(request)
-        let ctx = pageContext(request, queries)
+        let ctx = await personalContext(request, queries)
         var form = JourneyPage.Form()
         form.fromText = q.string("from") ?? ""
         form.fromID = q.string("fromId") ?? ""

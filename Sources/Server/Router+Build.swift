@@ -19,7 +19,7 @@ public func buildRouter(_ deps: ServerDependencies) -> Router<OnwardRequestConte
     HealthRoutes(deps: deps).add(to: router)
     let api = router.group("").add(middleware: RateLimitMiddleware(limiter: RateLimiter(deps.rateLimit)))
     APIRoutes(deps: deps).add(to: api)
-    LiveRoutes(deps: deps, fragment: pages.liveFragment, commuteFragment: pages.commuteFragment).add(to: router)
+    LiveRoutes(deps: deps, fragment: pages.liveFragment, commuteFragment: pages.commuteFragment, meFragment: pages.meFragment).add(to: router)
     pages.add(to: router)
     routes.set(router.routes.map { (path: $0.path, method: $0.method) })
     return router

@@ -4,7 +4,7 @@
 /// and language switches and the data credits, and the live region.
 public enum Layout {
     /// Which navigation item the page belongs to.
-    public enum Section: Sendable { case home, journey, alerts, none }
+    public enum Section: Sendable { case home, journey, alerts, me, none }
 
     /// A whole HTML document.
     /// - Parameters:
@@ -18,21 +18,10 @@ public enum Layout {
         let s = context.strings
         let fullTitle = title.isEmpty ? s(.siteName) : s(.pageTitle, ["page": title])
         let page: HTML = """
-        <!doctype html>
-        <html lang="\(context.language.tag)" data-theme="\(context.theme.rawValue)">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="color-scheme" content="light dark">
-        <meta name="referrer" content="no-referrer">
-        <title>\(fullTitle)</title>
-        <link rel="stylesheet" href="\(Assets.cssURL)">
-        <link rel="icon" href="\(Assets.iconURL)" type="image/svg+xml">
-        <script src="\(Assets.jsURL)" defer></script>
-        </head>
+        \(opening(title: fullTitle, context: context))
         <body\(HTML.classes(bodyClass))\(scriptStrings(s))>
         <a class="skip-link" href="#main">\(s(.skipToContent))</a>
-        \(header(s, section: section))
+        \(header(s, section: section, signedIn: context.person != nil))
         <main id="main" class="wrap" tabindex="-1"\(mainAttributes)>
         \(main)
         </main>
@@ -44,7 +33,25 @@ public enum Layout {
         return page.rendered + "\n"
     }
 
-    static func header(_ s: Strings, section: Section) -> HTML {
+    /// The doctype, `<html>` and the whole `<head>`: every page's, the glance view's too.
+    static func opening(title: String, context: PageContext) -> HTML {
+        """
+        <!doctype html>
+        <html lang="\(context.language.tag)" data-theme="\(context.theme.rawValue)">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <meta name="referrer" content="no-referrer">
+        <title>\(title)</title>
+        <link rel="stylesheet" href="\(Assets.cssURL)">
+        <link rel="icon" href="\(Assets.iconURL)" type="image/svg+xml">
+        <script src="\(Assets.jsURL)" defer></script>
+        </head>
+        """
+    }
+
+    static func header(_ s: Strings, section: Section, signedIn: Bool) -> HTML {
         func item(_ key: L10nKey, _ href: String, current: Bool) -> HTML {
             "<li><a href=\"\(href)\"\(HTML.attribute("aria-current", current ? "page" : nil))>\(s(key))</a></li>"
         }
@@ -54,7 +61,8 @@ public enum Layout {
         <a class="brand" href="\(Links.home)">\(brandMark)<span class="brand-name">\(s(.siteName))</span></a>
         <nav class="site-nav" aria-label="\(s(.navLabel))">
         <ul>\(item(.navHome, Links.home, current: section == .home))\(item(.navJourney, Links.journeys(), current: section == .journey))\
-        \(item(.navAlerts, Links.alerts, current: section == .alerts))</ul>
+        \(item(.navAlerts, Links.alerts, current: section == .alerts))\
+        \(signedIn ? item(.navMyRoutes, Links.me, current: section == .me) : item(.navSignIn, Links.signIn, current: section == .me))</ul>
         </nav>
         </div>
         </header>

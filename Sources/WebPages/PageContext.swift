@@ -13,9 +13,24 @@ public struct PageContext: Sendable {
     /// The moment the page is rendered: live data and vehicle reports say how
     /// old they are relative to it.
     public var now: Instant
+    /// The signed-in person, when there is one: the header links to their routes and pages offer to save.
+    public var person: Person?
 
-    public init(language: Language = .en, theme: Theme = .system, attribution: [String] = [], now: Instant = .now()) {
-        self.language = language; self.theme = theme; self.attribution = attribution; self.now = now
+    public init(language: Language = .en, theme: Theme = .system, attribution: [String] = [], now: Instant = .now(), person: Person? = nil) {
+        self.language = language; self.theme = theme; self.attribution = attribution; self.now = now; self.person = person
+    }
+
+    /// Who is signed in, as a page needs it.
+    public struct Person: Sendable {
+        public var displayName: String
+        /// The session's anti-forgery token: every form that changes something sends it back (`_csrf`).
+        public var csrfToken: String
+        /// The version of the person's routes the page was made from: a form that changes them sends it back.
+        public var routesVersion: Int
+
+        public init(displayName: String, csrfToken: String, routesVersion: Int) {
+            self.displayName = displayName; self.csrfToken = csrfToken; self.routesVersion = routesVersion
+        }
     }
 
     /// The string table for `language`.

@@ -44,13 +44,17 @@ struct Authenticator: Sendable {
         guard Self.constantTimeEqual(sent, session.csrfToken) else { throw Self.forged }
     }
 
-    /// Whether the browser's `Origin` (or, without one, `Sec-Fetch-Site`) says the request comes from this server's pages.
+    /// Whether the browser says the request comes from this server's pages: its `Origin`, or
+    /// `Sec-Fetch-Site` when the origin is withheld. Our pages' `Referrer-Policy: no-referrer`
+    /// makes a browser send `Origin: null` on their form posts, so `null` is decided by
+    /// `Sec-Fetch-Site` (and refused without it). A client that sends neither is not a browser.
     func sameOrigin(_ request: Request) -> Bool {
-        if let origin = request.headers[.origin] {
-            return origin != "null" && LiveRoutes.originAllowed(origin, host: request.head.authority, allowed: allowedOrigins)
+        let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!]
+        if let origin = request.headers[.origin], origin != "null" {
+            return LiveRoutes.originAllowed(origin, host: request.head.authority, allowed: allowedOrigins)
         }
-        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!] { return site == "same-origin" || site == "none" }
-        return true
+        if let site { return site == "same-origin" }
+        return request.headers[.origin] == nil
     }
 
     static func bearer(_ request: Request) -> String? {

@@ -68,7 +68,8 @@ struct MeLive {
 
     func message(_ accountId: String) async throws -> String {
         let routes = try await deps.people.routes(accountId)
-        let result = glance ? await deps.queries().currentResult(routes, languages: languages) : nil
+        // The web app's routes page shows the current stack's top too.
+        let result = glance || html != nil ? await deps.queries().currentResult(routes, languages: languages) : nil
         let m = RoutesMessage(routes, glance: result, html: html?(routes, result))
         return String(decoding: try JSONEncoder.api.encode(m), as: UTF8.self)
     }

@@ -10,6 +10,13 @@ public enum Links {
     public static let stopsAPI = "/api/v1/stops"
     public static let nearbyAPI = "/api/v1/stops/nearby"
     public static let live = "/live"
+    /// A signed-in person's routes and stacks, their account, and the pages to sign in.
+    public static let me = "/me"
+    public static let glance = "/glance"
+    public static let account = "/account"
+    public static let signIn = "/signin"
+    public static let signUp = "/signup"
+    public static let signOut = "/signout"
 
     /// `/stops/{id}`, with `to=` (departures) or `from=` plus `arrivals=1` (arrivals).
     public static func board(_ stopID: String, arrivals: Bool = false, via: String? = nil) -> String {

@@ -74,6 +74,8 @@ public enum BoardPage {
             </details>
             """ as HTML : .empty)
         \(activeFilter)
+        \(PersonForm.save([("kind", "board"), ("stopId", stop.id)] + (board.via.map { [("to", $0.id)] } ?? []) + (arrivals ? [("arrivals", "1")] : []),
+                          label: .saveBoard, context: context))
         <div class="live-bar">
         <span class="connection" data-connection hidden></span>
         <a class="refresh-link" href="\(address(board).link)">\(s(.boardRefresh))</a>

@@ -20,7 +20,9 @@ public enum JourneyPage {
         let s = context.strings
         let title = answer.map { s(.journeyTitleFromTo, ["from": $0.from.name, "to": $0.to.name]) } ?? s(.journeyTitle)
         let problemHTML: HTML = problem.map { "<p class=\"empty-state\" role=\"alert\">\($0)</p>" } ?? .empty
-        let found: HTML = answer.map { results($0, strings: s) } ?? .empty
+        let found: HTML = answer.map { a in
+            PersonForm.save([("kind", "journey"), ("from", a.from.id), ("to", a.to.id)], label: .saveJourney, context: context) + results(a, strings: s)
+        } ?? .empty
         let main: HTML = """
         <div class="page-head">
         <h1>\(s(.journeyTitle))</h1>

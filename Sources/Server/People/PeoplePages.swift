@@ -1,0 +1,175 @@
+import API
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OnwardCore
+import Storage
+import Transit
+import WebPages
+
+/// The web app's people pages: sign-in and sign-up, the account, "My routes" and the glance view,
+/// and the forms that change a person's routes. Every change is a form post answered with a
+/// redirect (so the back button and a reload never repeat it); a change made on an old version
+/// of the routes goes back to "My routes" saying so, never over another device's change.
+struct PeoplePages: Sendable {
+    let deps: ServerDependencies
+    let pages: PageRoutes
+    var people: PeopleService { deps.people }
+    var auth: Authenticator { Authenticator(people: deps.people, allowedOrigins: deps.allowedOrigins) }
+
+    func add(to router: Router<OnwardRequestContext>) {
+        router.get("signin") { request, _ in try await signInPage(request, .signIn) }
+        router.get("signup") { request, _ in try await signInPage(request, .signUp) }
+        router.post("signin") { request, context in try await signIn(request, context, .signIn) }
+        router.post("signup") { request, context in try await signIn(request, context, .signUp) }
+        router.post("signout") { request, _ in
+            let (signed, form) = try await change(request)
+            try await people.signOut(signed, everywhere: form["everywhere"] == "1")
+            return Self.redirect(Links.home, clearing: request)
+        }
+        router.get("account") { request, _ in
+            let ctx = await pages.personalContext(request, deps.queries())
+            guard ctx.person != nil, let caller = try await auth.caller(request) else { return Self.redirect(Links.signIn) }
+            return pages.page(AccountPage.render(displayName: caller.signed.account.displayName, username: caller.signed.account.username, context: ctx), request)
+        }
+        router.post("account/delete") { request, _ in
+            let (signed, form) = try await change(request)
+            guard form["confirm"] == "1" else { return Self.redirect(Links.account) }
+            try await people.deleteAccount(signed)
+            return Self.redirect(Links.home, clearing: request)
+        }
+        router.get("me") { request, _ in
+            let queries = deps.queries()
+            let ctx = await pages.personalContext(request, queries)
+            guard ctx.person != nil, let caller = try await auth.caller(request) else { return Self.redirect(Links.signIn) }
+            let routes = try await people.routes(caller.signed.account.id)
+            let result = await queries.currentResult(routes, languages: ctx.language.alertLanguages)
+            let notice = request.uri.queryParameters.get("stale") == "1" ? ctx.strings(.myRoutesStale) : nil
+            return pages.page(MyRoutesPage.render(routes, result: result, notice: notice, context: ctx), request)
+        }
+        router.get("glance") { request, _ in
+            let queries = deps.queries()
+            let ctx = await pages.personalContext(request, queries)
+            guard ctx.person != nil, let caller = try await auth.caller(request) else { return pages.page(GlancePage.render(nil, context: ctx), request) }
+            let routes = try await people.routes(caller.signed.account.id)
+            return pages.page(GlancePage.render(await queries.currentResult(routes, languages: ctx.language.alertLanguages), context: ctx), request)
+        }
+        router.post("me/routes") { request, _ in
+            try await edit(request) { signed, form, version in
+                var route = try Self.route(form, kinds: [.board, .journey])
+                route = try await deps.queries().checked(route)
+                route.id = PeopleService.newRouteID(in: try await people.routes(signed.account.id))
+                return [.create(route)]
+            }
+        }
+        router.post("me/current") { request, _ in
+            try await edit(request) { _, form, _ in [.setCurrent(routeId: form["routeId"] ?? "")] }
+        }
+        router.post("me/routes/{routeId}/stack") { request, context in
+            let stackID = try context.pathID("routeId")
+            return try await edit(request) { signed, form, _ in
+                let current = try await people.routes(signed.account.id)
+                guard current.stacks.contains(where: { $0.route.id == stackID }) else { throw PeopleService.routeNotFound }
+                var route = try await deps.queries().checked(try Self.route(form, kinds: [.service, .journeyOption]))
+                route.id = PeopleService.newRouteID(in: current)
+                return [.push(routeId: stackID, route)]
+            }
+        }
+        router.post("me/routes/{routeId}/back") { request, context in
+            let stackID = try context.pathID("routeId")
+            return try await edit(request) { signed, form, _ in
+                // Back to a crumb: as many pops as routes above it.
+                guard let stack = try await people.routes(signed.account.id).stacks.first(where: { $0.route.id == stackID }) else {
+                    throw PeopleService.routeNotFound
+                }
+                let depth = Int(form["depth"] ?? "") ?? 0
+                return Array(repeating: .pop(routeId: stackID), count: max(0, stack.pushed.count - max(0, depth)))
+            }
+        }
+        router.post("me/routes/{routeId}/delete") { request, context in
+            let stackID = try context.pathID("routeId")
+            return try await edit(request) { _, _, _ in [.delete(routeId: stackID)] }
+        }
+    }
+
+    // MARK: - Signing in
+
+    func signInPage(_ request: Request, _ mode: SignInPage.Mode) async throws -> Response {
+        if try await auth.caller(request) != nil { return Self.redirect(Links.me) }
+        return pages.page(SignInPage.render(mode, context: await pages.personalContext(request, deps.queries())), request)
+    }
+
+    /// A sign-in or sign-up form: on success a new session cookie (any earlier one ends) and "My routes";
+    /// else the form again with what went wrong.
+    func signIn(_ request: Request, _ context: OnwardRequestContext, _ mode: SignInPage.Mode) async throws -> Response {
+        // A form posted from another site could sign a browser into someone else's account.
+        guard auth.sameOrigin(request) else { throw Authenticator.forged }
+        let form = try await Self.form(request, limit: deps.maxBodyBytes)
+        let username = form["username"] ?? "", password = form["password"] ?? ""
+        let client = PeopleRoutes.client(context)
+        do {
+            let (signed, token) = mode == .signUp
+                ? try await people.createAccount(username: username, password: password, displayName: form["displayName"], client: client, kind: .browser)
+                : try await people.signIn(username: username, password: password, client: client, kind: .browser)
+            if let old = try await auth.caller(request) { try await people.signOut(old.signed, everywhere: false) }
+            var response = Self.redirect(Links.me)
+            response.setCookie(Authenticator.sessionCookie(token, request: request, maxAge: Int(signed.session.expiresAt.epochSeconds - signed.session.createdAt.epochSeconds)))
+            return response
+        } catch let problem as Problem where problem.status < 500 {
+            var response = pages.page(SignInPage.render(mode, username: username, problem: problem.detail,
+                                                        context: await pages.personalContext(request, deps.queries())), request)
+            response.status = .init(code: problem.status)
+            return response
+        }
+    }
+
+    // MARK: - Changes
+
+    /// The signed-in person and the form, checked against forgery (the form's `_csrf`).
+    func change(_ request: Request) async throws -> (PeopleService.Signed, [String: String]) {
+        let form = try await Self.form(request, limit: deps.maxBodyBytes)
+        return (try await auth.require(request, formToken: form["_csrf"] ?? ""), form)
+    }
+
+    /// Applies the edits a form asks for, one after another from the version the page showed, then shows "My routes".
+    func edit(_ request: Request, _ edits: (PeopleService.Signed, [String: String], Int) async throws -> [SavedRoutes.Edit]) async throws -> Response {
+        let (signed, form) = try await change(request)
+        var version = Int(form["version"] ?? "") ?? -1
+        do {
+            for e in try await edits(signed, form, version) { version = try await people.edit(signed.account.id, version: version, e).version }
+        } catch let problem as Problem where problem.code == "stale-version" {
+            return Self.redirect(Links.me + "?stale=1")
+        }
+        return Self.redirect(Links.me)
+    }
+
+    /// A saved route from a form's fields, of one of `kinds`.
+    static func route(_ form: [String: String], kinds: Set<SavedRoute.Kind>) throws -> SavedRoute {
+        guard let kind = form["kind"].flatMap(SavedRoute.Kind.init(rawValue:)), kinds.contains(kind) else {
+            throw PeopleService.invalid("kind must be one of \(kinds.map(\.rawValue).sorted().joined(separator: ", "))", "kind")
+        }
+        func field(_ name: String) -> String? { form[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let route = SavedRoute(kind: kind, stopId: field("stopId"), from: field("from"), to: field("to"),
+                               arrivals: kind == .board && form["arrivals"] == "1" ? true : nil, tripId: field("tripId"),
+                               serviceDate: field("serviceDate"), departure: field("departure"))
+        if case .invalid(let why, let name)? = route.problem() { throw PeopleService.invalid(why, name) }
+        return route
+    }
+
+    static func form(_ request: Request, limit: Int) async throws -> [String: String] {
+        let body = try await request.body.collect(upTo: limit)
+        var fields: [String: String] = [:]
+        for (key, value) in Params.formDecoded(String(buffer: body)) where fields[key] == nil { fields[key] = value }
+        return fields
+    }
+
+    /// 303 See Other, optionally ending the browser's session cookie.
+    static func redirect(_ location: String, clearing request: Request? = nil) -> Response {
+        var response = Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+        if let request {
+            response.setCookie(Cookie(name: Authenticator.cookieName, value: "", maxAge: 0, path: "/", secure: Authenticator.overTLS(request),
+                                      httpOnly: true, sameSite: .lax))
+        }
+        return response
+    }
+}

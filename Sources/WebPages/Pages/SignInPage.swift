@@ -1,0 +1,60 @@
+/// Signing in and creating an account: one form each, posted to the server (no script needed).
+public enum SignInPage {
+    public enum Mode: Sendable { case signIn, signUp }
+
+    /// - Parameter problem: what went wrong with the last attempt, in words (the form keeps the username).
+    public static func render(_ mode: Mode, username: String = "", problem: String? = nil, context: PageContext) -> String {
+        let s = context.strings
+        let signUp = mode == .signUp
+        let problemHTML: HTML = problem.map { "<p class=\"form-problem\" role=\"alert\">\($0)</p>" } ?? .empty
+        let nameField: HTML = signUp ? """
+            <p class="form-field"><label class="field-label" for="display-name">\(s(.signInDisplayName))</label>\
+            <input id="display-name" name="displayName" type="text" maxlength="80" autocomplete="name"></p>
+            """ : .empty
+        let main: HTML = """
+        <div class="page-head"><h1>\(s(signUp ? .signUpTitle : .signInTitle))</h1></div>
+        <p>\(s(.signInIntro))</p>
+        \(problemHTML)
+        <form class="panel person-sign-in" method="post" action="\(signUp ? Links.signUp : Links.signIn)">
+        <p class="form-field"><label class="field-label" for="username">\(s(.signInUsername))</label>\
+        <input id="username" name="username" type="text" required minlength="3" maxlength="32" pattern="[A-Za-z0-9._\\-]{3,32}" \
+        autocomplete="username" autocapitalize="none" spellcheck="false"\(HTML.attribute("value", username))></p>
+        <p class="form-field"><label class="field-label" for="password">\(s(.signInPassword))</label>\
+        <input id="password" name="password" type="password" required\(signUp ? " minlength=\"10\"" : "") maxlength="1000" \
+        autocomplete="\(signUp ? "new-password" : "current-password")"\(signUp ? " aria-describedby=\"password-hint\"" : "")>\
+        \(signUp ? "<span class=\"field-hint\" id=\"password-hint\">\(s(.signInPasswordHint))</span>" as HTML : .empty)</p>
+        \(nameField)
+        <button type="submit" class="button button-primary">\(s(signUp ? .signUpSubmit : .signInSubmit))</button>
+        </form>
+        <p>\(s(signUp ? .signInHaveAccount : .signInNoAccount)) <a href="\(signUp ? Links.signIn : Links.signUp)">\(s(signUp ? .signInTitle : .signUpTitle))</a></p>
+        """
+        return Layout.document(title: s(signUp ? .signUpTitle : .signInTitle), context: context,
+                               address: PageAddress(path: signUp ? Links.signUp : Links.signIn), section: .me, bodyClass: "page-sign-in", main: main)
+    }
+}
+
+/// The account page: who is signed in, signing out (here or everywhere), the export, and deleting the account.
+public enum AccountPage {
+    public static func render(displayName: String, username: String?, context: PageContext) -> String {
+        let s = context.strings
+        guard let person = context.person else { return SignInPage.render(.signIn, context: context) }
+        let who = username.map { "\(displayName) (\($0))" } ?? displayName
+        let main: HTML = """
+        <div class="page-head"><h1>\(s(.accountTitle))</h1></div>
+        <p>\(s(.accountSignedInAs, ["name": who]))</p>
+        <div class="account-actions">
+        \(PersonForm.render(action: Links.signOut, fields: [], label: s(.accountSignOut), person: person))
+        \(PersonForm.render(action: Links.signOut, fields: [("everywhere", "1")], label: s(.accountSignOutEverywhere), person: person))
+        <p><a class="button" href="/api/v1/me/export" download>\(s(.accountExport))</a></p>
+        </div>
+        <form class="panel account-delete" method="post" action="/account/delete">
+        <input type="hidden" name="_csrf" value="\(person.csrfToken)">
+        <p class="journey-check"><input id="delete-confirm" name="confirm" type="checkbox" value="1" required> \
+        <label for="delete-confirm">\(s(.accountDeleteConfirm))</label></p>
+        <button type="submit" class="button button-danger">\(s(.accountDelete))</button>
+        </form>
+        """
+        return Layout.document(title: s(.accountTitle), context: context, address: PageAddress(path: Links.account), section: .me,
+                               bodyClass: "page-account", main: main)
+    }
+}

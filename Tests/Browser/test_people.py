@@ -1,0 +1,135 @@
+"""People in a real headless Chromium: an account, saved routes with a drill-down stack, the same
+person on a second browser seeing every change live, the glance view at watch size, signing out,
+and another person seeing none of it."""
+import secrets
+import shutil
+
+import pytest
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:
+    # Without Selenium the fixtures skip every test with the reason (see test_web.py).
+    pass
+
+PASSWORD = "correct horse battery staple"
+
+
+def wait(driver, seconds=15):
+    return WebDriverWait(driver, seconds)
+
+
+@pytest.fixture
+def laptop(browser):
+    """A second browser with its own cookies: the same person's other device."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900", "--lang=en-US"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    yield driver
+    driver.quit()
+
+
+def sign(driver, server, path, username, password=PASSWORD):
+    driver.get(server + path)
+    driver.find_element(By.ID, "username").send_keys(username)
+    driver.find_element(By.ID, "password").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, ".person-sign-in button[type=submit]").click()
+    wait(driver).until(EC.url_to_be(server + "/me"))
+
+
+# Read in one script call each: the live channel may redraw the list between two element reads.
+def texts(driver, selector):
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0])).map(function (e) { return e.textContent.trim(); });", selector)
+
+
+def tabs(driver):
+    return texts(driver, ".route-tabs .tab")
+
+
+def current_tab(driver):
+    found = texts(driver, ".route-tabs .tab[aria-current=page]")
+    return found[0] if found else None
+
+
+def crumbs(driver):
+    return texts(driver, ".breadcrumbs li")
+
+
+def test_saved_routes_sync_live_between_two_browsers(server, browser, laptop, shot):
+    ana = "ana_" + secrets.token_hex(3)
+    browser.set_window_size(390, 844)
+    try:
+        # A newcomer creates an account: My routes invites the first route.
+        sign(browser, server, "/signup", ana)
+        assert "No saved routes yet" in browser.find_element(By.CSS_SELECTOR, "#me-live").text
+
+        # Saves "Blok M → Bundaran HI" from the board.
+        browser.get(server + "/stops/SBKM?to=SBHI")
+        browser.find_element(By.CSS_SELECTOR, ".save-route button").click()
+        wait(browser).until(EC.url_to_be(server + "/me"))
+        board_name = current_tab(browser)
+        assert board_name.startswith("Stasiun MRT Blok M BCA to Stasiun MRT Bundaran HI")
+        rows = browser.find_elements(By.CSS_SELECTOR, ".me-row")
+        assert rows, "the saved board shows its departures"
+
+        # Drills into a service: it is pushed onto the stack, with a crumb back.
+        rows[0].click()
+        wait(browser).until(lambda d: len(crumbs(d)) == 2)
+        assert crumbs(browser)[0] == board_name
+        assert browser.find_elements(By.CSS_SELECTOR, "#me-live .calls, #me-live ol"), "the service's calls are shown"
+
+        # The same person on a laptop sees the same stack.
+        sign(laptop, server, "/signin", ana)
+        assert tabs(laptop) == [board_name] and len(crumbs(laptop)) == 2
+
+        # The laptop saves a journey; the phone, untouched, shows it within a few seconds.
+        laptop.get(server + "/journeys?from=SLBB&to=SBHI")
+        laptop.find_element(By.CSS_SELECTOR, ".save-route button").click()
+        wait(laptop).until(EC.url_to_be(server + "/me"))
+        journey_name = current_tab(laptop)
+        wait(browser, 10).until(lambda d: len(tabs(d)) == 2 and current_tab(d) == journey_name)
+        shot("my-routes-phone")
+
+        # The phone switches back to the board's stack; the laptop follows.
+        browser.find_element(By.XPATH, f"//nav[contains(@class,'route-tabs')]//button[normalize-space()='{board_name}']").click()
+        wait(laptop, 10).until(lambda d: current_tab(d) == board_name and len(crumbs(d)) == 2)
+
+        # The glance view at watch size shows the top of the current stack: the service.
+        # A watch's screen: the viewport itself is 200×200 CSS pixels.
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 200, "height": 200, "deviceScaleFactor": 1, "mobile": True})
+        browser.get(server + "/glance")
+        wait(browser).until(lambda d: texts(d, ".glance-name") and texts(d, ".glance-lines li"))
+        assert texts(browser, ".glance-name")[0] == texts(browser, ".glance-name")[0].strip() != ""
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 200, "nothing spills sideways"
+        shot("glance-200")
+        # The laptop goes back to the board: the glance follows, live.
+        laptop.find_element(By.CSS_SELECTOR, ".breadcrumbs .crumb").click()
+        wait(laptop).until(lambda d: len(crumbs(d)) == 1)
+        wait(browser, 10).until(lambda d: texts(d, ".glance-name") == [board_name])
+        shot("glance-200-board")
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+        # Signing out ends the session: My routes asks to sign in again.
+        browser.get(server + "/account")
+        browser.find_element(By.XPATH, "//form[@action='/signout'][not(input[@name='everywhere'])]//button").click()
+        wait(browser).until(EC.url_to_be(server + "/"))
+        browser.get(server + "/me")
+        assert browser.current_url == server + "/signin"
+
+        # Somebody else sees none of Ana's routes.
+        laptop.get(server + "/account")
+        laptop.find_element(By.XPATH, "//form[@action='/signout'][not(input[@name='everywhere'])]//button").click()
+        wait(laptop).until(EC.url_to_be(server + "/"))
+        sign(laptop, server, "/signup", "bob_" + secrets.token_hex(3))
+        assert tabs(laptop) == []
+        assert board_name not in laptop.page_source
+    finally:
+        browser.set_window_size(1280, 900)
+        browser.delete_all_cookies()
