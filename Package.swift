@@ -162,6 +162,16 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // Release-built figures of people's saved routes: sync latency across devices and SQLite write latency.
+        .executableTarget(
+            name: "onward-sync",
+            dependencies: ["App", "OnwardCore", "Storage", "StorageSQLite",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "OnwardCoreTests", dependencies: ["OnwardCore"], swiftSettings: strict),
         .testTarget(name: "CommuteTests", dependencies: ["Commute", "OnwardCore"], swiftSettings: strict),
         .testTarget(name: "WebPushTests", dependencies: ["WebPush", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),

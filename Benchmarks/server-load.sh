@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Load figures of `onward serve` (release build only).
 #
-#   Benchmarks/server-load.sh [http|live|journeys|all] [onward-load options...]
+#   Benchmarks/server-load.sh [http|live|journeys|people|all] [onward-load options...]
 #
 # http (default): starts `onward serve --simulate` on 127.0.0.1:$PORT, waits for
 #   /health/ready, then for each endpoint runs wrk once to warm up and $RUNS times
@@ -13,6 +13,8 @@
 # journeys: starts `onward serve --feed` on Halifax (HALIFAX_FEED) and runs wrk with
 #   Benchmarks/journeys.lua (planJourney between random pairs of the feed's served stops at
 #   random times 06:00-22:00 on JOURNEY_DATE) at JOURNEY_CONNECTIONS (2 16) connections.
+# people: listSavedRoutes (GET /api/v1/me/routes) of one signed-in person with five routes,
+#   with a bearer token (made by the script, never printed).
 # live: runs onward-load (1,000 WebSocket subscribers on one board, 20 updates)
 #   $LIVE_RUNS times, with a raised open-file limit, and prints each report and
 #   the median p99.
@@ -127,20 +129,22 @@ stop_server() {
 # (which makes each request) and $path is only the sample checked first.
 bench() {
     local label=$1 path=$2 run rps p50 p99 non2xx errors cpu0 cpu1 load wrk_cpu
-    local rps_all=() p99_all=() script=()
+    local rps_all=() p99_all=() script=() header=()
     [[ -z ${SCRIPT:-} ]] || script=(-s "$SCRIPT")
+    # HEADER (e.g. a bearer token) is sent with every request and never printed.
+    [[ -z ${HEADER:-} ]] || header=(-H "$HEADER")
     local code
-    code=$(curl -s -o /dev/null -w '%{http_code}' "$BASE$path")
+    code=$(curl -s -o /dev/null -w '%{http_code}' "${header[@]}" "$BASE$path")
     [[ $code == 200 ]] || die "$path answered $code, not 200"
     echo
-    echo "== $label: GET $path ($(curl -s "$BASE$path" | wc -c) bytes)"
-    echo "   wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency ${script[*]} $BASE$path   (after a $WARMUP warm-up)"
-    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" "${script[@]}" "$BASE$path" >/dev/null
+    echo "== $label: GET $path ($(curl -s "${header[@]}" "$BASE$path" | wc -c) bytes)"
+    echo "   wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency ${script[*]}${HEADER:+ -H '${HEADER%%:*}: …'} $BASE$path   (after a $WARMUP warm-up)"
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$WARMUP" "${script[@]}" "${header[@]}" "$BASE$path" >/dev/null
     for run in $(seq 1 "$RUNS"); do
         load=$(loadavg)
         cpu0=$(server_cpu)
         # wrk shares the cores with the server: its own CPU time is measured too.
-        /usr/bin/time -f '%U %S' -o "$TIME_OUT" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "${script[@]}" "$BASE$path" >"$WRK_OUT"
+        /usr/bin/time -f '%U %S' -o "$TIME_OUT" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "${script[@]}" "${header[@]}" "$BASE$path" >"$WRK_OUT"
         cpu1=$(server_cpu)
         wrk_cpu=$(awk '{ printf "%.1f\n", $1 + $2 }' "$TIME_OUT")
         rps=$(awk '/^Requests\/sec:/ { print $2 }' "$WRK_OUT")
@@ -219,6 +223,25 @@ journey_figures() {
     rm -f "$stops"
 }
 
+people_figures() {
+    command -v wrk >/dev/null || die "wrk is not installed"
+    echo "# onward serve: listSavedRoutes for one signed-in person with 5 saved routes (wrk, bearer token)"
+    machine
+    SERVE_ARGS=()
+    start_server
+    local token i
+    token=$(curl -fsS -H 'Content-Type: application/json' -d '{"username": "bench", "password": "a long benchmark password"}' \
+        "$BASE/api/v1/accounts" | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+    for i in 0 1 2 3 4; do
+        curl -fsS -o /dev/null -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+            -d "{\"version\": $i, \"route\": {\"kind\": \"board\", \"stopId\": \"SLBB\", \"name\": \"Route $i\"}}" "$BASE/api/v1/me/routes"
+    done
+    HEADER="Authorization: Bearer $token" bench "listSavedRoutes" "/api/v1/me/routes"
+    echo
+    echo "load average after: $(loadavg)"
+    stop_server
+}
+
 live_figures() {
     [[ -x $LOAD_BIN ]] || die "no release build at $LOAD_BIN (swift build -c release --scratch-path $BUILD --product onward-load)"
     # Each subscriber is two sockets in onward-load (its client end and the server's end).
@@ -244,6 +267,7 @@ case $MODE in
     http) http_figures ;;
     live) live_figures "$@" ;;
     journeys) journey_figures ;;
+    people) people_figures ;;
     all) http_figures; echo; live_figures "$@" ;;
-    *) die "unknown mode '$MODE': http, live, journeys or all" ;;
+    *) die "unknown mode '$MODE': http, live, journeys, people or all" ;;
 esac
