@@ -43,6 +43,8 @@ public enum PeopleRepositoryContract {
             let s1 = session("h1", "a1", expires: 1_000), s2 = session("h2", "a1", expires: 5_000), s3 = session("h3", "b1", expires: 5_000)
             for s in [s1, s2, s3] { try await repo.saveSession(s) }
             #expect(try await repo.session(tokenHash: "h1") == s1)
+            #expect(try await repo.sessions(accountId: "a1") == [s1, s2])
+            #expect(try await repo.sessions(accountId: "nobody").isEmpty)
             try await repo.removeSession(tokenHash: "h1")
             #expect(try await repo.session(tokenHash: "h1") == nil)
             try await repo.removeSession(tokenHash: "not-there")
@@ -101,7 +103,7 @@ public enum PeopleRepositoryContract {
     }
 
     static func session(_ hash: String, _ accountId: String, expires: Int64) -> SessionRecord {
-        SessionRecord(tokenHash: hash, accountId: accountId, kind: .browser, csrfToken: "csrf-\(hash)", createdAt: Instant(epochSeconds: 100),
+        SessionRecord(tokenHash: hash, accountId: accountId, kind: .browser, csrfToken: "csrf-\(hash)", createdAt: Instant(epochSeconds: expires / 10),
                       expiresAt: Instant(epochSeconds: expires))
     }
 

@@ -52,6 +52,10 @@ public final class InMemoryPeopleRepository: PeopleRepository {
 
     public func session(tokenHash: String) async throws -> SessionRecord? { tables.withLock { $0.sessions[tokenHash] } }
 
+    public func sessions(accountId: String) async throws -> [SessionRecord] {
+        tables.withLock { $0.sessions.values.filter { $0.accountId == accountId }.sorted { ($0.createdAt, $0.tokenHash) < ($1.createdAt, $1.tokenHash) } }
+    }
+
     public func removeSession(tokenHash: String) async throws { _ = tables.withLock { $0.sessions.removeValue(forKey: tokenHash) } }
 
     public func removeSessions(accountId: String) async throws -> Int {

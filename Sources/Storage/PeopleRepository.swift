@@ -16,6 +16,8 @@ public protocol PeopleRepository: Sendable {
 
     func saveSession(_ session: SessionRecord) async throws
     func session(tokenHash: String) async throws -> SessionRecord?
+    /// A person's sessions, oldest first (for their export).
+    func sessions(accountId: String) async throws -> [SessionRecord]
     func removeSession(tokenHash: String) async throws
     /// Signs a person out everywhere; returns how many sessions ended.
     @discardableResult func removeSessions(accountId: String) async throws -> Int

@@ -52,12 +52,19 @@ public struct SQLitePeopleRepository: PeopleRepository {
 
     public func session(tokenHash: String) async throws -> SessionRecord? {
         try await db.read("read a session") { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM session WHERE token_hash = ?", arguments: [tokenHash]).map { row in
-                SessionRecord(tokenHash: row["token_hash"], accountId: row["account_id"],
-                              kind: SessionRecord.Kind(rawValue: row["kind"]) ?? .token, csrfToken: row["csrf_token"],
-                              createdAt: Instant(epochSeconds: row["created_at"]), expiresAt: Instant(epochSeconds: row["expires_at"]))
-            }
+            try Row.fetchOne(db, sql: "SELECT * FROM session WHERE token_hash = ?", arguments: [tokenHash]).map(Self.session)
         }
+    }
+
+    public func sessions(accountId: String) async throws -> [SessionRecord] {
+        try await db.read("read a person's sessions") { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM session WHERE account_id = ? ORDER BY created_at, token_hash", arguments: [accountId]).map(Self.session)
+        }
+    }
+
+    private static func session(_ row: Row) -> SessionRecord {
+        SessionRecord(tokenHash: row["token_hash"], accountId: row["account_id"], kind: SessionRecord.Kind(rawValue: row["kind"]) ?? .token,
+                      csrfToken: row["csrf_token"], createdAt: Instant(epochSeconds: row["created_at"]), expiresAt: Instant(epochSeconds: row["expires_at"]))
     }
 
     public func removeSession(tokenHash: String) async throws {

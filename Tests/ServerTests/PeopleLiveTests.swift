@@ -68,6 +68,21 @@ struct PeopleLiveTests {
         }
     }
 
+    @Test("signing out everywhere closes the person's live connections")
+    func signOutCloses() async throws {
+        try await TestServer.app(try PeopleAPITests.deps()).test(.live) { client in
+            let ana = try await PeopleAPITests.signUp(client, "ana")
+            try await client.ws("/live?me", configuration: Self.bearer(ana)) { inbound, _, _ in
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                #expect(try Self.routes(try await messages.next()).version == 0)
+                let out = try await PeopleAPITests.send(client, .delete, "/api/v1/sessions/current?everywhere=true", token: ana)
+                #expect(out.status == .noContent)
+                // The server ends the connection: no further message, the stream finishes.
+                #expect(try await messages.next() == nil)
+            }
+        }
+    }
+
     @Test("without credentials, or with ended ones, /live?me is refused")
     func refused() async throws {
         try await TestServer.app(try PeopleAPITests.deps()).test(.live) { client in

@@ -105,6 +105,8 @@ public final class PeopleService: Sendable {
     public func signOut(_ signed: Signed, everywhere: Bool) async throws {
         if everywhere {
             try await repository.removeSessions(accountId: signed.account.id)
+            // Every live connection was opened with one of those sessions.
+            hub.close(signed.account.id)
         } else {
             try await repository.removeSession(tokenHash: signed.session.tokenHash)
         }
@@ -117,9 +119,11 @@ public final class PeopleService: Sendable {
     }
 
     public func export(_ signed: Signed) async throws -> ExportDTO {
-        ExportDTO(exportedAt: now().description, account: Self.me(signed.account), routes: try await repository.routes(accountId: signed.account.id),
-                  sessions: [ExportDTO.Session(kind: signed.session.kind.rawValue, createdAt: signed.session.createdAt.description,
-                                               expiresAt: signed.session.expiresAt.description)])
+        let sessions = try await repository.sessions(accountId: signed.account.id).map {
+            ExportDTO.Session(kind: $0.kind.rawValue, createdAt: $0.createdAt.description, expiresAt: $0.expiresAt.description)
+        }
+        return ExportDTO(exportedAt: now().description, account: Self.me(signed.account),
+                         routes: try await repository.routes(accountId: signed.account.id), sessions: sessions)
     }
 
     public static func me(_ a: Account) -> MeDTO {
