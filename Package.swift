@@ -165,7 +165,7 @@ let package = Package(
         // Release-built figures of people's saved routes: sync latency across devices and SQLite write latency.
         .executableTarget(
             name: "onward-sync",
-            dependencies: ["App", "OnwardCore", "Storage", "StorageSQLite",
+            dependencies: ["App", "Server", "OnwardCore", "Storage", "StorageSQLite",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -21,6 +21,8 @@ public enum ServerApplication {
         public var store: LiveStore
         /// Every source the server answers from, the GTFS network first.
         public var sources: SourceRegistry
+        /// Accounts, sessions and saved routes, as the server keeps them.
+        public var people: PeopleService
         public var origin: String
         /// What is being served, for the start-up log line.
         public var summary: String {
@@ -77,7 +79,7 @@ public enum ServerApplication {
             services: services,
             logger: logger
         )
-        return Built(application: app, store: network.store, sources: registry, origin: loaded.origin)
+        return Built(application: app, store: network.store, sources: registry, people: people, origin: loaded.origin)
     }
 
     /// Whether the server could not listen because another process has the port.

@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdWSClient
 import Logging
 import OnwardCore
+import Server
 import Storage
 import StorageSQLite
 import Synchronization
@@ -105,15 +106,16 @@ for _ in 0..<300 {
     try await Task.sleep(for: .milliseconds(100))
 }
 
-// 3. People, each with one route (sign-up hashes a password at bcrypt cost 12: two at a time, one per core).
+// 3. People, each with one route. Accounts are made through the server's own service (bcrypt at cost 12,
+// two at a time, one per core), each as its own client: over HTTP, one address may sign up only so often.
 log("creating \(options.people) accounts")
 var tokens: [String] = Array(repeating: "", count: options.people), routeIDs = tokens
 for first in stride(from: 0, to: options.people, by: 2) {
     try await withThrowingTaskGroup(of: (Int, String, String).self) { group in
         for p in first..<min(first + 2, options.people) {
             group.addTask {
-                let account = try await send("POST", base + "/api/v1/accounts", #"{"username": "person\#(p)", "password": "a long benchmark password"}"#)
-                let token = account["token"] as! String
+                let (_, token) = try await built.people.createAccount(username: "person\(p)", password: "a long benchmark password", displayName: nil,
+                                                                      client: "onward-sync-\(p)", kind: .token)
                 let routes = try await send("POST", base + "/api/v1/me/routes", #"{"version": 0, "route": {"kind": "board", "stopId": "SBKM"}}"#, token: token)
                 return (p, token, routes["currentRouteId"] as! String)
             }
