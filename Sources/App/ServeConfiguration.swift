@@ -38,6 +38,8 @@ public struct ServeConfiguration: Sendable, Hashable {
     public var commuteSimulationSpeed = 30
     /// Sign-in with Telegram: the bot's token (from @BotFather). Without it, Telegram sign-in is off.
     public var telegramBotToken: String?
+    /// The bot's username, for the login widget on the sign-in page (with the token; Telegram must know the site's domain: /setdomain).
+    public var telegramBotUsername: String?
 
     public init() {}
 
@@ -47,7 +49,7 @@ public struct ServeConfiguration: Sendable, Hashable {
         case rateLimit = "rate_limit", rateBurst = "rate_burst", logLevel = "log_level"
         case nationalRailToken = "national_rail_token", nationalRailURL = "national_rail_url", ctaKey = "cta_key", ctaURL = "cta_url"
         case pushSubject = "push_subject", pushAllowHTTP = "push_allow_http", commuteSimulationSpeed = "commute_simulation_speed"
-        case telegramBotToken = "telegram_bot_token"
+        case telegramBotToken = "telegram_bot_token", telegramBotUsername = "telegram_bot_username"
 
         var environmentName: String { "ONWARD_" + rawValue.uppercased() }
     }
@@ -153,6 +155,12 @@ public struct ServeConfiguration: Sendable, Hashable {
         if let v = try bool(.pushAllowHTTP) { c.pushAllowHTTP = v }
         if let v = try number(.commuteSimulationSpeed, 1...600) { c.commuteSimulationSpeed = Int(v) }
         if let v = try string(.telegramBotToken), !v.isEmpty { c.telegramBotToken = v }
+        if let v = try string(.telegramBotUsername), !v.isEmpty {
+            guard (5...32).contains(v.count), v.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+                throw Problem(description: "telegram_bot_username must be a bot's username: 5 to 32 letters, digits or '_'")
+            }
+            c.telegramBotUsername = v
+        }
         if let v = try string(.logLevel) {
             guard ["trace", "debug", "info", "notice", "warning", "error", "critical"].contains(v) else {
                 throw Problem(description: "log_level must be one of trace, debug, info, notice, warning, error, critical")

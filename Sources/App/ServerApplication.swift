@@ -63,7 +63,8 @@ public enum ServerApplication {
         // Before the server listens, so a commute in progress answers from the first request.
         try await commutes.load()
         services.append(commutes)
-        let people = PeopleService(repository: database.people, telegramBotToken: config.telegramBotToken, now: now)
+        let people = PeopleService(repository: database.people, telegramBotToken: config.telegramBotToken,
+                                   telegramBotUsername: config.telegramBotUsername, now: now)
         _ = try await database.people.removeExpiredSessions(before: now())
         let deps = ServerDependencies(sources: registry,
                                       network: NetworkSummary(stops: loaded.timetable.stopCount, trips: loaded.timetable.tripCount,

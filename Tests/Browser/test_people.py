@@ -101,6 +101,20 @@ def test_saved_routes_sync_live_between_two_browsers(server, browser, laptop, sh
         browser.find_element(By.XPATH, f"//nav[contains(@class,'route-tabs')]//button[normalize-space()='{board_name}']").click()
         wait(laptop, 10).until(lambda d: current_tab(d) == board_name and len(crumbs(d)) == 2)
 
+        # The phone renames it and moves it after the journey; the laptop's tabs follow. The page may redraw
+        # live while the name is typed: the script keeps what is typed (app.js, replace).
+        wait(browser).until(EC.url_to_be(server + "/me"))
+        browser.execute_script("document.querySelector('.route-edit').open = true")
+        box = wait(browser).until(EC.element_to_be_clickable((By.ID, "route-name")))
+        box.clear()
+        box.send_keys("Work")
+        browser.execute_script("document.querySelector('.rename-route').requestSubmit()")
+        wait(laptop, 10).until(lambda d: tabs(d) == ["Work", journey_name])
+        board_name = "Work"
+        browser.execute_script("document.querySelector('.route-edit').open = true; "
+                               "document.querySelector('.route-edit form[action$=\"/move\"]').submit()")
+        wait(laptop, 10).until(lambda d: tabs(d) == [journey_name, "Work"])
+
         # The glance view at watch size shows the top of the current stack: the service.
         # A watch's screen: the viewport itself is 200×200 CSS pixels.
         browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 200, "height": 200, "deviceScaleFactor": 1, "mobile": True})

@@ -268,3 +268,55 @@ private func + (a: HTTPFields, b: [HTTPField]) -> HTTPFields {
     all.append(contentsOf: b)
     return all
 }
+
+/// Sign-in with Telegram in the web app: the widget on the sign-in page when configured, and the page it sends the browser back to.
+@Suite("Telegram sign-in in the web app", .timeLimit(.minutes(5)))
+struct TelegramPageTests {
+    static func deps(username: String?) throws -> ServerDependencies {
+        var deps = TestServer.deps(try TestServer.store())
+        deps.people = PeopleService(repository: InMemoryPeopleRepository(), hasher: PasswordHasher(cost: 4), telegramBotToken: PeopleAPITests.botToken,
+                                    telegramBotUsername: username, now: { TestServer.now })
+        return deps
+    }
+
+    /// The widget's redirect: the fields and their signature as query parameters.
+    static func query(_ fields: [String: String]) throws -> String {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(PeopleAPITests.telegram(fields).utf8)) as? [String: String])
+        return object.sorted { $0.key < $1.key }
+            .map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")
+    }
+
+    @Test("the sign-in page shows the widget, and lets only that page load Telegram's script")
+    func widget() async throws {
+        try await TestServer.app(try Self.deps(username: "onward_test_bot")).test(.router) { client in
+            let page = try await client.execute(uri: "/signin", method: .get)
+            #expect(String(buffer: page.body).contains(#"data-telegram-login="onward_test_bot""#))
+            #expect(page.headers[.contentSecurityPolicy]?.contains("script-src 'self' https://telegram.org") == true)
+            let home = try await client.execute(uri: "/", method: .get)
+            #expect(home.headers[.contentSecurityPolicy]?.contains("telegram.org") == false)
+        }
+        try await TestServer.app(try Self.deps(username: nil)).test(.router) { client in
+            let page = try await client.execute(uri: "/signin", method: .get)
+            #expect(!String(buffer: page.body).contains("telegram-widget"))
+            #expect(page.headers[.contentSecurityPolicy]?.contains("telegram.org") == false)
+        }
+    }
+
+    @Test("Telegram's redirect with genuine data signs the browser in with a cookie; tampered data does not")
+    func redirect() async throws {
+        try await TestServer.app(try Self.deps(username: "onward_test_bot")).test(.router) { client in
+            let fields = ["id": "777", "first_name": "Dewi Sartika", "auth_date": String(TestServer.now.epochSeconds - 30)]
+            let ok = try await client.execute(uri: "/signin/telegram?" + (try Self.query(fields)), method: .get)
+            #expect(ok.status == .seeOther && ok.headers[.location] == "/me")
+            let cookie = try #require(ok.headers[.setCookie])
+            #expect(cookie.hasPrefix("onward_session=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
+            let session = String(cookie.prefix { $0 != ";" })
+            let me = try await client.execute(uri: "/me", method: .get, headers: [.cookie: session])
+            #expect(me.status == .ok && String(buffer: me.body).contains("My routes"))
+            let tampered = (try Self.query(fields)).replacingOccurrences(of: "id=777", with: "id=778")
+            let refused = try await client.execute(uri: "/signin/telegram?" + tampered, method: .get)
+            #expect(refused.status == .unauthorized && refused.headers[.setCookie] == nil)
+            #expect(String(buffer: refused.body).contains("not signed by this server"))
+        }
+    }
+}

@@ -10,8 +10,8 @@ import TransitSources
 
 /// `/live?me`: a person's saved routes over the WebSocket. The state is sent at once (so a
 /// reconnecting device catches up without a reload) and again after every change made on any
-/// device. With `view=glance` each message also carries what the top of the current stack
-/// shows, sent again when live data changes it. The connection ends when the account is deleted.
+/// device. With `view=glance` (and for the web app's pages, `format=html`) each message also
+/// carries what the top of the current stack shows, sent again when live data changes it. The connection ends when the account is deleted.
 struct MeLive {
     let deps: ServerDependencies
     /// The current stack's top, for the glance view.
@@ -36,8 +36,9 @@ struct MeLive {
                     }
                     tick.finish()
                 }
-                if glance {
-                    // Live data changes what a board or a service shows; a source asked on demand is asked again each refresh.
+                if glance || html != nil {
+                    // Live data changes what a board or a service shows (on the glance and on the web app's routes page);
+                    // a source asked on demand is asked again each refresh.
                     for updates in deps.sources.sources.compactMap(\.updates) {
                         let stream = updates.subscribe()
                         group.addTask { for await _ in stream { tick.yield() } }

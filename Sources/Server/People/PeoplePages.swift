@@ -86,6 +86,18 @@ struct PeoplePages: Sendable {
                 return Array(repeating: .pop(routeId: stackID), count: max(0, stack.pushed.count - max(0, depth)))
             }
         }
+        router.post("me/routes/{routeId}/rename") { request, context in
+            let stackID = try context.pathID("routeId")
+            return try await edit(request) { _, form, _ in [.update(routeId: stackID, name: form["name"] ?? "", position: nil)] }
+        }
+        router.post("me/routes/{routeId}/move") { request, context in
+            let stackID = try context.pathID("routeId")
+            return try await edit(request) { _, form, _ in
+                guard let position = Int(form["position"] ?? "") else { throw PeopleService.invalid("position must be a whole number", "position") }
+                return [.update(routeId: stackID, name: nil, position: position)]
+            }
+        }
+        router.get("signin/telegram") { request, context in try await telegramSignIn(request, context) }
         router.post("me/routes/{routeId}/delete") { request, context in
             let stackID = try context.pathID("routeId")
             return try await edit(request) { _, _, _ in [.delete(routeId: stackID)] }
@@ -96,7 +108,41 @@ struct PeoplePages: Sendable {
 
     func signInPage(_ request: Request, _ mode: SignInPage.Mode) async throws -> Response {
         if try await auth.caller(request) != nil { return Self.redirect(Links.me) }
-        return pages.page(SignInPage.render(mode, context: await pages.personalContext(request, deps.queries())), request)
+        return await signInForm(request, mode)
+    }
+
+    /// The sign-in or sign-up form, with Telegram's login widget when it is configured (and the
+    /// Content-Security-Policy that lets that one page load it).
+    func signInForm(_ request: Request, _ mode: SignInPage.Mode, username: String = "", problem: Problem? = nil) async -> Response {
+        let bot = people.telegramWidgetBot
+        var response = pages.page(SignInPage.render(mode, username: username, problem: problem?.detail, telegramBot: bot,
+                                                    context: await pages.personalContext(request, deps.queries())), request)
+        if bot != nil { response.headers[.contentSecurityPolicy] = SecurityHeadersMiddleware.telegramWidgetPolicy }
+        if let problem { response.status = .init(code: problem.status) }
+        return response
+    }
+
+    /// Where Telegram's login widget sends the browser back, the signed fields in the query: checked, then
+    /// signed in as `signIn` does. (The data is Telegram's signature over one person's fields, at most a day
+    /// old; a link made with someone else's data would sign the browser into that person's account, as any
+    /// redirect-based login can: the header's "My routes" and the account page say whose it is.)
+    func telegramSignIn(_ request: Request, _ context: OnwardRequestContext) async throws -> Response {
+        var fields: [String: String] = [:]
+        for (key, value) in Params.formDecoded(request.uri.query ?? "") where fields[key] == nil { fields[key] = value }
+        do {
+            let (signed, token) = try await people.telegramSignIn(fields, client: PeopleRoutes.client(context), kind: .browser)
+            return try await startBrowserSession(request, signed, token)
+        } catch let problem as Problem where problem.status < 500 {
+            return await signInForm(request, .signIn, problem: problem)
+        }
+    }
+
+    /// "My routes" with a new session cookie; a session the browser had before ends.
+    func startBrowserSession(_ request: Request, _ signed: PeopleService.Signed, _ token: String) async throws -> Response {
+        if let old = try await auth.caller(request) { try await people.signOut(old.signed, everywhere: false) }
+        var response = Self.redirect(Links.me)
+        response.setCookie(Authenticator.sessionCookie(token, request: request, maxAge: Int(signed.session.expiresAt.epochSeconds - signed.session.createdAt.epochSeconds)))
+        return response
     }
 
     /// A sign-in or sign-up form: on success a new session cookie (any earlier one ends) and "My routes";
@@ -111,15 +157,9 @@ struct PeoplePages: Sendable {
             let (signed, token) = mode == .signUp
                 ? try await people.createAccount(username: username, password: password, displayName: form["displayName"], client: client, kind: .browser)
                 : try await people.signIn(username: username, password: password, client: client, kind: .browser)
-            if let old = try await auth.caller(request) { try await people.signOut(old.signed, everywhere: false) }
-            var response = Self.redirect(Links.me)
-            response.setCookie(Authenticator.sessionCookie(token, request: request, maxAge: Int(signed.session.expiresAt.epochSeconds - signed.session.createdAt.epochSeconds)))
-            return response
+            return try await startBrowserSession(request, signed, token)
         } catch let problem as Problem where problem.status < 500 {
-            var response = pages.page(SignInPage.render(mode, username: username, problem: problem.detail,
-                                                        context: await pages.personalContext(request, deps.queries())), request)
-            response.status = .init(code: problem.status)
-            return response
+            return await signInForm(request, mode, username: username, problem: problem)
         }
     }
 

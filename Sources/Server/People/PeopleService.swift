@@ -30,13 +30,16 @@ public final class PeopleService: Sendable {
     /// Checked against when a username does not exist, so that answer takes as long as a wrong password.
     private let decoy = Mutex<String?>(nil)
 
+    /// - Parameter telegramBotUsername: shows Telegram's login widget on the sign-in page (with the token only).
     public init(repository: any PeopleRepository, hasher: PasswordHasher = PasswordHasher(), telegramBotToken: String? = nil,
-                hub: RoutesHub = RoutesHub(), now: @escaping @Sendable () -> Instant = { .now() }) {
+                telegramBotUsername: String? = nil, hub: RoutesHub = RoutesHub(), now: @escaping @Sendable () -> Instant = { .now() }) {
         self.repository = repository; self.hasher = hasher; self.hub = hub; self.now = now
         telegram = telegramBotToken.map(TelegramLogin.init(botToken:))
+        telegramWidgetBot = telegramBotToken == nil ? nil : telegramBotUsername
     }
 
-    public var telegramEnabled: Bool { telegram != nil }
+    /// The bot whose login widget the sign-in page shows, when Telegram sign-in is on and the bot's username is known.
+    public let telegramWidgetBot: String?
 
     // MARK: - Accounts and sign-in
 

@@ -322,4 +322,10 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case saveJourney = "save.journey"
     case glanceTitle = "glance.title"
     case glanceSignIn = "glance.signIn"
+    case signInTelegram = "signIn.telegram"
+    case myRoutesEdit = "myRoutes.edit"
+    case myRoutesName = "myRoutes.name"
+    case myRoutesRename = "myRoutes.rename"
+    case myRoutesMoveLeft = "myRoutes.moveLeft"
+    case myRoutesMoveRight = "myRoutes.moveRight"
 }

@@ -302,6 +302,12 @@ extension Strings {
         case .saveJourney: "Save this journey"
         case .glanceTitle: "Glance"
         case .glanceSignIn: "Sign in to see your routes."
+        case .signInTelegram: "Or sign in with Telegram"
+        case .myRoutesEdit: "Rename or move"
+        case .myRoutesName: "Name"
+        case .myRoutesRename: "Rename"
+        case .myRoutesMoveLeft: "Move left"
+        case .myRoutesMoveRight: "Move right"
         }
     }
 }

@@ -302,6 +302,12 @@ extension Strings {
         case .saveJourney: "Simpan perjalanan ini"
         case .glanceTitle: "Ringkas"
         case .glanceSignIn: "Masuk untuk melihat rute Anda."
+        case .signInTelegram: "Atau masuk dengan Telegram"
+        case .myRoutesEdit: "Ganti nama atau pindahkan"
+        case .myRoutesName: "Nama"
+        case .myRoutesRename: "Ganti nama"
+        case .myRoutesMoveLeft: "Geser ke kiri"
+        case .myRoutesMoveRight: "Geser ke kanan"
         }
     }
 }

@@ -51,11 +51,31 @@ public enum MyRoutesPage {
         <nav class="tabs route-tabs" aria-label="\(s(.myRoutesTabsLabel))">\(tabs)</nav>
         <nav class="breadcrumbs" aria-label="\(s(.myRoutesTrailLabel))"><ol>\(crumbs)</ol></nav>
         \(body(result, stack: stack, person: person, context: context))
-        \(PersonForm.render(action: "/me/routes/\(Links.pathSegment(stack.route.id))/delete", fields: [], label: s(.myRoutesDelete), person: person,
-                            cssClass: "button button-quiet"))
+        \(edit(stack.route, position: routes.stacks.firstIndex { $0.route.id == stack.route.id } ?? 0, count: routes.stacks.count, person: person, strings: s))
         </div>
         """
         return html.rendered
+    }
+
+    /// Renaming, moving and removing the current route.
+    static func edit(_ route: SavedRoute, position: Int, count: Int, person: PageContext.Person, strings s: Strings) -> HTML {
+        let base = "/me/routes/\(Links.pathSegment(route.id))"
+        let left: HTML = position > 0
+            ? PersonForm.render(action: base + "/move", fields: [("position", String(position - 1))], label: s(.myRoutesMoveLeft), person: person) : .empty
+        let right: HTML = position < count - 1
+            ? PersonForm.render(action: base + "/move", fields: [("position", String(position + 1))], label: s(.myRoutesMoveRight), person: person) : .empty
+        return """
+        <details class="route-edit"><summary>\(s(.myRoutesEdit))</summary>
+        <form class="rename-route" method="post" action="\(base)/rename">
+        <input type="hidden" name="_csrf" value="\(person.csrfToken)"><input type="hidden" name="version" value="\(String(person.routesVersion))">
+        <p class="form-field"><label class="field-label" for="route-name">\(s(.myRoutesName))</label>\
+        <input id="route-name" name="name" type="text" required maxlength="80"\(HTML.attribute("value", route.name))></p>
+        <button type="submit" class="button">\(s(.myRoutesRename))</button>
+        </form>
+        <div class="account-actions">\(left)\(right)\(PersonForm.render(action: base + "/delete", fields: [], label: s(.myRoutesDelete), person: person,
+                                                                          cssClass: "button button-danger"))</div>
+        </details>
+        """
     }
 
     static func body(_ result: RouteResultDTO, stack: RouteStack, person: PageContext.Person, context: PageContext) -> HTML {

@@ -3,7 +3,8 @@ public enum SignInPage {
     public enum Mode: Sendable { case signIn, signUp }
 
     /// - Parameter problem: what went wrong with the last attempt, in words (the form keeps the username).
-    public static func render(_ mode: Mode, username: String = "", problem: String? = nil, context: PageContext) -> String {
+    /// - Parameter telegramBot: the bot whose login widget to show (Telegram sends the browser back to `/signin/telegram`).
+    public static func render(_ mode: Mode, username: String = "", problem: String? = nil, telegramBot: String? = nil, context: PageContext) -> String {
         let s = context.strings
         let signUp = mode == .signUp
         let problemHTML: HTML = problem.map { "<p class=\"form-problem\" role=\"alert\">\($0)</p>" } ?? .empty
@@ -27,6 +28,13 @@ public enum SignInPage {
         <button type="submit" class="button button-primary">\(s(signUp ? .signUpSubmit : .signInSubmit))</button>
         </form>
         <p>\(s(signUp ? .signInHaveAccount : .signInNoAccount)) <a href="\(signUp ? Links.signIn : Links.signUp)">\(s(signUp ? .signInTitle : .signUpTitle))</a></p>
+        \(telegramBot.map { bot in
+            """
+            <section class="telegram-sign-in" aria-label="\(s(.signInTelegram))"><h2>\(s(.signInTelegram))</h2>
+            <script async src="https://telegram.org/js/telegram-widget.js?22" data-telegram-login="\(bot)" data-size="large" \
+            data-auth-url="\(Links.signIn)/telegram" data-request-access="write"></script></section>
+            """ as HTML
+        } ?? .empty)
         """
         return Layout.document(title: s(signUp ? .signUpTitle : .signInTitle), context: context,
                                address: PageAddress(path: signUp ? Links.signUp : Links.signIn), section: .me, bodyClass: "page-sign-in", main: main)

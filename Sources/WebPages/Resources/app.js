@@ -408,11 +408,28 @@
       indicator.textContent = t(state);
     }
 
-    // Swaps in the server's fragment, keeping keyboard focus on the same link if it is still there.
+    var pending = null;
+
+    // Swaps in the server's fragment, keeping keyboard focus on the same link if it is still there
+    // and open boxes open. While someone types in a field inside it, the update waits until they leave
+    // the field: a redraw must never eat what they typed.
     function replace(html) {
       var focused = doc.activeElement;
+      if (focused && container.contains(focused) && (focused.tagName === 'INPUT' || focused.tagName === 'TEXTAREA') &&
+          focused.type !== 'hidden' && focused.type !== 'checkbox') {
+        if (pending === null) {
+          focused.addEventListener('blur', function () { var later = pending; pending = null; if (later !== null) replace(later); }, { once: true });
+        }
+        pending = html;
+        return;
+      }
       var focusHref = focused && container.contains(focused) ? focused.getAttribute('href') : null;
+      var open = Array.prototype.map.call(container.querySelectorAll('details[open][class]'), function (d) { return d.classList[0]; });
       setServerHTML(container, html);
+      open.forEach(function (name) {
+        var box = container.querySelector('details.' + name);
+        if (box) box.open = true;
+      });
       if (focusHref) {
         var links = container.querySelectorAll('a[href]');
         for (var i = 0; i < links.length; i++) {
