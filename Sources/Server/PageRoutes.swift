@@ -17,7 +17,13 @@ struct PageRoutes: Sendable {
         router.get("/") { request, _ in
             let queries = deps.queries()
             // A small network's stations are listed for browsing; a big one's would be a wall of names.
-            return page(HomePage.render(context: await personalContext(request, queries), stations: queries.listedStations()), request)
+            let ctx = await personalContext(request, queries)
+            // A signed-in person's routes come first on the home page.
+            var routes: SavedRoutes?
+            if ctx.person != nil, let caller = try? await Authenticator(people: deps.people, allowedOrigins: deps.allowedOrigins).caller(request) {
+                routes = try await deps.people.routes(caller.signed.account.id)
+            }
+            return page(HomePage.render(context: ctx, stations: queries.listedStations(), routes: routes), request)
         }
         router.get("search") { request, _ in
             let queries = deps.queries()

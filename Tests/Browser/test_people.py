@@ -79,7 +79,13 @@ def test_saved_routes_sync_live_between_two_browsers(server, browser, laptop, sh
         rows = browser.find_elements(By.CSS_SELECTOR, ".me-row")
         assert rows, "the saved board shows its departures"
 
+        # The home page lists it first.
+        browser.get(server + "/")
+        assert board_name in texts(browser, "section[aria-labelledby=mine-title] .me-row")
+        browser.get(server + "/me")
+
         # Drills into a service: it is pushed onto the stack, with a crumb back.
+        rows = browser.find_elements(By.CSS_SELECTOR, ".me-row")
         rows[0].click()
         wait(browser).until(lambda d: len(crumbs(d)) == 2)
         assert crumbs(browser)[0] == board_name

@@ -1,4 +1,5 @@
 import API
+import OnwardCore
 
 /// The home page: search (a plain form, search-as-you-type with the script),
 /// nearby stations on request, the reader's recent stations, and optionally
@@ -6,8 +7,21 @@ import API
 public enum HomePage {
     /// - Parameter stations: stations to list for browsing (the server may
     ///   pass all of a small network's stations, or none).
-    public static func render(context: PageContext, stations: [StopDTO] = []) -> String {
+    /// - Parameter routes: a signed-in person's saved routes, listed first: one tap opens one.
+    public static func render(context: PageContext, stations: [StopDTO] = [], routes: SavedRoutes? = nil) -> String {
         let s = context.strings
+        var mine: HTML = .empty
+        if let person = context.person, let routes {
+            let items = routes.stacks.map { st in
+                "<li>\(PersonForm.render(action: "/me/current", fields: [("routeId", st.route.id)], label: st.route.name, person: person, cssClass: "me-row"))</li>" as HTML
+            }
+            mine = """
+            <section class="panel" aria-labelledby="mine-title">
+            <div class="panel-head"><h2 id="mine-title">\(s(.myRoutesTitle))</h2><a href="\(Links.me)">\(s(.myRoutesOpen))</a></div>
+            \(items.isEmpty ? "<p class=\"empty-state\">\(s(.myRoutesEmpty))</p>" as HTML : "<ul class=\"me-rows\">\(HTML.join(items))</ul>")
+            </section>
+            """
+        }
         let browse: HTML = stations.isEmpty ? .empty : """
         <section class="panel" aria-labelledby="browse-title">
         <h2 id="browse-title">\(s(.browseTitle))</h2>
@@ -21,6 +35,7 @@ public enum HomePage {
         \(StopSearch.form(id: "q", name: "q", label: s(.searchLabel), placeholder: s(.searchPlaceholder), value: nil,
                           action: Links.search, target: "/stops/{id}", button: s(.searchButton)))
         </section>
+        \(mine)
         <section class="panel" id="nearby" aria-labelledby="nearby-title" data-nearby="\(Links.nearbyAPI)" hidden>
         <div class="panel-head">
         <h2 id="nearby-title">\(s(.nearbyTitle))</h2>
