@@ -168,7 +168,7 @@ struct LiveRoutes {
         return CommuteLive(commutes: deps.commutes, html: { render($0, request) })
     }
 
-    var auth: Authenticator { Authenticator(people: deps.people, allowedOrigins: deps.allowedOrigins) }
+    var auth: Authenticator { deps.auth }
 
     /// `me`: the signed-in person's routes (by the session cookie or `Authorization: Bearer`).
     static func wantsMe(_ request: Request) -> Bool { request.uri.queryParameters["me"] != nil }

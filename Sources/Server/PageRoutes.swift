@@ -20,7 +20,7 @@ struct PageRoutes: Sendable {
             let ctx = await personalContext(request, queries)
             // A signed-in person's routes come first on the home page.
             var routes: SavedRoutes?
-            if ctx.person != nil, let caller = try? await Authenticator(people: deps.people, allowedOrigins: deps.allowedOrigins).caller(request) {
+            if ctx.person != nil, let caller = try? await deps.auth.caller(request) {
                 routes = try await deps.people.routes(caller.signed.account.id)
             }
             return page(HomePage.render(context: ctx, stations: queries.listedStations(), routes: routes), request)
@@ -157,7 +157,7 @@ struct PageRoutes: Sendable {
     func personalContext(_ request: Request, _ queries: Queries) async -> PageContext {
         var ctx = pageContext(request, queries)
         guard request.cookies[Authenticator.cookieName] != nil,
-              let caller = try? await Authenticator(people: deps.people, allowedOrigins: deps.allowedOrigins).caller(request),
+              let caller = try? await deps.auth.caller(request),
               let routes = try? await deps.people.routes(caller.signed.account.id) else { return ctx }
         ctx.person = PageContext.Person(displayName: caller.signed.account.displayName, csrfToken: caller.signed.session.csrfToken,
                                         routesVersion: routes.version)

@@ -38,6 +38,9 @@ public struct ServerDependencies: Sendable {
         self.people = people ?? PeopleService(repository: InMemoryPeopleRepository(), now: now)
     }
 
+    /// Who a request comes from (session cookie or bearer token), with the checks against forgery.
+    var auth: Authenticator { Authenticator(people: people, allowedOrigins: allowedOrigins) }
+
     /// Queries over every source at this moment.
     func queries() -> Queries { Queries(sources, now: now()) }
 

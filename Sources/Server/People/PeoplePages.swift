@@ -15,7 +15,7 @@ struct PeoplePages: Sendable {
     let deps: ServerDependencies
     let pages: PageRoutes
     var people: PeopleService { deps.people }
-    var auth: Authenticator { Authenticator(people: deps.people, allowedOrigins: deps.allowedOrigins) }
+    var auth: Authenticator { deps.auth }
 
     func add(to router: Router<OnwardRequestContext>) {
         router.get("signin") { request, _ in try await signInPage(request, .signIn) }
@@ -55,29 +55,25 @@ struct PeoplePages: Sendable {
             return pages.page(GlancePage.render(await queries.currentResult(routes, languages: ctx.language.alertLanguages), context: ctx), request)
         }
         router.post("me/routes") { request, _ in
-            try await edit(request) { signed, form, version in
-                var route = try Self.route(form, kinds: [.board, .journey])
-                route = try await deps.queries().checked(route)
-                route.id = PeopleService.newRouteID(in: try await people.routes(signed.account.id))
-                return [.create(route)]
+            try await edit(request) { signed, form in
+                [.create(try await people.prepared(try Self.route(form, kinds: [.board, .journey]), for: signed.account.id, queries: deps.queries(),
+                                                   languages: try Params(request).languages))]
             }
         }
         router.post("me/current") { request, _ in
-            try await edit(request) { _, form, _ in [.setCurrent(routeId: form["routeId"] ?? "")] }
+            try await edit(request) { _, form in [.setCurrent(routeId: form["routeId"] ?? "")] }
         }
         router.post("me/routes/{routeId}/stack") { request, context in
             let stackID = try context.pathID("routeId")
-            return try await edit(request) { signed, form, _ in
-                let current = try await people.routes(signed.account.id)
-                guard current.stacks.contains(where: { $0.route.id == stackID }) else { throw PeopleService.routeNotFound }
-                var route = try await deps.queries().checked(try Self.route(form, kinds: [.service, .journeyOption]))
-                route.id = PeopleService.newRouteID(in: current)
-                return [.push(routeId: stackID, route)]
+            return try await edit(request) { signed, form in
+                guard try await people.routes(signed.account.id).stacks.contains(where: { $0.route.id == stackID }) else { throw PeopleService.routeNotFound }
+                return [.push(routeId: stackID, try await people.prepared(try Self.route(form, kinds: [.service, .journeyOption]), for: signed.account.id,
+                                                                          queries: deps.queries(), languages: try Params(request).languages))]
             }
         }
         router.post("me/routes/{routeId}/back") { request, context in
             let stackID = try context.pathID("routeId")
-            return try await edit(request) { signed, form, _ in
+            return try await edit(request) { signed, form in
                 // Back to a crumb: as many pops as routes above it.
                 guard let stack = try await people.routes(signed.account.id).stacks.first(where: { $0.route.id == stackID }) else {
                     throw PeopleService.routeNotFound
@@ -88,11 +84,11 @@ struct PeoplePages: Sendable {
         }
         router.post("me/routes/{routeId}/rename") { request, context in
             let stackID = try context.pathID("routeId")
-            return try await edit(request) { _, form, _ in [.update(routeId: stackID, name: form["name"] ?? "", position: nil)] }
+            return try await edit(request) { _, form in [.update(routeId: stackID, name: form["name"] ?? "", position: nil)] }
         }
         router.post("me/routes/{routeId}/move") { request, context in
             let stackID = try context.pathID("routeId")
-            return try await edit(request) { _, form, _ in
+            return try await edit(request) { _, form in
                 guard let position = Int(form["position"] ?? "") else { throw PeopleService.invalid("position must be a whole number", "position") }
                 return [.update(routeId: stackID, name: nil, position: position)]
             }
@@ -100,7 +96,7 @@ struct PeoplePages: Sendable {
         router.get("signin/telegram") { request, context in try await telegramSignIn(request, context) }
         router.post("me/routes/{routeId}/delete") { request, context in
             let stackID = try context.pathID("routeId")
-            return try await edit(request) { _, _, _ in [.delete(routeId: stackID)] }
+            return try await edit(request) { _, _ in [.delete(routeId: stackID)] }
         }
     }
 
@@ -172,28 +168,26 @@ struct PeoplePages: Sendable {
     }
 
     /// Applies the edits a form asks for, one after another from the version the page showed, then shows "My routes".
-    func edit(_ request: Request, _ edits: (PeopleService.Signed, [String: String], Int) async throws -> [SavedRoutes.Edit]) async throws -> Response {
+    func edit(_ request: Request, _ edits: (PeopleService.Signed, [String: String]) async throws -> [SavedRoutes.Edit]) async throws -> Response {
         let (signed, form) = try await change(request)
         var version = Int(form["version"] ?? "") ?? -1
         do {
-            for e in try await edits(signed, form, version) { version = try await people.edit(signed.account.id, version: version, e).version }
+            for e in try await edits(signed, form) { version = try await people.edit(signed.account.id, version: version, e).version }
         } catch let problem as Problem where problem.code == "stale-version" {
             return Self.redirect(Links.me + "?stale=1")
         }
         return Self.redirect(Links.me)
     }
 
-    /// A saved route from a form's fields, of one of `kinds`.
+    /// A saved route from a form's fields, of one of `kinds` (checked further by `PeopleService.prepared`).
     static func route(_ form: [String: String], kinds: Set<SavedRoute.Kind>) throws -> SavedRoute {
         guard let kind = form["kind"].flatMap(SavedRoute.Kind.init(rawValue:)), kinds.contains(kind) else {
             throw PeopleService.invalid("kind must be one of \(kinds.map(\.rawValue).sorted().joined(separator: ", "))", "kind")
         }
         func field(_ name: String) -> String? { form[name].flatMap { $0.isEmpty ? nil : $0 } }
-        let route = SavedRoute(kind: kind, stopId: field("stopId"), from: field("from"), to: field("to"),
-                               arrivals: kind == .board && form["arrivals"] == "1" ? true : nil, tripId: field("tripId"),
-                               serviceDate: field("serviceDate"), departure: field("departure"))
-        if case .invalid(let why, let name)? = route.problem() { throw PeopleService.invalid(why, name) }
-        return route
+        return SavedRoute(kind: kind, stopId: field("stopId"), from: field("from"), to: field("to"),
+                          arrivals: kind == .board && form["arrivals"] == "1" ? true : nil, tripId: field("tripId"),
+                          serviceDate: field("serviceDate"), departure: field("departure"))
     }
 
     static func form(_ request: Request, limit: Int) async throws -> [String: String] {

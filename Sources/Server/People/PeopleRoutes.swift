@@ -12,7 +12,7 @@ import Transit
 struct PeopleRoutes {
     let deps: ServerDependencies
     var people: PeopleService { deps.people }
-    var auth: Authenticator { Authenticator(people: deps.people, allowedOrigins: deps.allowedOrigins) }
+    var auth: Authenticator { deps.auth }
 
     func add<R: RouterMethods>(to v1: R) where R.Context == OnwardRequestContext {
         v1.post("accounts") { request, context in
@@ -50,9 +50,8 @@ struct PeopleRoutes {
         v1.post("me/routes") { request, _ in
             let (signed, change) = try await changeRequest(request, ["version", "route"])
             guard let route = change.route else { throw PeopleService.invalid("route is required", "route") }
-            var named = try await checked(route, request: request)
-            named.id = PeopleService.newRouteID(in: try await people.routes(signed.account.id))
-            var response = try json(try await people.edit(signed.account.id, version: change.version, .create(named)))
+            let ready = try await prepared(route, signed, request)
+            var response = try json(try await people.edit(signed.account.id, version: change.version, .create(ready)))
             response.status = .created
             return response
         }
@@ -70,12 +69,10 @@ struct PeopleRoutes {
             let (signed, change) = try await changeRequest(request, ["version", "route"])
             let stackID = try context.pathID("routeId")
             guard let route = change.route else { throw PeopleService.invalid("route is required", "route") }
-            let current = try await people.routes(signed.account.id)
             // A stack that is not the caller's is a 404 before anything about the body is said.
-            guard current.stacks.contains(where: { $0.route.id == stackID }) else { throw PeopleService.routeNotFound }
-            var named = try await checked(route, request: request)
-            named.id = PeopleService.newRouteID(in: current)
-            return try json(try await people.edit(signed.account.id, version: change.version, .push(routeId: stackID, named)))
+            guard try await people.routes(signed.account.id).stacks.contains(where: { $0.route.id == stackID }) else { throw PeopleService.routeNotFound }
+            let ready = try await prepared(route, signed, request)
+            return try json(try await people.edit(signed.account.id, version: change.version, .push(routeId: stackID, ready)))
         }
         v1.post("me/routes/{routeId}/stack/pop") { request, context in
             let (signed, change) = try await changeRequest(request, ["version"])
@@ -98,13 +95,8 @@ struct PeopleRoutes {
         return (signed, try await strictJSONBody(request, limit: deps.maxBodyBytes, fields: fields))
     }
 
-    /// The route with canonical IDs that resolve, and a name.
-    func checked(_ route: SavedRoute, request: Request) async throws -> SavedRoute {
-        if let p = route.problem() {
-            if case .invalid(let why, let field) = p { throw PeopleService.invalid(why, "route.\(field)") }
-        }
-        // An ID in the body that names nothing is a 404 naming the field, as for a query's IDs.
-        return try await deps.queries().checked(route, languages: try Params(request).languages)
+    func prepared(_ route: SavedRoute, _ signed: PeopleService.Signed, _ request: Request) async throws -> SavedRoute {
+        try await people.prepared(route, for: signed.account.id, queries: deps.queries(), languages: try Params(request).languages)
     }
 
     static func client(_ context: OnwardRequestContext) -> String { context.remoteAddress?.ipAddress ?? "unknown" }

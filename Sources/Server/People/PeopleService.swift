@@ -5,6 +5,7 @@ import HTTPTypes
 import OnwardCore
 import Storage
 import Synchronization
+import Transit
 
 /// People: accounts, sign-in, sessions and saved routes, over a `PeopleRepository`. Every change
 /// to a person's routes is checked against the version the client read, stored, then announced
@@ -158,6 +159,16 @@ public final class PeopleService: Sendable {
         }
         hub.publish(next, of: accountId)
         return next
+    }
+
+    /// A new route as it is kept: its fields checked for its kind (400 naming `route.FIELD`), its IDs made
+    /// canonical (404 naming the field when one names nothing), named when it has no name, and given an ID
+    /// unused in the person's routes. The API and the pages both save through this.
+    func prepared(_ route: SavedRoute, for accountId: String, queries: Queries, languages: [String]) async throws -> SavedRoute {
+        if case .invalid(let why, let field)? = route.problem() { throw Self.invalid(why, "route.\(field)") }
+        var ready = try await queries.checked(route, languages: languages)
+        ready.id = Self.newRouteID(in: try await routes(accountId))
+        return ready
     }
 
     /// An ID for a new route, unused in `routes`.
