@@ -1,30 +1,19 @@
 import Foundation
 import Hummingbird
 
-/// A request's JSON body as `T`, or 400 with a sentence naming the field at fault.
-func jsonBody<T: Decodable>(_ request: Request, limit: Int) async throws -> T {
+/// A request's JSON body as `T`, or 400 with a sentence naming the field at fault. With `fields`,
+/// any other field is refused (400) too, so a misspelt field is reported instead of silently
+/// ignored; a `route` object is then checked against the fields a saved route has.
+func jsonBody<T: Decodable>(_ request: Request, limit: Int, fields: Set<String>? = nil) async throws -> T {
     let buffer = try await request.body.collect(upTo: limit)
-    do { return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView)) } catch {
+    let data = Data(buffer.readableBytesView)
+    if let fields { try refuseUnknownFields(data, fields: fields) }
+    do { return try JSONDecoder().decode(T.self, from: data) } catch {
         throw Problem(status: .badRequest, code: "invalid-body", title: "Invalid body", detail: describeBodyError(error))
     }
 }
 
-/// What is wrong with a body, in a sentence naming the field.
-func describeBodyError(_ error: any Error) -> String {
-    switch error as? DecodingError {
-    case .keyNotFound(let key, let c)?: "\((c.codingPath + [key]).map(\.stringValue).joined(separator: ".")) is required"
-    case .typeMismatch(_, let c)?, .valueNotFound(_, let c)?: "\(c.codingPath.map(\.stringValue).joined(separator: ".")) has the wrong type"
-    case .dataCorrupted(let c)? where !c.codingPath.isEmpty: "\(c.codingPath.map(\.stringValue).joined(separator: ".")) has a value that is not allowed"
-    default: "the body is not the JSON object this request takes"
-    }
-}
-
-/// A request's JSON body as `T`, refusing (400) any field the operation does not take, so a
-/// misspelt field is reported instead of silently ignored. A `route` object is checked against
-/// the fields a saved route has.
-func strictJSONBody<T: Decodable>(_ request: Request, limit: Int, fields: Set<String>) async throws -> T {
-    let buffer = try await request.body.collect(upTo: limit)
-    let data = Data(buffer.readableBytesView)
+private func refuseUnknownFields(_ data: Data, fields: Set<String>) throws {
     guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
         throw Problem(status: .badRequest, code: "invalid-body", title: "Invalid body", detail: "the body must be one JSON object")
     }
@@ -36,9 +25,16 @@ func strictJSONBody<T: Decodable>(_ request: Request, limit: Int, fields: Set<St
     if let route = object["route"] as? [String: Any], let unknown = route.keys.sorted().first(where: { !savedRouteFields.contains($0) }) {
         throw refuse(unknown, in: "route.")
     }
-    do { return try JSONDecoder().decode(T.self, from: data) } catch {
-        throw Problem(status: .badRequest, code: "invalid-body", title: "Invalid body", detail: describeBodyError(error))
-    }
 }
 
 private let savedRouteFields: Set<String> = ["kind", "name", "stopId", "from", "to", "arrivals", "tripId", "serviceDate", "departure"]
+
+/// What is wrong with a body, in a sentence naming the field.
+func describeBodyError(_ error: any Error) -> String {
+    switch error as? DecodingError {
+    case .keyNotFound(let key, let c)?: "\((c.codingPath + [key]).map(\.stringValue).joined(separator: ".")) is required"
+    case .typeMismatch(_, let c)?, .valueNotFound(_, let c)?: "\(c.codingPath.map(\.stringValue).joined(separator: ".")) has the wrong type"
+    case .dataCorrupted(let c)? where !c.codingPath.isEmpty: "\(c.codingPath.map(\.stringValue).joined(separator: ".")) has a value that is not allowed"
+    default: "the body is not the JSON object this request takes"
+    }
+}

@@ -183,6 +183,13 @@ struct PeopleAPITests {
                                               token: token)
             let problem = try Self.decode(unknown, as: Problem.self)
             #expect(unknown.status == .notFound && problem.parameter == "route.stopId")
+            // A misspelt field is named, not ignored.
+            let misspelt = try await Self.send(client, .post, "/api/v1/me/routes", #"{"version": 7, "route": {"kind": "board", "stopID": "SLBB"}}"#, token: token)
+            let misspeltProblem = try Self.problem(misspelt)
+            #expect(misspelt.status == .badRequest && misspeltProblem.parameter == "route.stopID")
+            let extra = try await Self.send(client, .patch, "/api/v1/me/routes/\(board.id)", #"{"version": 7, "name": "x", "colour": "red"}"#, token: token)
+            let extraProblem = try Self.problem(extra)
+            #expect(extra.status == .badRequest && extraProblem.parameter == "colour")
             let export = try Self.decode(try await Self.send(client, .get, "/api/v1/me/export", token: token), as: ExportDTO.self)
             #expect(export.routes == state && export.account.username == "ana" && export.sessions.map(\.kind) == ["token"])
             #expect(!String(buffer: try await Self.send(client, .get, "/api/v1/me/export", token: token).body).contains("$2b$"))

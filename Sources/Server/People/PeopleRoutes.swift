@@ -16,13 +16,13 @@ struct PeopleRoutes {
 
     func add<R: RouterMethods>(to v1: R) where R.Context == OnwardRequestContext {
         v1.post("accounts") { request, context in
-            let body: NewAccountDTO = try await strictJSONBody(request, limit: deps.maxBodyBytes, fields: ["username", "password", "displayName"])
+            let body: NewAccountDTO = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["username", "password", "displayName"])
             let (signed, token) = try await people.createAccount(username: body.username, password: body.password, displayName: body.displayName,
                                                                  client: Self.client(context), kind: .token)
             return try Self.signedIn(signed, token: token, status: .created)
         }
         v1.post("sessions") { request, context in
-            let body: SignInDTO = try await strictJSONBody(request, limit: deps.maxBodyBytes, fields: ["username", "password"])
+            let body: SignInDTO = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["username", "password"])
             let (signed, token) = try await people.signIn(username: body.username, password: body.password, client: Self.client(context), kind: .token)
             return try Self.signedIn(signed, token: token, status: .created)
         }
@@ -92,7 +92,7 @@ struct PeopleRoutes {
     /// The signed-in caller and the change's body.
     func changeRequest(_ request: Request, _ fields: Set<String>) async throws -> (PeopleService.Signed, RoutesChangeDTO) {
         let signed = try await auth.require(request)
-        return (signed, try await strictJSONBody(request, limit: deps.maxBodyBytes, fields: fields))
+        return (signed, try await jsonBody(request, limit: deps.maxBodyBytes, fields: fields))
     }
 
     func prepared(_ route: SavedRoute, _ signed: PeopleService.Signed, _ request: Request) async throws -> SavedRoute {
