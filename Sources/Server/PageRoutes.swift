@@ -17,13 +17,10 @@ struct PageRoutes: Sendable {
         router.get("/") { request, _ in
             let queries = deps.queries()
             // A small network's stations are listed for browsing; a big one's would be a wall of names.
-            let ctx = await personalContext(request, queries)
             // A signed-in person's routes come first on the home page.
-            var routes: SavedRoutes?
-            if ctx.person != nil, let caller = try? await deps.auth.caller(request) {
-                routes = try await deps.people.routes(caller.signed.account.id)
-            }
-            return page(HomePage.render(context: ctx, stations: queries.listedStations(), routes: routes), request)
+            let person = try await signedIn(request, queries)
+            return page(HomePage.render(context: person?.context ?? pageContext(request, queries), stations: queries.listedStations(),
+                                        routes: person?.routes), request)
         }
         router.get("search") { request, _ in
             let queries = deps.queries()
@@ -152,16 +149,22 @@ struct PageRoutes: Sendable {
 
     // MARK: - Helpers
 
-    /// The page context with the signed-in person (their name, the session's anti-forgery token and
-    /// their routes' version), when the request carries a current session cookie.
-    func personalContext(_ request: Request, _ queries: Queries) async -> PageContext {
+    /// The signed-in person: the page context with them in it (name, the session's anti-forgery token, their
+    /// routes' version), their session and their routes; nil without a current session. A storage failure throws.
+    func signedIn(_ request: Request, _ queries: Queries) async throws -> (context: PageContext, signed: PeopleService.Signed, routes: SavedRoutes)? {
+        guard request.cookies[Authenticator.cookieName] != nil, let caller = try await deps.auth.caller(request) else { return nil }
+        let routes = try await deps.people.routes(caller.signed.account.id)
         var ctx = pageContext(request, queries)
-        guard request.cookies[Authenticator.cookieName] != nil,
-              let caller = try? await deps.auth.caller(request),
-              let routes = try? await deps.people.routes(caller.signed.account.id) else { return ctx }
         ctx.person = PageContext.Person(displayName: caller.signed.account.displayName, csrfToken: caller.signed.session.csrfToken,
                                         routesVersion: routes.version)
-        return ctx
+        return (ctx, caller.signed, routes)
+    }
+
+    /// The page context, with the signed-in person when there is one. For pages that only link to the
+    /// person's things (the header, save buttons): if storage cannot say who it is, the page still shows,
+    /// as for someone signed out. Pages of the person's own (My routes, glance, account) use `signedIn`.
+    func personalContext(_ request: Request, _ queries: Queries) async -> PageContext {
+        (try? await signedIn(request, queries))??.context ?? pageContext(request, queries)
     }
 
     /// Language from ?lang=, then the cookie, then Accept-Language; theme from its cookie.

@@ -28,9 +28,8 @@ struct PeoplePages: Sendable {
             return Self.redirect(Links.home, clearing: request)
         }
         router.get("account") { request, _ in
-            let ctx = await pages.personalContext(request, deps.queries())
-            guard ctx.person != nil, let caller = try await auth.caller(request) else { return Self.redirect(Links.signIn) }
-            return pages.page(AccountPage.render(displayName: caller.signed.account.displayName, username: caller.signed.account.username, context: ctx), request)
+            guard let me = try await pages.signedIn(request, deps.queries()) else { return Self.redirect(Links.signIn) }
+            return pages.page(AccountPage.render(displayName: me.signed.account.displayName, username: me.signed.account.username, context: me.context), request)
         }
         router.post("account/delete") { request, _ in
             let (signed, form) = try await change(request)
@@ -40,19 +39,18 @@ struct PeoplePages: Sendable {
         }
         router.get("me") { request, _ in
             let queries = deps.queries()
-            let ctx = await pages.personalContext(request, queries)
-            guard ctx.person != nil, let caller = try await auth.caller(request) else { return Self.redirect(Links.signIn) }
-            let routes = try await people.routes(caller.signed.account.id)
-            let result = await queries.currentResult(routes, languages: ctx.language.alertLanguages)
-            let notice = request.uri.queryParameters.get("stale") == "1" ? ctx.strings(.myRoutesStale) : nil
-            return pages.page(MyRoutesPage.render(routes, result: result, notice: notice, context: ctx), request)
+            guard let me = try await pages.signedIn(request, queries) else { return Self.redirect(Links.signIn) }
+            let result = await queries.currentResult(me.routes, languages: me.context.language.alertLanguages)
+            let notice = request.uri.queryParameters.get("stale") == "1" ? me.context.strings(.myRoutesStale) : nil
+            return pages.page(MyRoutesPage.render(me.routes, result: result, notice: notice, context: me.context), request)
         }
         router.get("glance") { request, _ in
             let queries = deps.queries()
-            let ctx = await pages.personalContext(request, queries)
-            guard ctx.person != nil, let caller = try await auth.caller(request) else { return pages.page(GlancePage.render(nil, context: ctx), request) }
-            let routes = try await people.routes(caller.signed.account.id)
-            return pages.page(GlancePage.render(await queries.currentResult(routes, languages: ctx.language.alertLanguages), context: ctx), request)
+            guard let me = try await pages.signedIn(request, queries) else {
+                return pages.page(GlancePage.render(nil, context: pages.pageContext(request, queries)), request)
+            }
+            return pages.page(GlancePage.render(await queries.currentResult(me.routes, languages: me.context.language.alertLanguages), context: me.context),
+                              request)
         }
         router.post("me/routes") { request, _ in
             try await edit(request) { signed, form in
