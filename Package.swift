@@ -60,6 +60,8 @@ let package = Package(
         .target(name: "TransitSources", dependencies: ["OnwardCore"], swiftSettings: strict),
         // Web Push: aes128gcm payload encryption (RFC 8291) and VAPID (RFC 8292), on swift-crypto. No I/O.
         .target(name: "WebPush", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+        // The ski area from OpenStreetMap and SRTM: runs by difficulty, lifts, heights, and routing by level. Foundation only.
+        .target(name: "SkiMap", dependencies: ["OnwardCore"], swiftSettings: strict),
         // Commuting mode: get-off alerts as a state machine (positions, beacons, times in; alerts out). No I/O.
         .target(name: "Commute", dependencies: ["OnwardCore"], swiftSettings: strict),
         // The HTTP seam (method, body, cache, coalescing, budget), polling with backoff, the XML
@@ -87,7 +89,7 @@ let package = Package(
         .target(name: "StorageSQLite", dependencies: ["Storage", "OnwardCore", .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: strict),
         // Codable wire types shared by the CLI's --json and (later) the HTTP API.
-        .target(name: "API", dependencies: ["OnwardCore", "Commute"], swiftSettings: strict),
+        .target(name: "API", dependencies: ["OnwardCore", "Commute", "SkiMap"], swiftSettings: strict),
         // Server-rendered HTML pages, their CSS and JavaScript, and the string tables (no HTTP framework inside).
         .target(name: "WebPages", dependencies: ["API", "OnwardCore"],
                 // CSS and JavaScript are files, embedded so the server stays one binary.
@@ -100,7 +102,7 @@ let package = Package(
         // The HTTP edge: Hummingbird routes, middleware, the JSON API, pages and live updates.
         .target(
             name: "Server",
-            dependencies: ["OnwardCore", "API", "WebPages", "Transit", "TransitSources", "DataSources", "Commute", "WebPush", "Storage",
+            dependencies: ["OnwardCore", "API", "WebPages", "Transit", "TransitSources", "DataSources", "Commute", "WebPush", "Storage", "SkiMap",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -121,18 +123,19 @@ let package = Package(
         .target(
             name: "App",
             dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Transit", "Server",
-                           "Storage", "StorageSQLite", "TransitSources", "GTFSSource", "NationalRail", "CTABusTracker",
+                           "Storage", "StorageSQLite", "TransitSources", "GTFSSource", "NationalRail", "CTABusTracker", "SkiMap",
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Prometheus", package: "swift-prometheus")],
-            resources: [.copy("Resources/DefaultNetwork")],
+            resources: [.copy("Resources/DefaultNetwork"), .copy("Resources/SkiArea")],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "onward",
-            dependencies: ["App", "Commute", "OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Storage", "Transit", "TransitSources",
+            dependencies: ["App", "Commute", "OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Storage", "Transit", "TransitSources", "SkiMap",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -174,6 +177,8 @@ let package = Package(
         ),
         .testTarget(name: "OnwardCoreTests", dependencies: ["OnwardCore"], swiftSettings: strict),
         .testTarget(name: "CommuteTests", dependencies: ["Commute", "OnwardCore"], swiftSettings: strict),
+        .testTarget(name: "SkiMapTests", dependencies: ["SkiMap", "OnwardCore", "OnwardTesting", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                    swiftSettings: strict),
         .testTarget(name: "WebPushTests", dependencies: ["WebPush", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "Timetable", "OnwardCore", "OnwardTesting"], swiftSettings: strict),
         .testTarget(name: "TimetableTests", dependencies: ["GTFS", "Timetable", "OnwardCore", "OnwardTesting", "App"], swiftSettings: strict),
@@ -183,7 +188,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: ["Server", "App", "Transit", "API", "OnwardCore", "Timetable", "OnwardTesting", "GTFSRealtime", "GTFSSource", "DataSources",
-                           "Storage", "StorageSQLite", "TransitSources",
+                           "Storage", "StorageSQLite", "TransitSources", "SkiMap",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "InMemoryLogging", package: "swift-log"),

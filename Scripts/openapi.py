@@ -307,6 +307,19 @@ paths.update({
         "requestBody": body(req({"version": VERSION, "routeId": S}, {})), "responses": routes_ok("The routes after the change")}},
 })
 
+schemas["SkiRoute"] = obj({"level": S, "freeride": B, "lengthMetres": I, "durationSeconds": I, "legs": arr(ref("SkiLeg"))}, {})
+schemas["SkiLeg"] = obj({"kind": {"type": "string", "enum": ["run", "lift", "walk"]}, "lengthMetres": I, "durationSeconds": I,
+                         "points": arr({"type": "array", "items": N, "minItems": 2, "maxItems": 3, "description": "[latitude, longitude, elevation]"})},
+                        {"name": S, "difficulty": {"type": "string", "enum": ["novice", "easy", "intermediate", "advanced", "expert", "freeride"]},
+                         "colour": S, "liftKind": S, "dropMetres": I})
+LATLON = {"type": "string", "pattern": "^ *-?[0-9]+(\\.[0-9]+)? *, *-?[0-9]+(\\.[0-9]+)? *$", "maxLength": 60}
+paths["/api/v1/ski/route"] = {"get": {"operationId": "skiRoute",
+    "summary": "The fastest way across the ski area for a skier's level: never a run harder than the level (freeride only when asked), lifts up (down only where two-way)",
+    "parameters": [param("from", "query", LATLON, "Where you are: LAT,LON.", True), param("to", "query", LATLON, "Where to: LAT,LON.", True),
+                   param("level", "query", {"type": "string", "enum": ["novice", "easy", "intermediate", "advanced", "expert"]}, "The skier's level.", True),
+                   param("freeride", "query", B, "Freeride runs too.")],
+    "responses": {"200": ok("SkiRoute", "The route: runs, lifts and walks in order"), **errors(400, 404, 429)}}}
+
 doc = {
     "openapi": "3.1.0",
     "info": {"title": "Onward API", "version": "1.0.0",

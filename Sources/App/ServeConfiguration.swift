@@ -36,6 +36,9 @@ public struct ServeConfiguration: Sendable, Hashable {
     public var pushAllowHTTP = false
     /// How many times faster than real time a simulated commute runs unless the request says (1–600).
     public var commuteSimulationSpeed = 30
+    /// The ski area: an OpenStreetMap extract (OSM XML) and its SRTM tile (.hgt or a zip); by default the bundled Vallnord.
+    public var skiArea: String?
+    public var skiElevation: String?
     /// Sign-in with Telegram: the bot's token (from @BotFather). Without it, Telegram sign-in is off.
     public var telegramBotToken: String?
     /// The bot's username, for the login widget on the sign-in page (with the token; Telegram must know the site's domain: /setdomain).
@@ -50,6 +53,7 @@ public struct ServeConfiguration: Sendable, Hashable {
         case nationalRailToken = "national_rail_token", nationalRailURL = "national_rail_url", ctaKey = "cta_key", ctaURL = "cta_url"
         case pushSubject = "push_subject", pushAllowHTTP = "push_allow_http", commuteSimulationSpeed = "commute_simulation_speed"
         case telegramBotToken = "telegram_bot_token", telegramBotUsername = "telegram_bot_username"
+        case skiArea = "ski_area", skiElevation = "ski_elevation"
 
         var environmentName: String { "ONWARD_" + rawValue.uppercased() }
     }
@@ -155,6 +159,8 @@ public struct ServeConfiguration: Sendable, Hashable {
         if let v = try bool(.pushAllowHTTP) { c.pushAllowHTTP = v }
         if let v = try number(.commuteSimulationSpeed, 1...600) { c.commuteSimulationSpeed = Int(v) }
         if let v = try string(.telegramBotToken), !v.isEmpty { c.telegramBotToken = v }
+        if let v = try string(.skiArea), !v.isEmpty { c.skiArea = v }
+        if let v = try string(.skiElevation), !v.isEmpty { c.skiElevation = v }
         if let v = try string(.telegramBotUsername), !v.isEmpty {
             guard (5...32).contains(v.count), v.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
                 throw Problem(description: "telegram_bot_username must be a bot's username: 5 to 32 letters, digits or '_'")

@@ -7,6 +7,7 @@ import Logging
 import OnwardCore
 import Server
 import ServiceLifecycle
+import SkiMap
 import StorageSQLite
 import Timetable
 import GTFSSource
@@ -66,12 +67,13 @@ public enum ServerApplication {
         let people = PeopleService(repository: database.people, telegramBotToken: config.telegramBotToken,
                                    telegramBotUsername: config.telegramBotUsername, now: now)
         _ = try await database.people.removeExpiredSessions(before: now())
-        let deps = ServerDependencies(sources: registry,
+        var deps = ServerDependencies(sources: registry,
                                       network: NetworkSummary(stops: loaded.timetable.stopCount, trips: loaded.timetable.tripCount,
                                                               simulated: config.simulate),
                                       now: now, attribution: attribution(loaded),
                                       rateLimit: .init(ratePerSecond: config.rateLimit, burst: config.rateBurst), commutes: commutes,
                                       people: people)
+        deps.ski = SkiRouter(try SkiAreaLoading.load(osm: config.skiArea, elevation: config.skiElevation))
         let router = buildRouter(deps)
         let app = Application(
             router: router,

@@ -42,6 +42,7 @@ struct APIRoutes {
         v1.get("journeys") { request, _ in try await journeys(request) }
         CommuteRoutes(deps: deps, api: self).add(to: v1)
         PeopleRoutes(deps: deps).add(to: v1)
+        SkiRoutes(deps: deps).add(to: v1)
         SourceRoutes(deps: deps).add(to: v1)
         v1.get("vehicles") { _, _ in try json(try await deps.queries().vehicles()) }
         v1.get("openapi.json") { _, _ in

@@ -1,6 +1,7 @@
 import API
 import Foundation
 import OnwardCore
+import SkiMap
 import Storage
 import Transit
 import TransitSources
@@ -27,6 +28,8 @@ public struct ServerDependencies: Sendable {
     public var commutes: CommuteService
     /// Accounts, sessions and saved routes. By default kept in memory.
     public var people: PeopleService
+    /// Routing on the ski area, when one is loaded.
+    public var ski: SkiRouter?
 
     public init(sources: SourceRegistry, network: NetworkSummary = NetworkSummary(), metrics: ServerMetrics = ServerMetrics(),
                 now: @escaping @Sendable () -> Instant = { .now() }, attribution: String = "", rateLimit: RateLimiter.Configuration = .init(),

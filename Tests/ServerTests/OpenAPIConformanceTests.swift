@@ -34,6 +34,10 @@ struct OpenAPIConformanceTests {
         ("/api/v1/sources/{source}/routes", "/api/v1/sources/nope/routes"),
         ("/api/v1/routes/{routeId}", "/api/v1/routes/nope:1"),
         ("/api/v1/routes/{routeId}/directions/{direction}/stops", "/api/v1/routes/nope:1/directions/North/stops"),
+        // From the top of la Caubella to the town of La Massana, as a novice; a bad level; a start far from the area.
+        ("/api/v1/ski/route", "/api/v1/ski/route?from=42.5350919,1.488898&to=42.5471289,1.5137913&level=novice"),
+        ("/api/v1/ski/route", "/api/v1/ski/route?from=42.5350919,1.488898&to=42.5471289,1.5137913&level=black"),
+        ("/api/v1/ski/route", "/api/v1/ski/route?from=42.0,1.0&to=42.5471289,1.5137913&level=expert"),
     ]
 
     /// In process, and over a real socket (a live server on a free port): the same answers both ways.

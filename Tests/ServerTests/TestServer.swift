@@ -7,6 +7,7 @@ import HummingbirdWebSocket
 import Logging
 import OnwardCore
 import Server
+import SkiMap
 import Timetable
 import Transit
 import TransitSources
@@ -18,6 +19,9 @@ enum TestServer {
     static let now = Instant(epochSeconds: Int64(ServiceDate(iso: "2026-11-23")!.dayNumber) * 86_400 + 1 * 3600)
 
     static let timetable = Result { try Network.load([]).timetable }
+
+    /// The bundled ski area (Vallnord), loaded once.
+    static let ski = try? SkiRouter(SkiAreaLoading.load())
 
     /// A store whose realtime data is the simulation at `at`.
     static func store(simulatedAt at: Instant = now) throws -> LiveStore {
@@ -43,9 +47,11 @@ enum TestServer {
     /// The bundled network as the source, then `more` (upstream sources) after it, as the app composes them.
     static func deps(_ store: LiveStore, more: [any TransitSource] = [],
                      rateLimit: RateLimiter.Configuration = .init(ratePerSecond: 1000, burst: 1000)) -> ServerDependencies {
-        ServerDependencies(sources: SourceRegistry([GTFSNetworkSource(store: store, displayName: "MRT Jakarta")] + more),
-                           network: NetworkSummary(stops: store.current.timetable.stopCount, trips: store.current.timetable.tripCount,
-                                                   simulated: store.current.simulated),
-                           now: { now }, attribution: "Test data", rateLimit: rateLimit)
+        var deps = ServerDependencies(sources: SourceRegistry([GTFSNetworkSource(store: store, displayName: "MRT Jakarta")] + more),
+                                      network: NetworkSummary(stops: store.current.timetable.stopCount, trips: store.current.timetable.tripCount,
+                                                              simulated: store.current.simulated),
+                                      now: { now }, attribution: "Test data", rateLimit: rateLimit)
+        deps.ski = ski
+        return deps
     }
 }
