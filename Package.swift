@@ -150,7 +150,7 @@ let package = Package(
         .executableTarget(
             name: "onward-bench",
             dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "GTFSSource", "App", "API", "Transit", "WebPages",
-                           "NationalRail", "DataSources", "TransitSources",
+                           "NationalRail", "DataSources", "TransitSources", "SkiMap",
                            .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             swiftSettings: strict
         ),

@@ -29,6 +29,7 @@ struct Options {
            onward-bench board [--feed PATH --date YYYY-MM-DD --zone TZ [--stop ID]] [--board-replicas N] [--queries N]
            onward-bench planner                          (journeys: one-to-one and one-hour range queries on Halifax and WMATA; index size)
        onward-bench page                             (board page render on the bundled network with simulated live data)
+           onward-bench ski [--queries N]               (ski area: load time; route queries between random points at every level)
            onward-bench upstreams                        (Darwin parse, alone and two at once; upstream requests saved by caching and coalescing)
            onward-bench large [--rows N] [--synth-runs N] [--stops renamed|shared]   (synthetic feed: import, peak RSS, snapshot)
            onward-bench synth --rows N --out DIR [--stops renamed|shared] [--feed BASE]
