@@ -312,7 +312,9 @@ schemas["SkiLeg"] = obj({"kind": {"type": "string", "enum": ["run", "lift", "wal
                          "points": arr({"type": "array", "items": N, "minItems": 2, "maxItems": 3, "description": "[latitude, longitude, elevation]"})},
                         {"name": S, "difficulty": {"type": "string", "enum": ["novice", "easy", "intermediate", "advanced", "expert", "freeride"]},
                          "colour": S, "liftKind": S, "dropMetres": I})
-LATLON = {"type": "string", "pattern": "^ *-?[0-9]+(\\.[0-9]+)? *, *-?[0-9]+(\\.[0-9]+)? *$", "maxLength": 60}
+LAT = "-?(90(\\.0+)?|[1-8]?[0-9](\\.[0-9]+)?)"
+LON = "-?(180(\\.0+)?|(1[0-7][0-9]|[1-9]?[0-9])(\\.[0-9]+)?)"
+LATLON = {"type": "string", "pattern": f"^ *{LAT} *, *{LON} *$", "maxLength": 60, "description": "LAT,LON in degrees"}
 paths["/api/v1/ski/route"] = {"get": {"operationId": "skiRoute",
     "summary": "The fastest way across the ski area for a skier's level: never a run harder than the level (freeride only when asked), lifts up (down only where two-way)",
     "parameters": [param("from", "query", LATLON, "Where you are: LAT,LON.", True), param("to", "query", LATLON, "Where to: LAT,LON.", True),

@@ -31,7 +31,14 @@ struct SkiRoutes {
     /// `LAT,LON` in degrees.
     static func point(_ q: Params, _ name: String) throws -> SkiPoint {
         let text = try q.required(name, maxLength: 60)
-        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        // Plain decimals only (as the OpenAPI document's pattern says): no exponents, no "inf" or "nan".
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { part -> Double? in
+            let t = part.trimmingCharacters(in: CharacterSet(charactersIn: " "))
+            let digits = t.hasPrefix("-") ? t.dropFirst() : Substring(t)
+            let pieces = digits.split(separator: ".", omittingEmptySubsequences: false)
+            guard (1...2).contains(pieces.count), pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+            return Double(t)
+        }
         guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else {
             throw Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter",
                           detail: "\(name) must be LAT,LON in degrees, e.g. 42.5727,1.4834", parameter: name)
