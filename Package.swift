@@ -60,6 +60,8 @@ let package = Package(
         .target(name: "TransitSources", dependencies: ["OnwardCore"], swiftSettings: strict),
         // Web Push: aes128gcm payload encryption (RFC 8291) and VAPID (RFC 8292), on swift-crypto. No I/O.
         .target(name: "WebPush", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+        // Group trips: members, friends, shared positions, events and their privacy rules, as values. Foundation only.
+        .target(name: "Trips", dependencies: ["OnwardCore"], swiftSettings: strict),
         // The ski area from OpenStreetMap and SRTM: runs by difficulty, lifts, heights, and routing by level. Foundation only.
         .target(name: "SkiMap", dependencies: ["OnwardCore"], swiftSettings: strict),
         // Commuting mode: get-off alerts as a state machine (positions, beacons, times in; alerts out). No I/O.
@@ -177,6 +179,7 @@ let package = Package(
         ),
         .testTarget(name: "OnwardCoreTests", dependencies: ["OnwardCore"], swiftSettings: strict),
         .testTarget(name: "CommuteTests", dependencies: ["Commute", "OnwardCore"], swiftSettings: strict),
+        .testTarget(name: "TripsTests", dependencies: ["Trips", "OnwardCore"], swiftSettings: strict),
         .testTarget(name: "SkiMapTests", dependencies: ["SkiMap", "OnwardCore", "OnwardTesting", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                     swiftSettings: strict),
         .testTarget(name: "WebPushTests", dependencies: ["WebPush", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
