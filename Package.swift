@@ -86,9 +86,9 @@ let package = Package(
         // The CTA Bus Tracker (JSON or XML, API key) as a source: predictions, bulletins, browse, vehicles. Foundation only.
         .target(name: "CTABusTracker", dependencies: ["OnwardCore", "DataSources", "TransitSources"], swiftSettings: strict),
         // Repository protocols (what the app keeps between runs) and their in-memory implementation. Foundation only.
-        .target(name: "Storage", dependencies: ["OnwardCore"], swiftSettings: strict),
+        .target(name: "Storage", dependencies: ["OnwardCore", "Trips"], swiftSettings: strict),
         // The default storage driver: SQLite through GRDB, one file in the data folder, versioned migrations.
-        .target(name: "StorageSQLite", dependencies: ["Storage", "OnwardCore", .product(name: "GRDB", package: "GRDB.swift")],
+        .target(name: "StorageSQLite", dependencies: ["Storage", "OnwardCore", "Trips", .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: strict),
         // Codable wire types shared by the CLI's --json and (later) the HTTP API.
         .target(name: "API", dependencies: ["OnwardCore", "Commute", "SkiMap"], swiftSettings: strict),
@@ -147,7 +147,8 @@ let package = Package(
             swiftSettings: strict
         ),
         // Test support: inline GTFS feeds, fixture paths, the fake HTTP fetcher and the storage contract suite every driver runs.
-        .target(name: "OnwardTesting", dependencies: ["OnwardCore", "Timetable", "GTFS", "DataSources", "Storage", "TransitSources"], swiftSettings: strict),
+        .target(name: "OnwardTesting", dependencies: ["OnwardCore", "Timetable", "GTFS", "DataSources", "Storage", "TransitSources", "Trips"],
+                swiftSettings: strict),
         // Release-built benchmarks: `swift run -c release onward-bench`.
         .executableTarget(
             name: "onward-bench",
@@ -204,7 +205,7 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "OnwardCore", "OnwardTesting",
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "OnwardCore", "OnwardTesting", "Trips",
                                                       .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
         .testTarget(name: "WebPagesTests", dependencies: ["WebPages", "API", "OnwardCore"], swiftSettings: strict),
         .testTarget(name: "NationalRailTests", dependencies: ["NationalRail", "OnwardCore", "DataSources", "TransitSources"],

@@ -5,13 +5,7 @@ import Testing
 
 /// What every `CommuteRepository` must do, run against each driver. Each check gets a new, empty repository.
 public enum CommuteRepositoryContract {
-    public struct Check: Sendable, CustomTestStringConvertible {
-        public let name: String
-        let body: @Sendable (any CommuteRepository) async throws -> Void
-
-        public func run(on repository: any CommuteRepository) async throws { try await body(repository) }
-        public var testDescription: String { name }
-    }
+    public typealias Check = ContractCheck<any CommuteRepository>
 
     public static let checks: [Check] = [
         Check(name: "an empty repository has no commutes") { repo async throws in

@@ -5,13 +5,7 @@ import Testing
 
 /// What every `PeopleRepository` must do, run against each driver. Each check gets a new, empty repository.
 public enum PeopleRepositoryContract {
-    public struct Check: Sendable, CustomTestStringConvertible {
-        public let name: String
-        let body: @Sendable (any PeopleRepository) async throws -> Void
-
-        public func run(on repository: any PeopleRepository) async throws { try await body(repository) }
-        public var testDescription: String { name }
-    }
+    public typealias Check = ContractCheck<any PeopleRepository>
 
     public static let checks: [Check] = [
         Check(name: "an account reads back by ID, by username in any case, and by Telegram ID") { repo async throws in

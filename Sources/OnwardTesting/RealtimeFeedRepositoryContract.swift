@@ -13,13 +13,7 @@ import Testing
 ///     }
 public enum RealtimeFeedRepositoryContract {
     /// One named rule of the contract.
-    public struct Check: Sendable, CustomTestStringConvertible {
-        public let name: String
-        let body: @Sendable (any RealtimeFeedRepository) async throws -> Void
-
-        public func run(on repository: any RealtimeFeedRepository) async throws { try await body(repository) }
-        public var testDescription: String { name }
-    }
+    public typealias Check = ContractCheck<any RealtimeFeedRepository>
 
     public static let checks: [Check] = [
         Check(name: "an empty repository has no records") { repo async throws in

@@ -55,6 +55,45 @@ enum SQLiteMigrations {
                 t.column("state", .blob).notNull()
             }
         }
+        migrator.registerMigration("v4-trips") { db in
+            // Group trips. Each trip, position and event is its JSON state; the columns beside it are what is looked up.
+            try db.create(table: "trip") { t in
+                t.primaryKey("id", .text)
+                t.column("invite_code", .text).notNull().unique()
+                t.column("state", .blob).notNull()
+            }
+            try db.create(table: "trip_member") { t in
+                t.column("trip_id", .text).notNull().references("trip", onDelete: .cascade)
+                t.column("person", .text).notNull().indexed()
+                t.primaryKey(["trip_id", "person"])
+            }
+            try db.create(table: "trip_position") { t in
+                t.column("trip_id", .text).notNull().references("trip", onDelete: .cascade)
+                t.column("person", .text).notNull()
+                t.column("state", .blob).notNull()
+                t.primaryKey(["trip_id", "person"])
+            }
+            try db.create(table: "trip_event") { t in
+                t.primaryKey("id", .text)
+                t.column("trip_id", .text).notNull().indexed().references("trip", onDelete: .cascade)
+                t.column("at", .integer).notNull()
+                t.column("state", .blob).notNull()
+            }
+            // Chat: one row per message, numbered within its conversation (a trip's, or two friends').
+            try db.create(table: "chat_message") { t in
+                t.column("conversation", .text).notNull()
+                t.column("sequence", .integer).notNull()
+                t.column("author", .text).notNull()
+                t.column("text", .text).notNull()
+                t.column("at", .integer).notNull()
+                t.primaryKey(["conversation", "sequence"])
+            }
+            // Friendships across trips: one JSON state (accepted pairs and waiting requests).
+            try db.create(table: "friendships") { t in
+                t.primaryKey("id", .integer).check { $0 == 1 }
+                t.column("state", .blob).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -21,6 +21,8 @@ public final class SQLiteStore: Sendable {
     public let commutes: SQLiteCommuteRepository
     /// Accounts, sessions and saved routes.
     public let people: SQLitePeopleRepository
+    /// Group trips: members, positions, events, chat, friendships.
+    public let trips: SQLiteTripRepository
 
     private let pool: DatabasePool
 
@@ -50,6 +52,7 @@ public final class SQLiteStore: Sendable {
         realtimeFeeds = SQLiteRealtimeFeedRepository(db: access)
         commutes = SQLiteCommuteRepository(db: access)
         people = SQLitePeopleRepository(db: access)
+        trips = SQLiteTripRepository(db: access)
     }
 
     /// The migrations this version knows and has applied to the file, in order.

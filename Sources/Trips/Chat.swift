@@ -28,6 +28,10 @@ public struct ChatMessage: Sendable, Hashable, Codable {
 
     public static let maxLength = 2_000
 
+    public init(sequence: Int, author: String, text: String, at: Instant) {
+        self.sequence = sequence; self.author = author; self.text = text; self.at = at
+    }
+
     /// What is wrong with a message's text, or nil.
     public static func problem(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -48,3 +48,18 @@ struct PeopleRepositoryContractTests {
         try await check.run(on: try SQLiteStore(directory: folder.path).people)
     }
 }
+
+@Suite("trip repository contract")
+struct TripRepositoryContractTests {
+    @Test("in memory", arguments: TripRepositoryContract.checks)
+    func inMemory(_ check: TripRepositoryContract.Check) async throws {
+        try await check.run(on: InMemoryTripRepository())
+    }
+
+    @Test("SQLite", arguments: TripRepositoryContract.checks)
+    func sqlite(_ check: TripRepositoryContract.Check) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try await check.run(on: try SQLiteStore(directory: folder.path).trips)
+    }
+}

@@ -1,0 +1,58 @@
+import OnwardCore
+import Synchronization
+import Trips
+
+/// Trips kept in memory for the life of the process: for tests and the contract suite's twin of the drivers.
+public final class InMemoryTripRepository: TripRepository {
+    private struct Tables {
+        var trips: [String: Trip] = [:]
+        var positions: [String: [String: SharedPosition]] = [:]
+        var events: [String: TripEvent] = [:]
+        var chats: [Conversation: ChatLog] = [:]
+        var friendships = Friendships()
+    }
+
+    private let tables = Mutex(Tables())
+
+    public init() {}
+
+    public func saveTrip(_ trip: Trip) async throws {
+        try tables.withLock { t throws(StorageError) in
+            if t.trips.values.contains(where: { $0.inviteCode == trip.inviteCode && $0.id != trip.id }) {
+                throw StorageError(.conflict, "the invitation code belongs to another trip")
+            }
+            t.trips[trip.id] = trip
+        }
+    }
+
+    public func trip(id: String) async throws -> Trip? { tables.withLock { $0.trips[id] } }
+    public func trip(inviteCode: String) async throws -> Trip? { tables.withLock { $0.trips.values.first { $0.inviteCode == inviteCode } } }
+    public func trips(of person: String) async throws -> [Trip] {
+        tables.withLock { $0.trips.values.filter { $0.isMember(person) }.sorted { $0.id < $1.id } }
+    }
+
+    public func savePosition(_ position: SharedPosition, trip: String) async throws {
+        tables.withLock { $0.positions[trip, default: [:]][position.person] = position }
+    }
+
+    public func positions(trip: String) async throws -> [SharedPosition] {
+        tables.withLock { ($0.positions[trip] ?? [:]).values.sorted { $0.person < $1.person } }
+    }
+
+    public func saveEvent(_ event: TripEvent) async throws { tables.withLock { $0.events[event.id] = event } }
+    public func event(id: String) async throws -> TripEvent? { tables.withLock { $0.events[id] } }
+    public func events(trip: String) async throws -> [TripEvent] {
+        tables.withLock { $0.events.values.filter { $0.tripId == trip }.sorted { ($0.at, $0.id) < ($1.at, $1.id) } }
+    }
+
+    public func post(_ text: String, by author: String, at: Instant, in conversation: Conversation) async throws -> ChatMessage {
+        tables.withLock { $0.chats[conversation, default: ChatLog()].post(text, by: author, at: at) }
+    }
+
+    public func messages(in conversation: Conversation, before sequence: Int?, limit: Int) async throws -> [ChatMessage] {
+        tables.withLock { ($0.chats[conversation] ?? ChatLog()).page(before: sequence, limit: limit) }
+    }
+
+    public func friendships() async throws -> Friendships { tables.withLock { $0.friendships } }
+    public func saveFriendships(_ friendships: Friendships) async throws { tables.withLock { $0.friendships = friendships } }
+}
