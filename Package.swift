@@ -104,7 +104,7 @@ let package = Package(
         // The HTTP edge: Hummingbird routes, middleware, the JSON API, pages and live updates.
         .target(
             name: "Server",
-            dependencies: ["OnwardCore", "API", "WebPages", "Transit", "TransitSources", "DataSources", "Commute", "WebPush", "Storage", "SkiMap",
+            dependencies: ["OnwardCore", "API", "WebPages", "Transit", "TransitSources", "DataSources", "Commute", "WebPush", "Storage", "SkiMap", "Trips",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

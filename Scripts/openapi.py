@@ -322,6 +322,37 @@ paths["/api/v1/ski/route"] = {"get": {"operationId": "skiRoute",
                    param("freeride", "query", B, "Freeride runs too.")],
     "responses": {"200": ok("SkiRoute", "The route: runs, lifts and walks in order"), **errors(400, 404, 429)}}}
 
+# Group trips.
+schemas["Trip"] = obj({"id": S, "name": S, "endsAt": S, "role": {"type": "string", "enum": ["host", "traveller"]}},
+                      {"inviteCode": {**S, "description": "Hosts only: what travellers join with."}})
+schemas["TripMembers"] = obj({"members": arr(obj({"id": S, "displayName": S, "role": {"type": "string", "enum": ["host", "traveller"]}}, {}))}, {})
+schemas["TripPositions"] = obj({"positions": arr(obj({"person": S, "latitude": N, "longitude": N, "accuracyMetres": N, "at": S, "sharingUntil": S}, {}))}, {})
+TRIP_ID = param("tripId", "path", S, "A trip's id (answers 404 to anyone who is not on the trip, as for a trip that does not exist).")
+TRIP_ERRORS = errors(400, 401, 403, 404, 413, 429)
+paths.update({
+    "/api/v1/trips": {"post": {"operationId": "createTrip", "summary": "Make a trip; the caller is its host and gets its invitation code", **ME,
+        "requestBody": body(req({"name": {"type": "string", "minLength": 1, "maxLength": 80, "pattern": "\\S"}, "endsAt": AT}, {})),
+        "responses": {"201": ok("Trip", "The trip"), **errors(400, 401, 403, 409, 413, 429, 503)}}},
+    "/api/v1/trips/join": {"post": {"operationId": "joinTrip", "summary": "Join a trip with its invitation code (as a traveller)", **ME,
+        "requestBody": body(req({"code": {"type": "string", "minLength": 1, "maxLength": 40}}, {})),
+        "responses": {"200": ok("Trip", "The trip"), **TRIP_ERRORS}}},
+    "/api/v1/trips/{tripId}/members": {"get": {"operationId": "listTripMembers", "summary": "Who is on the trip", **ME, "parameters": [TRIP_ID],
+        "responses": {"200": ok("TripMembers", "The members"), **errors(401, 404, 429)}}},
+    "/api/v1/trips/{tripId}/position": {"put": {"operationId": "updateMyPosition",
+        "summary": "Share one's position on the trip until a time (at the latest the trip's end); the app offers 15 min, 1 h, 8 h and until the trip ends",
+        **ME, "parameters": [TRIP_ID],
+        "requestBody": body(req({"latitude": {"type": "number", "minimum": -90, "maximum": 90}, "longitude": {"type": "number", "minimum": -180, "maximum": 180},
+                                 "accuracy": {"type": "number", "minimum": 0, "description": "Metres."}, "sharingUntil": AT}, {})),
+        "responses": {"204": {"description": "Kept"}, **TRIP_ERRORS}}},
+    "/api/v1/trips/{tripId}/position/pause": {"post": {"operationId": "pauseSharing", "summary": "Pause (or resume) sharing: a paused position is never shown",
+        **ME, "parameters": [TRIP_ID], "requestBody": body(req({"paused": B}, {})),
+        "responses": {"204": {"description": "Done"}, **TRIP_ERRORS}}},
+    "/api/v1/trips/{tripId}/positions": {"get": {"operationId": "listVisiblePositions",
+        "summary": "The positions the caller may see now: a host every sharing member, a traveller those within radius of their own position",
+        **ME, "parameters": [TRIP_ID, param("radius", "query", {"type": "number", "minimum": 1, "maximum": 100000}, "Metres (default 2000).")],
+        "responses": {"200": ok("TripPositions", "The positions"), **errors(400, 401, 404, 429)}}},
+})
+
 doc = {
     "openapi": "3.1.0",
     "info": {"title": "Onward API", "version": "1.0.0",

@@ -74,6 +74,7 @@ public enum ServerApplication {
                                       rateLimit: .init(ratePerSecond: config.rateLimit, burst: config.rateBurst), commutes: commutes,
                                       people: people)
         deps.ski = SkiRouter(try SkiAreaLoading.load(osm: config.skiArea, elevation: config.skiElevation))
+        deps.trips = TripService(repository: database.trips, people: people, now: now)
         let router = buildRouter(deps)
         let app = Application(
             router: router,

@@ -43,6 +43,7 @@ struct APIRoutes {
         CommuteRoutes(deps: deps, api: self).add(to: v1)
         PeopleRoutes(deps: deps).add(to: v1)
         SkiRoutes(deps: deps).add(to: v1)
+        TripRoutes(deps: deps).add(to: v1)
         SourceRoutes(deps: deps).add(to: v1)
         v1.get("vehicles") { _, _ in try json(try await deps.queries().vehicles()) }
         v1.get("openapi.json") { _, _ in

@@ -30,6 +30,8 @@ public struct ServerDependencies: Sendable {
     public var people: PeopleService
     /// Routing on the ski area, when one is loaded.
     public var ski: SkiRouter?
+    /// Group trips. By default kept in memory.
+    public var trips: TripService
 
     public init(sources: SourceRegistry, network: NetworkSummary = NetworkSummary(), metrics: ServerMetrics = ServerMetrics(),
                 now: @escaping @Sendable () -> Instant = { .now() }, attribution: String = "", rateLimit: RateLimiter.Configuration = .init(),
@@ -39,6 +41,7 @@ public struct ServerDependencies: Sendable {
         self.rateLimit = rateLimit; self.allowedOrigins = allowedOrigins; self.maxBodyBytes = maxBodyBytes
         self.commutes = commutes ?? CommuteService(repository: InMemoryCommuteRepository(), sources: sources, now: now)
         self.people = people ?? PeopleService(repository: InMemoryPeopleRepository(), now: now)
+        trips = TripService(repository: InMemoryTripRepository(), people: self.people, now: now)
     }
 
     /// Who a request comes from (session cookie or bearer token), with the checks against forgery.

@@ -1,0 +1,61 @@
+import API
+import Foundation
+import Hummingbird
+import OnwardCore
+import Storage
+
+/// Group trips in the JSON API (signed in; bearer token or session cookie with its anti-forgery token).
+struct TripRoutes {
+    let deps: ServerDependencies
+    var trips: TripService { deps.trips }
+
+    struct NewTrip: Decodable { var name: String; var endsAt: String }
+    struct Join: Decodable { var code: String }
+    struct Position: Decodable { var latitude: Double; var longitude: Double; var accuracy: Double; var sharingUntil: String }
+    struct Pause: Decodable { var paused: Bool }
+
+    func add<R: RouterMethods>(to v1: R) where R.Context == OnwardRequestContext {
+        v1.post("trips") { request, _ in
+            let signed = try await deps.auth.require(request)
+            let body: NewTrip = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["name", "endsAt"])
+            guard let ends = Instant(iso8601: body.endsAt) else { throw PeopleService.invalid("endsAt must be an ISO 8601 time with its offset", "endsAt") }
+            var response = try json(TripService.dto(try await trips.create(by: signed.account.id, name: body.name, endsAt: ends), for: signed.account.id))
+            response.status = .created
+            return response
+        }
+        v1.post("trips/join") { request, _ in
+            let signed = try await deps.auth.require(request)
+            let body: Join = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["code"])
+            return try json(TripService.dto(try await trips.join(signed.account.id, code: body.code), for: signed.account.id))
+        }
+        v1.get("trips/{tripId}/members") { request, context in
+            let signed = try await deps.auth.require(request)
+            return try json(try await trips.members(try context.pathID("tripId"), for: signed.account.id))
+        }
+        v1.put("trips/{tripId}/position") { request, context in
+            let signed = try await deps.auth.require(request)
+            let body: Position = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["latitude", "longitude", "accuracy", "sharingUntil"])
+            guard (-90...90).contains(body.latitude) else { throw PeopleService.invalid("latitude must be from -90 to 90", "latitude") }
+            guard (-180...180).contains(body.longitude) else { throw PeopleService.invalid("longitude must be from -180 to 180", "longitude") }
+            guard body.accuracy.isFinite, body.accuracy >= 0 else { throw PeopleService.invalid("accuracy must be metres, 0 or more", "accuracy") }
+            guard let until = Instant(iso8601: body.sharingUntil) else {
+                throw PeopleService.invalid("sharingUntil must be an ISO 8601 time with its offset", "sharingUntil")
+            }
+            try await trips.share(try context.pathID("tripId"), person: signed.account.id, latitude: body.latitude, longitude: body.longitude,
+                                  accuracy: body.accuracy, until: until)
+            return Response(status: .noContent)
+        }
+        v1.post("trips/{tripId}/position/pause") { request, context in
+            let signed = try await deps.auth.require(request)
+            let body: Pause = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["paused"])
+            try await trips.pause(try context.pathID("tripId"), person: signed.account.id, paused: body.paused)
+            return Response(status: .noContent)
+        }
+        v1.get("trips/{tripId}/positions") { request, context in
+            let signed = try await deps.auth.require(request)
+            let radius = try Params(request).double("radius") ?? 2_000
+            guard radius > 0, radius <= 100_000 else { throw PeopleService.invalid("radius must be from 1 to 100000 metres", "radius") }
+            return try json(try await trips.visible(try context.pathID("tripId"), to: signed.account.id, radius: radius))
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import API
+import Crypto
+import Foundation
+import HTTPTypes
+import OnwardCore
+import Storage
+import Trips
+
+/// Group trips over a `TripRepository`: creating and joining, members, and shared positions, with
+/// every privacy rule from `Trips`. Anything of a trip answers 404 to anyone who is not its member,
+/// exactly as a trip that does not exist.
+public final class TripService: Sendable {
+    let repository: any TripRepository
+    let people: PeopleService
+    let now: @Sendable () -> Instant
+
+    public init(repository: any TripRepository, people: PeopleService, now: @escaping @Sendable () -> Instant = { .now() }) {
+        self.repository = repository; self.people = people; self.now = now
+    }
+
+    public func create(by person: String, name: String, endsAt: Instant) async throws -> Trip {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...80).contains(trimmed.count) else { throw PeopleService.invalid("name must be 1 to 80 characters", "name") }
+        // Well formed but past: it conflicts with the clock, not with the request's shape.
+        guard endsAt > now() else {
+            throw Problem(status: .conflict, code: "already-ended", title: "Already ended", detail: "endsAt is past: a trip must end in the future.",
+                          parameter: "endsAt")
+        }
+        // A code clash (one in a trillion) is refused by storage: try again with another.
+        for _ in 0..<3 {
+            let trip = Trip(id: Self.randomID(), name: trimmed, endsAt: endsAt, host: person, inviteCode: Self.inviteCode())
+            do {
+                try await repository.saveTrip(trip)
+                return trip
+            } catch let e as StorageError where e.code == .conflict { continue }
+        }
+        throw Problem(status: .serviceUnavailable, code: "try-again", title: "Try again", detail: "No invitation code was free; try again.")
+    }
+
+    public func join(_ person: String, code: String) async throws -> Trip {
+        guard let trip = try await repository.trip(inviteCode: code.trimmingCharacters(in: .whitespaces).uppercased()) else { throw Self.notFound }
+        let joined = try Self.mapped { () throws(Trip.Failure) in try trip.joining(person, code: trip.inviteCode) }
+        try await repository.saveTrip(joined)
+        return joined
+    }
+
+    /// The trip, if `person` is on it; 404 otherwise, as for a trip that does not exist.
+    public func trip(_ id: String, for person: String) async throws -> Trip {
+        guard let trip = try await repository.trip(id: id), trip.isMember(person) else { throw Self.notFound }
+        return trip
+    }
+
+    public func members(_ id: String, for person: String) async throws -> TripMembersDTO {
+        let trip = try await trip(id, for: person)
+        var members: [TripMembersDTO.Member] = []
+        for (member, role) in trip.members.sorted(by: { $0.key < $1.key }) {
+            let name = try await people.repository.account(id: member)?.displayName ?? "—"
+            members.append(.init(id: member, displayName: name, role: role.rawValue))
+        }
+        return TripMembersDTO(members: members)
+    }
+
+    /// Stores the caller's position on a trip, shared until `until` (at the latest the trip's end).
+    public func share(_ id: String, person: String, latitude: Double, longitude: Double, accuracy: Double, until: Instant) async throws {
+        let trip = try await trip(id, for: person)
+        // An end already past stops sharing: the position is kept but never shown.
+        let at = now()
+        try await repository.savePosition(SharedPosition(person: person, latitude: latitude, longitude: longitude, accuracyMetres: accuracy,
+                                                         at: at, sharingUntil: min(until, trip.endsAt)), trip: id)
+    }
+
+    /// Pauses (or resumes) the caller's sharing on a trip: a paused position is never shown.
+    public func pause(_ id: String, person: String, paused: Bool) async throws {
+        _ = try await trip(id, for: person)
+        guard var position = try await repository.positions(trip: id).first(where: { $0.person == person }) else { return }
+        position.paused = paused
+        try await repository.savePosition(position, trip: id)
+    }
+
+    public func visible(_ id: String, to person: String, radius: Double) async throws -> TripPositionsDTO {
+        let trip = try await trip(id, for: person)
+        let seen = MapVisibility.visible(to: person, on: trip, positions: try await repository.positions(trip: id), now: now(), radiusMetres: radius)
+        return TripPositionsDTO(positions: seen.map {
+            .init(person: $0.person, latitude: $0.latitude, longitude: $0.longitude, accuracyMetres: $0.accuracyMetres,
+                  at: $0.at.description, sharingUntil: $0.sharingUntil.description)
+        })
+    }
+
+    public static func dto(_ trip: Trip, for person: String) -> TripDTO {
+        TripDTO(id: trip.id, name: trip.name, endsAt: trip.endsAt.description, role: trip.members[person]?.rawValue ?? "traveller",
+                inviteCode: trip.isHost(person) ? trip.inviteCode : nil)
+    }
+
+    static func mapped<T>(_ body: () throws(Trip.Failure) -> T) throws -> T {
+        do throws(Trip.Failure) { return try body() } catch {
+            switch error {
+            case .notFound, .wrongCode: throw notFound
+            case .lastHost: throw Problem(status: .conflict, code: "last-host", title: "The last host", detail: error.description)
+            }
+        }
+    }
+
+    static let notFound = Problem(status: .notFound, code: "trip-not-found", title: "Trip not found", detail: "No trip has this ID or code.")
+
+    static func randomID() -> String { SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.map { String(format: "%02x", $0) }.joined() }
+
+    /// Eight letters and digits that cannot be mistaken for each other (no 0/O, 1/I/L).
+    static func inviteCode() -> String {
+        let alphabet = Array("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+        return String((0..<8).map { _ in alphabet.randomElement()! })
+    }
+}
