@@ -329,6 +329,26 @@ schemas["TripMembers"] = obj({"members": arr(obj({"id": S, "displayName": S, "ro
 schemas["TripPositions"] = obj({"positions": arr(obj({"person": S, "latitude": N, "longitude": N, "accuracyMetres": N, "at": S, "sharingUntil": S}, {}))}, {})
 TRIP_ID = param("tripId", "path", S, "A trip's id (answers 404 to anyone who is not on the trip, as for a trip that does not exist).")
 TRIP_ERRORS = errors(400, 401, 403, 404, 413, 429)
+schemas["TripEvent"] = obj({"id": S, "tripId": S, "creator": S, "title": S, "at": S, "latitude": N, "longitude": N, "details": S,
+                            "invitees": arr(S), "answers": {"type": "object", "additionalProperties": {"type": "string", "enum": ["going", "maybe", "notGoing"]}}}, {})
+schemas["TripEvents"] = obj({"events": arr(ref("TripEvent"))}, {})
+EVENT_ID = param("eventId", "path", S, "An event's id (404 to anyone who may not see it, as for one that does not exist).")
+paths.update({
+    "/api/v1/trips/{tripId}/events": {
+        "post": {"operationId": "createEvent", "summary": "Send an event to people nearby its place, to friends only, or to chosen people (members of the trip only)",
+                 **ME, "parameters": [TRIP_ID],
+                 "requestBody": body(req({"title": {"type": "string", "minLength": 1, "maxLength": 120, "pattern": "\\S"}, "at": AT,
+                                          "latitude": {"type": "number", "minimum": -90, "maximum": 90}, "longitude": {"type": "number", "minimum": -180, "maximum": 180},
+                                          "audience": {"type": "string", "enum": ["nearby", "friends", "chosen"]}},
+                                         {"details": {"type": "string", "maxLength": 2000}, "radius": {"type": "number", "minimum": 1, "maximum": 100000},
+                                          "people": {"type": "array", "items": S, "maxItems": 100}})),
+                 "responses": {"201": ok("TripEvent", "The event with its invitees"), **TRIP_ERRORS}},
+        "get": {"operationId": "listEvents", "summary": "The trip's events the caller made or was invited to, soonest first, with the answers", **ME,
+                "parameters": [TRIP_ID], "responses": {"200": ok("TripEvents", "The events"), **errors(401, 404, 429)}}},
+    "/api/v1/trips/{tripId}/events/{eventId}/rsvp": {"put": {"operationId": "rsvpEvent", "summary": "Answer an event one was invited to",
+        **ME, "parameters": [TRIP_ID, EVENT_ID], "requestBody": body(req({"answer": {"type": "string", "enum": ["going", "maybe", "notGoing"]}}, {})),
+        "responses": {"200": ok("TripEvent", "The event with the answers"), **TRIP_ERRORS}}},
+})
 paths.update({
     "/api/v1/trips": {"post": {"operationId": "createTrip", "summary": "Make a trip; the caller is its host and gets its invitation code", **ME,
         "requestBody": body(req({"name": {"type": "string", "minLength": 1, "maxLength": 80, "pattern": "\\S"}, "endsAt": AT}, {})),

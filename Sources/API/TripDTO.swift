@@ -48,3 +48,30 @@ public struct TripPositionsDTO: Codable, Sendable, Equatable {
     public var positions: [Position]
     public init(positions: [Position]) { self.positions = positions }
 }
+
+/// `createEvent`, `listEvents`: an event as one who may see it sees it.
+public struct TripEventDTO: Codable, Sendable, Equatable {
+    public var id: String
+    public var tripId: String
+    public var creator: String
+    public var title: String
+    /// ISO 8601 (UTC).
+    public var at: String
+    public var latitude: Double
+    public var longitude: Double
+    public var details: String
+    public var invitees: [String]
+    /// By person: `going`, `maybe` or `notGoing`.
+    public var answers: [String: String]
+
+    public init(id: String, tripId: String, creator: String, title: String, at: String, latitude: Double, longitude: Double, details: String,
+                invitees: [String], answers: [String: String]) {
+        self.id = id; self.tripId = tripId; self.creator = creator; self.title = title; self.at = at; self.latitude = latitude
+        self.longitude = longitude; self.details = details; self.invitees = invitees; self.answers = answers
+    }
+}
+
+public struct TripEventsDTO: Codable, Sendable, Equatable {
+    public var events: [TripEventDTO]
+    public init(events: [TripEventDTO]) { self.events = events }
+}

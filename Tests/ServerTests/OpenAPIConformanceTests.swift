@@ -156,6 +156,12 @@ struct OpenAPIConformanceTests {
                 ("/api/v1/trips/{tripId}/position/pause", .post, trip + "/position/pause", #"{"paused": true}"#),
                 ("/api/v1/trips/{tripId}/positions", .get, trip + "/positions?radius=500", nil),
                 ("/api/v1/trips/{tripId}/positions", .get, trip + "/positions?radius=0", nil),
+                ("/api/v1/trips/{tripId}/events", .post, trip + "/events",
+                 #"{"title": "Fondue", "at": "\#(until)", "latitude": 42.57, "longitude": 1.48, "audience": "friends", "details": "At the hut"}"#),
+                ("/api/v1/trips/{tripId}/events", .post, trip + "/events", #"{"title": "Fondue", "at": "\#(until)", "latitude": 42.57, "longitude": 1.48, "audience": "all"}"#),
+                ("/api/v1/trips/{tripId}/events", .get, trip + "/events", nil),
+                ("/api/v1/trips/{tripId}/events/{eventId}/rsvp", .put, trip + "/events/nope/rsvp", #"{"answer": "going"}"#),
+                ("/api/v1/trips/{tripId}/events/{eventId}/rsvp", .put, trip + "/events/nope/rsvp", #"{"answer": "yes"}"#),
             ]
             for w in tripWrites { try await check(w.path, w.method, w.uri, w.body, token: token) }
             for w in people.suffix(2) { try await check(w.path, w.method, w.uri, w.body, token: w.signedIn ? token : nil) }

@@ -105,3 +105,46 @@ struct TripAPITests {
         }
     }
 }
+
+@Suite("trip events over the API", .timeLimit(.minutes(5)))
+struct TripEventAPITests {
+    @Test("an event reaches whom it names; only they see it and answer it; an answer from anyone else is a 404 like no event")
+    func events() async throws {
+        let clock = TripAPITests.Clock()
+        try await TestServer.app(try TripAPITests.deps(clock)).test(.router) { client in
+            let hana = try await PeopleAPITests.signUp(client, "hana"), tom = try await PeopleAPITests.signUp(client, "tom")
+            let uma = try await PeopleAPITests.signUp(client, "uma"), wes = try await PeopleAPITests.signUp(client, "wes")
+            let trip = try PeopleAPITests.decode(try await PeopleAPITests.send(client, .post, "/api/v1/trips",
+                                                                               #"{"name": "Ski week", "endsAt": "\#(TripAPITests.until(clock, 86_400))"}"#, token: hana),
+                                                 as: TripDTO.self)
+            for t in [tom, uma] { _ = try await PeopleAPITests.send(client, .post, "/api/v1/trips/join", #"{"code": "\#(trip.inviteCode!)"}"#, token: t) }
+            let ids = try PeopleAPITests.decode(try await PeopleAPITests.send(client, .get, "/api/v1/trips/\(trip.id)/members", token: hana),
+                                                as: TripMembersDTO.self).members.reduce(into: [String: String]()) { $0[$1.displayName] = $1.id }
+            let body = #"{"title": "Fondue", "at": "\#(TripAPITests.until(clock, 7200))", "latitude": 42.5768, "longitude": 1.4799, "details": "<b>Bring</b> bread", "audience": "chosen", "people": ["\#(ids["tom"]!)"]}"#
+            let made = try await PeopleAPITests.send(client, .post, "/api/v1/trips/\(trip.id)/events", body, token: hana)
+            #expect(made.status == .created)
+            let event = try PeopleAPITests.decode(made, as: TripEventDTO.self)
+            #expect(event.invitees == [ids["tom"]!] && event.details == "<b>Bring</b> bread")
+            let rsvp = "/api/v1/trips/\(trip.id)/events/\(event.id)/rsvp"
+            let going = try PeopleAPITests.decode(try await PeopleAPITests.send(client, .put, rsvp, #"{"answer": "going"}"#, token: tom), as: TripEventDTO.self)
+            #expect(going.answers == [ids["tom"]!: "going"])
+            // The host (who sent it) sees the answer; Uma, not invited, sees no event and her answer is a 404 like no event at all.
+            let hosts = try PeopleAPITests.decode(try await PeopleAPITests.send(client, .get, "/api/v1/trips/\(trip.id)/events", token: hana), as: TripEventsDTO.self)
+            #expect(hosts.events.map(\.answers) == [[ids["tom"]!: "going"]])
+            let umas = try PeopleAPITests.decode(try await PeopleAPITests.send(client, .get, "/api/v1/trips/\(trip.id)/events", token: uma), as: TripEventsDTO.self)
+            #expect(umas.events.isEmpty)
+            let notInvited = try await PeopleAPITests.send(client, .put, rsvp, #"{"answer": "going"}"#, token: uma)
+            let noEvent = try await PeopleAPITests.send(client, .put, "/api/v1/trips/\(trip.id)/events/nope/rsvp", #"{"answer": "going"}"#, token: uma)
+            var a = try PeopleAPITests.problem(notInvited), b = try PeopleAPITests.problem(noEvent)
+            a.instance = nil; b.instance = nil
+            #expect(notInvited.status == .notFound && a == b)
+            // Wes is not on the trip: its events do not exist for him.
+            #expect(try await PeopleAPITests.send(client, .get, "/api/v1/trips/\(trip.id)/events", token: wes).status == .notFound)
+            #expect(try await PeopleAPITests.send(client, .put, rsvp, #"{"answer": "maybe"}"#, token: wes).status == .notFound)
+            // Friends only: everyone else on the trip (trip-mates are friends).
+            let friends = try await PeopleAPITests.send(client, .post, "/api/v1/trips/\(trip.id)/events",
+                                                        body.replacingOccurrences(of: #""audience": "chosen""#, with: #""audience": "friends""#), token: hana)
+            #expect(try PeopleAPITests.decode(friends, as: TripEventDTO.self).invitees.sorted() == [ids["tom"]!, ids["uma"]!].sorted())
+        }
+    }
+}

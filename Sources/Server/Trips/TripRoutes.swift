@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import OnwardCore
 import Storage
+import Trips
 
 /// Group trips in the JSON API (signed in; bearer token or session cookie with its anti-forgery token).
 struct TripRoutes {
@@ -13,6 +14,18 @@ struct TripRoutes {
     struct Join: Decodable { var code: String }
     struct Position: Decodable { var latitude: Double; var longitude: Double; var accuracy: Double; var sharingUntil: String }
     struct Pause: Decodable { var paused: Bool }
+    struct NewEvent: Decodable {
+        var title: String
+        var at: String
+        var latitude: Double
+        var longitude: Double
+        var details: String?
+        /// `nearby` (with `radius`), `friends`, or `chosen` (with `people`).
+        var audience: String
+        var radius: Double?
+        var people: [String]?
+    }
+    struct RSVP: Decodable { var answer: String }
 
     func add<R: RouterMethods>(to v1: R) where R.Context == OnwardRequestContext {
         v1.post("trips") { request, _ in
@@ -51,10 +64,45 @@ struct TripRoutes {
             try await trips.pause(try context.pathID("tripId"), person: signed.account.id, paused: body.paused)
             return Response(status: .noContent)
         }
+        v1.post("trips/{tripId}/events") { request, context in
+            let signed = try await deps.auth.require(request)
+            let b: NewEvent = try await jsonBody(request, limit: deps.maxBodyBytes,
+                                                 fields: ["title", "at", "latitude", "longitude", "details", "audience", "radius", "people"])
+            guard let at = Instant(iso8601: b.at) else { throw PeopleService.invalid("at must be an ISO 8601 time with its offset", "at") }
+            guard (-90...90).contains(b.latitude), (-180...180).contains(b.longitude) else {
+                throw PeopleService.invalid("latitude must be from -90 to 90 and longitude from -180 to 180", "latitude")
+            }
+            let audience: TripEvent.Audience
+            switch b.audience {
+            case "nearby":
+                let radius = b.radius ?? MapVisibility.defaultRadiusMetres
+                guard radius >= 1, radius <= 100_000 else { throw PeopleService.invalid("radius must be from 1 to 100000 metres", "radius") }
+                audience = .nearby(radiusMetres: radius)
+            case "friends": audience = .friends
+            case "chosen": audience = .chosen(b.people ?? [])
+            default: throw PeopleService.invalid("audience must be nearby, friends or chosen", "audience")
+            }
+            let event = try await trips.createEvent(try context.pathID("tripId"), by: signed.account.id, title: b.title, at: at, latitude: b.latitude,
+                                                    longitude: b.longitude, details: b.details ?? "", audience: audience)
+            var response = try json(TripService.dto(event))
+            response.status = .created
+            return response
+        }
+        v1.get("trips/{tripId}/events") { request, context in
+            let signed = try await deps.auth.require(request)
+            return try json(TripEventsDTO(events: try await trips.events(try context.pathID("tripId"), for: signed.account.id).map(TripService.dto)))
+        }
+        v1.put("trips/{tripId}/events/{eventId}/rsvp") { request, context in
+            let signed = try await deps.auth.require(request)
+            let b: RSVP = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["answer"])
+            guard let answer = TripEvent.Answer(rawValue: b.answer) else { throw PeopleService.invalid("answer must be going, maybe or notGoing", "answer") }
+            return try json(TripService.dto(try await trips.answer(try context.pathID("tripId"), event: try context.pathID("eventId"),
+                                                                    by: signed.account.id, answer)))
+        }
         v1.get("trips/{tripId}/positions") { request, context in
             let signed = try await deps.auth.require(request)
             let radius = try Params(request).double("radius") ?? 2_000
-            guard radius > 0, radius <= 100_000 else { throw PeopleService.invalid("radius must be from 1 to 100000 metres", "radius") }
+            guard radius >= 1, radius <= 100_000 else { throw PeopleService.invalid("radius must be from 1 to 100000 metres", "radius") }
             return try json(try await trips.visible(try context.pathID("tripId"), to: signed.account.id, radius: radius))
         }
     }

@@ -86,6 +86,54 @@ public final class TripService: Sendable {
         })
     }
 
+    // MARK: - Events
+
+    /// A new event, sent to the audience it names (members of the trip only).
+    public func createEvent(_ id: String, by person: String, title: String, at: Instant, latitude: Double, longitude: Double, details: String,
+                            audience: TripEvent.Audience) async throws -> TripEvent {
+        let trip = try await trip(id, for: person)
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...120).contains(trimmed.count) else { throw PeopleService.invalid("title must be 1 to 120 characters", "title") }
+        guard details.count <= 2_000 else { throw PeopleService.invalid("details must be at most 2000 characters", "details") }
+        // Positions and friendships decide "nearby" and "friends only": read only when the audience needs them.
+        var positions: [SharedPosition] = [], friendships = Friendships()
+        if case .chosen = audience {} else {
+            positions = try await repository.positions(trip: id)
+            friendships = try await repository.friendships()
+        }
+        let sent = try Self.mapped { () throws(Trip.Failure) in
+            try TripEvent(id: Self.randomID(), trip: trip, creator: person, title: trimmed, at: at, latitude: latitude, longitude: longitude,
+                          details: details, audience: audience, positions: positions, friendships: friendships, trips: [trip], now: now())
+        }
+        try await repository.saveEvent(sent)
+        return sent
+    }
+
+    /// The trip's events `person` may see (those they made or were invited to), soonest first.
+    public func events(_ id: String, for person: String) async throws -> [TripEvent] {
+        let trip = try await trip(id, for: person)
+        return try await repository.events(trip: id).filter { $0.isVisible(to: person, trip: trip) }
+    }
+
+    /// An answer to an event; 404 for an event one was not invited to, exactly as for one that does not exist.
+    public func answer(_ id: String, event eventID: String, by person: String, _ answer: TripEvent.Answer) async throws -> TripEvent {
+        let trip = try await trip(id, for: person)
+        guard let event = try await repository.event(id: eventID), event.tripId == id, event.isVisible(to: person, trip: trip) else {
+            throw Self.eventNotFound
+        }
+        let answered: TripEvent
+        do throws(Trip.Failure) { answered = try event.answering(person, answer, trip: trip) } catch { throw Self.eventNotFound }
+        try await repository.saveEvent(answered)
+        return answered
+    }
+
+    public static func dto(_ e: TripEvent) -> TripEventDTO {
+        TripEventDTO(id: e.id, tripId: e.tripId, creator: e.creator, title: e.title, at: e.at.description, latitude: e.latitude, longitude: e.longitude,
+                     details: e.details, invitees: e.invitees.sorted(), answers: e.answers.mapValues(\.rawValue))
+    }
+
+    static let eventNotFound = Problem(status: .notFound, code: "event-not-found", title: "Event not found", detail: "No event has this ID.")
+
     public static func dto(_ trip: Trip, for person: String) -> TripDTO {
         TripDTO(id: trip.id, name: trip.name, endsAt: trip.endsAt.description, role: trip.members[person]?.rawValue ?? "traveller",
                 inviteCode: trip.isHost(person) ? trip.inviteCode : nil)
