@@ -30,19 +30,10 @@ struct SkiRoutes {
 
     /// `LAT,LON` in degrees.
     static func point(_ q: Params, _ name: String) throws -> SkiPoint {
-        let text = try q.required(name, maxLength: 60)
-        // Plain decimals only (as the OpenAPI document's pattern says): no exponents, no "inf" or "nan".
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { part -> Double? in
-            let t = part.trimmingCharacters(in: CharacterSet(charactersIn: " "))
-            let digits = t.hasPrefix("-") ? t.dropFirst() : Substring(t)
-            let pieces = digits.split(separator: ".", omittingEmptySubsequences: false)
-            guard (1...2).contains(pieces.count), pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
-            return Double(t)
-        }
-        guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else {
+        guard let point = SkiPoint(coordinates: try q.required(name, maxLength: 60)) else {
             throw Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter",
                           detail: "\(name) must be LAT,LON in degrees, e.g. 42.5727,1.4834", parameter: name)
         }
-        return SkiPoint(latitude: lat, longitude: lon)
+        return point
     }
 }

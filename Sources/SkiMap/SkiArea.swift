@@ -11,6 +11,19 @@ public struct SkiPoint: Sendable, Hashable, Codable {
         self.latitude = latitude; self.longitude = longitude; self.elevation = elevation
     }
 
+    /// `LAT,LON` in degrees as plain decimals (no exponent, no "inf"), in range; spaces around each allowed.
+    public init?(coordinates text: String) {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { part -> Double? in
+            let t = part.trimmingCharacters(in: CharacterSet(charactersIn: " "))
+            let digits = t.hasPrefix("-") ? t.dropFirst() : Substring(t)
+            let pieces = digits.split(separator: ".", omittingEmptySubsequences: false)
+            guard (1...2).contains(pieces.count), pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+            return Double(t)
+        }
+        guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else { return nil }
+        self.init(latitude: lat, longitude: lon)
+    }
+
     func metres(to other: SkiPoint) -> Double {
         GreatCircle.metres(latitude, longitude, other.latitude, other.longitude)
     }

@@ -74,7 +74,7 @@ public struct SQLiteTripRepository: TripRepository {
     }
 
     public func post(_ text: String, by author: String, at: Instant, in conversation: Conversation) async throws -> ChatMessage {
-        let key = try Self.key(conversation), trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let key = try Self.key(conversation), trimmed = ChatMessage.cleaned(text)
         return try await db.write("post a message") { db in
             // Numbered in the same transaction as it is written: two posts at once get two numbers.
             let last = try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM chat_message WHERE conversation = ?", arguments: [key]) ?? 0

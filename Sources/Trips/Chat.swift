@@ -32,9 +32,12 @@ public struct ChatMessage: Sendable, Hashable, Codable {
         self.sequence = sequence; self.author = author; self.text = text; self.at = at
     }
 
+    /// A message's text as it is kept: without the spaces and blank lines around it.
+    public static func cleaned(_ text: String) -> String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+
     /// What is wrong with a message's text, or nil.
     public static func problem(_ text: String) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = cleaned(text)
         if trimmed.isEmpty { return "a message needs some text" }
         if trimmed.count > maxLength { return "a message is at most \(maxLength) characters" }
         return nil
@@ -52,8 +55,7 @@ public struct ChatLog: Sendable, Hashable, Codable {
 
     /// Adds a message by `author` (who has read everything up to it).
     @discardableResult public mutating func post(_ text: String, by author: String, at: Instant) -> ChatMessage {
-        let message = ChatMessage(sequence: (messages.last?.sequence ?? 0) + 1, author: author,
-                                  text: text.trimmingCharacters(in: .whitespacesAndNewlines), at: at)
+        let message = ChatMessage(sequence: (messages.last?.sequence ?? 0) + 1, author: author, text: ChatMessage.cleaned(text), at: at)
         messages.append(message)
         read[author] = message.sequence
         return message

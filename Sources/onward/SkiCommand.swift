@@ -64,11 +64,10 @@ struct SkiRouteCommand: AsyncParsableCommand {
     }
 
     static func point(_ text: String, _ option: String) throws -> SkiPoint {
-        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else {
+        guard let point = SkiPoint(coordinates: text) else {
             throw CLIError("\(option) must be LAT,LON in degrees, e.g. 42.5727,1.4834, not '\(text)'")
         }
-        return SkiPoint(latitude: lat, longitude: lon)
+        return point
     }
 
     static func text(_ r: SkiRouteDTO, terminal: Terminal) -> String {

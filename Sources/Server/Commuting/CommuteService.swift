@@ -70,7 +70,7 @@ public final class CommuteService: Service, Sendable {
             state.simulation = .init(journey: journey, realStart: real,
                                      start: journey.departure.adding(seconds: -360 - Self.simulationDelaySeconds * Int64(speed)), speed: speed)
         }
-        let id = Self.newID()
+        let id = Secrets.token()
         try await persist(id, state)
         table.withLock { $0[id] = Entry(state: state) }
         logger.info("commute started", metadata: ["simulated": .stringConvertible(simulationSpeed != nil)])
@@ -313,13 +313,5 @@ public final class CommuteService: Service, Sendable {
 
     private static func zone(_ state: CommuteState) -> TimeZone {
         TimeZone(identifier: state.journey.legs.first?.fromStop.timeZone ?? "UTC") ?? .gmt
-    }
-
-    /// 256 random bits, base64url: a capability nobody can guess.
-    static func newID() -> String {
-        var g = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &g) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

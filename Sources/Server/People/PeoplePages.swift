@@ -64,8 +64,9 @@ struct PeoplePages: Sendable {
         router.post("me/routes/{routeId}/stack") { request, context in
             let stackID = try context.pathID("routeId")
             return try await edit(request) { signed, form in
+                // Someone else's stack is a 404 before anything about the form is said.
                 guard try await people.routes(signed.account.id).stacks.contains(where: { $0.route.id == stackID }) else { throw PeopleService.routeNotFound }
-                return [.push(routeId: stackID, try await people.prepared(try Self.route(form, kinds: [.service, .journeyOption]), for: signed.account.id,
+                return [.push(routeId: stackID, try await people.prepared(try Self.route(form, kinds: [.service, .journeyOption]), for: signed.account.id, onto: stackID,
                                                                           queries: deps.queries(), languages: try Params(request).languages))]
             }
         }

@@ -69,9 +69,7 @@ struct PeopleRoutes {
             let (signed, change) = try await changeRequest(request, ["version", "route"])
             let stackID = try context.pathID("routeId")
             guard let route = change.route else { throw PeopleService.invalid("route is required", "route") }
-            // A stack that is not the caller's is a 404 before anything about the body is said.
-            guard try await people.routes(signed.account.id).stacks.contains(where: { $0.route.id == stackID }) else { throw PeopleService.routeNotFound }
-            let ready = try await prepared(route, signed, request)
+            let ready = try await prepared(route, signed, request, onto: stackID)
             return try json(try await people.edit(signed.account.id, version: change.version, .push(routeId: stackID, ready)))
         }
         v1.post("me/routes/{routeId}/stack/pop") { request, context in
@@ -95,8 +93,8 @@ struct PeopleRoutes {
         return (signed, try await jsonBody(request, limit: deps.maxBodyBytes, fields: fields))
     }
 
-    func prepared(_ route: SavedRoute, _ signed: PeopleService.Signed, _ request: Request) async throws -> SavedRoute {
-        try await people.prepared(route, for: signed.account.id, queries: deps.queries(), languages: try Params(request).languages)
+    func prepared(_ route: SavedRoute, _ signed: PeopleService.Signed, _ request: Request, onto stack: String? = nil) async throws -> SavedRoute {
+        try await people.prepared(route, for: signed.account.id, onto: stack, queries: deps.queries(), languages: try Params(request).languages)
     }
 
     static func client(_ context: OnwardRequestContext) -> String { context.remoteAddress?.ipAddress ?? "unknown" }

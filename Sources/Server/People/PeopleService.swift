@@ -1,5 +1,4 @@
 import API
-import Crypto
 import Foundation
 import HTTPTypes
 import OnwardCore
@@ -51,7 +50,7 @@ public final class PeopleService: Sendable {
         if let p = PasswordHasher.problem(password) { throw Self.invalid(p, "password") }
         let name = (displayName ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard name.count <= 80 else { throw Self.invalid("displayName must be at most 80 characters", "displayName") }
-        let account = Account(id: Self.randomID(), username: username, passwordHash: try await hasher.hash(password),
+        let account = Account(id: Secrets.id(), username: username, passwordHash: try await hasher.hash(password),
                               displayName: name.isEmpty ? username : name, createdAt: now())
         do { try await repository.createAccount(account) } catch let e as StorageError where e.code == .conflict {
             throw Problem(status: .conflict, code: "username-taken", title: "Username taken",
@@ -86,7 +85,7 @@ public final class PeopleService: Sendable {
             throw Problem(status: .unauthorized, code: "telegram-refused", title: "Telegram sign-in refused", detail: error.description)
         }
         if let account = try await repository.account(telegramId: user.id) { return try await startSession(account, kind: kind) }
-        let account = Account(id: Self.randomID(), telegramId: user.id, displayName: String(user.displayName.prefix(80)), createdAt: now())
+        let account = Account(id: Secrets.id(), telegramId: user.id, displayName: String(user.displayName.prefix(80)), createdAt: now())
         do { try await repository.createAccount(account) } catch let e as StorageError where e.code == .conflict {
             // Two first sign-ins at once: the other made the account.
             guard let made = try await repository.account(telegramId: user.id) else { throw e }
@@ -97,7 +96,7 @@ public final class PeopleService: Sendable {
 
     /// The person and session a token belongs to, if it is current.
     public func authenticate(token: String) async throws -> Signed? {
-        guard !token.isEmpty, token.count <= 200, let session = try await repository.session(tokenHash: Self.hash(token)) else { return nil }
+        guard !token.isEmpty, token.count <= 200, let session = try await repository.session(tokenHash: Secrets.sha256(token)) else { return nil }
         guard session.expiresAt > now() else {
             try await repository.removeSession(tokenHash: session.tokenHash)
             return nil
@@ -163,11 +162,14 @@ public final class PeopleService: Sendable {
 
     /// A new route as it is kept: its fields checked for its kind (400 naming `route.FIELD`), its IDs made
     /// canonical (404 naming the field when one names nothing), named when it has no name, and given an ID
-    /// unused in the person's routes. The API and the pages both save through this.
-    func prepared(_ route: SavedRoute, for accountId: String, queries: Queries, languages: [String]) async throws -> SavedRoute {
+    /// unused in the person's routes. With `stack`, the route is for pushing onto it: a stack that is not
+    /// the person's is a 404 before anything about the route is said. The API and the pages both save through this.
+    func prepared(_ route: SavedRoute, for accountId: String, onto stack: String? = nil, queries: Queries, languages: [String]) async throws -> SavedRoute {
+        let routes = try await routes(accountId)
+        if let stack, !routes.stacks.contains(where: { $0.route.id == stack }) { throw Self.routeNotFound }
         if case .invalid(let why, let field)? = route.problem() { throw Self.invalid(why, "route.\(field)") }
         var ready = try await queries.checked(route, languages: languages)
-        ready.id = Self.newRouteID(in: try await routes(accountId))
+        ready.id = Self.newRouteID(in: routes)
         return ready
     }
 
@@ -175,7 +177,7 @@ public final class PeopleService: Sendable {
     public static func newRouteID(in routes: SavedRoutes) -> String {
         let used = routes.routeIds
         while true {
-            let id = "r" + randomID().prefix(11)
+            let id = "r" + Secrets.id().prefix(11)
             if !used.contains(String(id)) { return String(id) }
         }
     }
@@ -183,8 +185,8 @@ public final class PeopleService: Sendable {
     // MARK: - Parts
 
     private func startSession(_ account: Account, kind: SessionRecord.Kind) async throws -> (Signed, token: String) {
-        let token = Self.randomToken(), at = now()
-        let session = SessionRecord(tokenHash: Self.hash(token), accountId: account.id, kind: kind, csrfToken: Self.randomToken(), createdAt: at,
+        let token = Secrets.token(), at = now()
+        let session = SessionRecord(tokenHash: Secrets.sha256(token), accountId: account.id, kind: kind, csrfToken: Secrets.token(), createdAt: at,
                                     expiresAt: at.adding(seconds: kind == .browser ? Self.browserSessionSeconds : Self.tokenSessionSeconds))
         try await repository.saveSession(session)
         return (Signed(account: account, session: session), token)
@@ -200,7 +202,7 @@ public final class PeopleService: Sendable {
 
     private func decoyHash() async throws -> String {
         if let hash = decoy.withLock({ $0 }) { return hash }
-        let hash = try await hasher.hash(Self.randomToken())
+        let hash = try await hasher.hash(Secrets.token())
         decoy.withLock { $0 = hash }
         return hash
     }
@@ -212,19 +214,6 @@ public final class PeopleService: Sendable {
             return "username may hold the letters A–Z and a–z, digits, '.', '_' and '-' only"
         }
         return nil
-    }
-
-    /// Hex SHA-256: what storage keeps of a token.
-    static func hash(_ token: String) -> String { SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined() }
-
-    /// 256 random bits, base64url: a session token or an anti-forgery token.
-    static func randomToken() -> String {
-        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    static func randomID() -> String {
-        SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.map { String(format: "%02x", $0) }.joined()
     }
 
     static func invalid(_ detail: String, _ field: String) -> Problem {

@@ -1,5 +1,4 @@
 import API
-import Crypto
 import Foundation
 import HTTPTypes
 import OnwardCore
@@ -28,7 +27,7 @@ public final class TripService: Sendable {
         }
         // A code clash (one in a trillion) is refused by storage: try again with another.
         for _ in 0..<3 {
-            let trip = Trip(id: Self.randomID(), name: trimmed, endsAt: endsAt, host: person, inviteCode: Self.inviteCode())
+            let trip = Trip(id: Secrets.id(), name: trimmed, endsAt: endsAt, host: person, inviteCode: Self.inviteCode())
             do {
                 try await repository.saveTrip(trip)
                 return trip
@@ -102,7 +101,7 @@ public final class TripService: Sendable {
             friendships = try await repository.friendships()
         }
         let sent = try Self.mapped { () throws(Trip.Failure) in
-            try TripEvent(id: Self.randomID(), trip: trip, creator: person, title: trimmed, at: at, latitude: latitude, longitude: longitude,
+            try TripEvent(id: Secrets.id(), trip: trip, creator: person, title: trimmed, at: at, latitude: latitude, longitude: longitude,
                           details: details, audience: audience, positions: positions, friendships: friendships, trips: [trip], now: now())
         }
         try await repository.saveEvent(sent)
@@ -149,8 +148,6 @@ public final class TripService: Sendable {
     }
 
     static let notFound = Problem(status: .notFound, code: "trip-not-found", title: "Trip not found", detail: "No trip has this ID or code.")
-
-    static func randomID() -> String { SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.map { String(format: "%02x", $0) }.joined() }
 
     /// Eight letters and digits that cannot be mistaken for each other (no 0/O, 1/I/L).
     static func inviteCode() -> String {
