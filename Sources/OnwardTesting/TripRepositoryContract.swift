@@ -71,14 +71,55 @@ public enum TripRepositoryContract {
             #expect(try await repo.messages(in: Conversation.between("hana", "tom"), before: nil, limit: 10) == [dm])
             #expect(try await repo.messages(in: .trip("t2"), before: nil, limit: 10).isEmpty)
         },
-        Check(name: "friendships read back as saved") { repo async throws in
+        Check(name: "unread counts follow each reader's mark (an author has read up to their own message), never backwards") { repo async throws in
+            let c = Conversation.trip("t1")
+            for i in 1...4 { _ = try await repo.post("m\(i)", by: i == 3 ? "tom" : "hana", at: t0, in: c) }
+            #expect(try await repo.unread(in: c, by: "uma") == 4)
+            #expect(try await repo.unread(in: c, by: "tom") == 1)
+            #expect(try await repo.unread(in: c, by: "hana") == 0)
+            try await repo.markRead(in: c, by: "uma", upTo: 2)
+            #expect(try await repo.unread(in: c, by: "uma") == 2)
+            try await repo.markRead(in: c, by: "uma", upTo: 1)
+            #expect(try await repo.unread(in: c, by: "uma") == 2)
+            try await repo.markRead(in: c, by: "uma", upTo: 99)
+            #expect(try await repo.unread(in: c, by: "uma") == 0)
+            _ = try await repo.post("m5", by: "hana", at: t0, in: c)
+            #expect(try await repo.unread(in: c, by: "uma") == 1)
+            #expect(try await repo.unread(in: c, by: "tom") == 2)
+            #expect(try await repo.unread(in: .trip("t2"), by: "tom") == 0)
+        },
+        Check(name: "friendships change in one step and read back") { repo async throws in
             #expect(try await repo.friendships() == Friendships())
+            try await repo.updateFriendships { $0.request(from: "tom", to: "wes") }
+            try await repo.updateFriendships { $0.request(from: "uma", to: "vic") }
+            #expect(try await repo.updateFriendships { $0.accept(by: "vic", from: "uma") })
+            #expect(!(try await repo.updateFriendships { $0.accept(by: "vic", from: "uma") }))
             var f = Friendships()
             f.request(from: "tom", to: "wes")
             f.request(from: "uma", to: "vic")
             f.accept(by: "vic", from: "uma")
-            try await repo.saveFriendships(f)
             #expect(try await repo.friendships() == f)
+            // Many at once: none is lost.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for i in 0..<20 { group.addTask { try await repo.updateFriendships { $0.request(from: "p\(i)", to: "hana") } } }
+                try await group.waitForAll()
+            }
+            #expect(try await repo.friendships().requests.count == 21)
+        },
+        Check(name: "a profile reads back whole; broadcasts newest first, per trip") { repo async throws in
+            #expect(try await repo.profile(person: "tom") == nil)
+            let photo = try Profile.Photo.checked(Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3])).get()
+            let p = Profile(person: "tom", bio: "Snowboard <3", photo: photo, push: Data("{}".utf8))
+            try await repo.saveProfile(p)
+            #expect(try await repo.profile(person: "tom") == p)
+            try await repo.saveTrip(trip("t1", code: "A"))
+            try await repo.saveTrip(trip("t2", code: "B"))
+            let b1 = Broadcast(id: "b1", tripId: "t1", host: "hana", text: "Lifts close at 4", at: t0)
+            let b2 = Broadcast(id: "b2", tripId: "t1", host: "hana", text: "Dinner at 8", at: t0.adding(seconds: 60))
+            let b3 = Broadcast(id: "b3", tripId: "t2", host: "tom", text: "Other trip", at: t0)
+            for b in [b1, b2, b3] { try await repo.saveBroadcast(b) }
+            #expect(try await repo.broadcasts(trip: "t1", limit: 10) == [b2, b1])
+            #expect(try await repo.broadcasts(trip: "t1", limit: 1) == [b2])
         },
     ]
 }

@@ -37,6 +37,14 @@ public final class InMemoryPeopleRepository: PeopleRepository {
         tables.withLock { $0.accounts.values.first { $0.telegramId == telegramId } }
     }
 
+    public func rename(accountId: String, displayName: String) async throws -> Bool {
+        tables.withLock { t in
+            guard t.accounts[accountId] != nil else { return false }
+            t.accounts[accountId]?.displayName = displayName
+            return true
+        }
+    }
+
     public func deleteAccount(id: String) async throws -> Bool {
         tables.withLock { t in
             guard t.accounts.removeValue(forKey: id) != nil else { return false }

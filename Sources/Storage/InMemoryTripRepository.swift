@@ -10,6 +10,8 @@ public final class InMemoryTripRepository: TripRepository {
         var events: [String: TripEvent] = [:]
         var chats: [Conversation: ChatLog] = [:]
         var friendships = Friendships()
+        var profiles: [String: Profile] = [:]
+        var broadcasts: [Broadcast] = []
     }
 
     private let tables = Mutex(Tables())
@@ -53,6 +55,24 @@ public final class InMemoryTripRepository: TripRepository {
         tables.withLock { ($0.chats[conversation] ?? ChatLog()).page(before: sequence, limit: limit) }
     }
 
+    public func markRead(in conversation: Conversation, by person: String, upTo sequence: Int) async throws {
+        tables.withLock { $0.chats[conversation, default: ChatLog()].markRead(by: person, upTo: sequence) }
+    }
+
+    public func unread(in conversation: Conversation, by person: String) async throws -> Int {
+        tables.withLock { ($0.chats[conversation] ?? ChatLog()).unread(by: person) }
+    }
+
     public func friendships() async throws -> Friendships { tables.withLock { $0.friendships } }
-    public func saveFriendships(_ friendships: Friendships) async throws { tables.withLock { $0.friendships = friendships } }
+    public func updateFriendships<T: Sendable>(_ change: @escaping @Sendable (inout Friendships) -> T) async throws -> T {
+        tables.withLock { change(&$0.friendships) }
+    }
+
+    public func profile(person: String) async throws -> Profile? { tables.withLock { $0.profiles[person] } }
+    public func saveProfile(_ profile: Profile) async throws { tables.withLock { $0.profiles[profile.person] = profile } }
+
+    public func saveBroadcast(_ broadcast: Broadcast) async throws { tables.withLock { $0.broadcasts.append(broadcast) } }
+    public func broadcasts(trip: String, limit: Int) async throws -> [Broadcast] {
+        tables.withLock { Array($0.broadcasts.filter { $0.tripId == trip }.sorted { ($0.at, $0.id) > ($1.at, $1.id) }.prefix(max(0, limit))) }
+    }
 }

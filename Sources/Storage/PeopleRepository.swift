@@ -11,6 +11,8 @@ public protocol PeopleRepository: Sendable {
     /// The account with this username, in any letter case.
     func account(username: String) async throws -> Account?
     func account(telegramId: Int64) async throws -> Account?
+    /// Changes the name others see; false when there is no such account.
+    func rename(accountId: String, displayName: String) async throws -> Bool
     /// Deletes the account with its sessions and saved routes; false when there was none.
     func deleteAccount(id: String) async throws -> Bool
 

@@ -26,6 +26,20 @@ public protocol TripRepository: Sendable {
     /// Up to `limit` messages before `sequence` (the newest when nil), oldest first.
     func messages(in conversation: Conversation, before sequence: Int?, limit: Int) async throws -> [ChatMessage]
 
+    /// Marks a conversation read by `person` up to `sequence` (never backwards, never past its last message).
+    func markRead(in conversation: Conversation, by person: String, upTo sequence: Int) async throws
+    /// How many messages of others `person` has not read in a conversation.
+    func unread(in conversation: Conversation, by person: String) async throws -> Int
+
     func friendships() async throws -> Friendships
-    func saveFriendships(_ friendships: Friendships) async throws
+    /// Changes the friendships in one step (no other change falls between the read and the write) and returns `change`'s answer.
+    func updateFriendships<T: Sendable>(_ change: @escaping @Sendable (inout Friendships) -> T) async throws -> T
+
+    /// A person's profile (bio, photo, push address), nil when they never wrote one.
+    func profile(person: String) async throws -> Profile?
+    func saveProfile(_ profile: Profile) async throws
+
+    func saveBroadcast(_ broadcast: Broadcast) async throws
+    /// A trip's broadcasts, newest first, at most `limit`.
+    func broadcasts(trip: String, limit: Int) async throws -> [Broadcast]
 }

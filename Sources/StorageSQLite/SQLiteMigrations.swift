@@ -94,6 +94,28 @@ enum SQLiteMigrations {
                 t.column("state", .blob).notNull()
             }
         }
+        migrator.registerMigration("v5-trip-people") { db in
+            // How far each reader has read each conversation: what unread counts go by.
+            try db.create(table: "chat_read") { t in
+                t.column("conversation", .text).notNull()
+                t.column("person", .text).notNull()
+                t.column("sequence", .integer).notNull()
+                t.primaryKey(["conversation", "person"])
+            }
+            // A person's bio, photo and push address: one JSON state.
+            try db.create(table: "profile") { t in
+                t.primaryKey("person", .text)
+                t.column("state", .blob).notNull()
+            }
+            // Hosts' broadcasts, kept with their trip.
+            try db.create(table: "broadcast") { t in
+                t.primaryKey("id", .text)
+                t.column("trip_id", .text).notNull().references("trip", onDelete: .cascade)
+                t.column("at", .integer).notNull()
+                t.column("state", .blob).notNull()
+            }
+            try db.create(index: "broadcast_by_trip", on: "broadcast", columns: ["trip_id", "at"])
+        }
         return migrator
     }
 }

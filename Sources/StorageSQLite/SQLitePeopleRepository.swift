@@ -34,6 +34,13 @@ public struct SQLitePeopleRepository: PeopleRepository {
         try await fetchAccount("read an account", "telegram_id = ?", telegramId)
     }
 
+    public func rename(accountId: String, displayName: String) async throws -> Bool {
+        try await db.write("rename an account") { db in
+            try db.execute(sql: "UPDATE account SET display_name = ? WHERE id = ?", arguments: [displayName, accountId])
+            return db.changesCount > 0
+        }
+    }
+
     public func deleteAccount(id: String) async throws -> Bool {
         try await db.write("delete an account") { db in
             try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [id])

@@ -4,7 +4,7 @@ import OnwardCore
 import Storage
 import Trips
 
-/// Group trips in the `trip`, `trip_member`, `trip_position`, `trip_event`, `chat_message` and `friendships` tables.
+/// Group trips in the `trip`, `trip_member`, `trip_position`, `trip_event`, `chat_message`, `chat_read`, `friendships`, `profile` and `broadcast` tables.
 public struct SQLiteTripRepository: TripRepository {
     let db: SQLiteAccess
 
@@ -81,6 +81,11 @@ public struct SQLiteTripRepository: TripRepository {
             let message = ChatMessage(sequence: last + 1, author: author, text: trimmed, at: at)
             try db.execute(sql: "INSERT INTO chat_message (conversation, sequence, author, text, at) VALUES (?, ?, ?, ?, ?)",
                            arguments: [key, message.sequence, author, trimmed, at.epochSeconds])
+            // Its author has read the conversation up to it.
+            try db.execute(sql: """
+                INSERT INTO chat_read (conversation, person, sequence) VALUES (?, ?, ?)
+                ON CONFLICT (conversation, person) DO UPDATE SET sequence = MAX(sequence, excluded.sequence)
+                """, arguments: [key, author, message.sequence])
             return message
         }
     }
@@ -100,11 +105,67 @@ public struct SQLiteTripRepository: TripRepository {
         try await decodeOne(Friendships.self, "read friendships", "SELECT state FROM friendships WHERE id = 1", []) ?? Friendships()
     }
 
-    public func saveFriendships(_ friendships: Friendships) async throws {
-        let state = try Self.encode(friendships)
-        try await db.write("save friendships") { db in
-            try db.execute(sql: "INSERT INTO friendships (id, state) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state", arguments: [state])
+    public func updateFriendships<T: Sendable>(_ change: @escaping @Sendable (inout Friendships) -> T) async throws -> T {
+        let path = db.path
+        return try await db.write("change friendships") { db in
+            // Read and written in one write transaction: SQLite runs one at a time, so no other change falls between.
+            var friendships = Friendships()
+            if let data = try Data.fetchOne(db, sql: "SELECT state FROM friendships WHERE id = 1") {
+                do { friendships = try JSONDecoder().decode(Friendships.self, from: data) } catch {
+                    throw StorageError(.unreadable, "\(path): the stored friendships cannot be read (\(error))")
+                }
+            }
+            let answer = change(&friendships)
+            try db.execute(sql: "INSERT INTO friendships (id, state) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state",
+                           arguments: [try Self.encode(friendships)])
+            return answer
         }
+    }
+
+    public func markRead(in conversation: Conversation, by person: String, upTo sequence: Int) async throws {
+        let key = try Self.key(conversation)
+        try await db.write("mark messages read") { db in
+            let last = try Int.fetchOne(db, sql: "SELECT MAX(sequence) FROM chat_message WHERE conversation = ?", arguments: [key]) ?? 0
+            try db.execute(sql: """
+                INSERT INTO chat_read (conversation, person, sequence) VALUES (?, ?, ?)
+                ON CONFLICT (conversation, person) DO UPDATE SET sequence = MAX(sequence, excluded.sequence)
+                """, arguments: [key, person, min(sequence, last)])
+        }
+    }
+
+    public func unread(in conversation: Conversation, by person: String) async throws -> Int {
+        let key = try Self.key(conversation)
+        return try await db.read("count unread messages") { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM chat_message WHERE conversation = ? AND author != ?
+                AND sequence > COALESCE((SELECT sequence FROM chat_read WHERE conversation = ? AND person = ?), 0)
+                """, arguments: [key, person, key, person]) ?? 0
+        }
+    }
+
+    public func profile(person: String) async throws -> Profile? {
+        try await decodeOne(Profile.self, "read a profile", "SELECT state FROM profile WHERE person = ?", [person])
+    }
+
+    public func saveProfile(_ profile: Profile) async throws {
+        let state = try Self.encode(profile)
+        try await db.write("save a profile") { db in
+            try db.execute(sql: "INSERT INTO profile (person, state) VALUES (?, ?) ON CONFLICT (person) DO UPDATE SET state = excluded.state",
+                           arguments: [profile.person, state])
+        }
+    }
+
+    public func saveBroadcast(_ broadcast: Broadcast) async throws {
+        let state = try Self.encode(broadcast)
+        try await db.write("save a broadcast") { db in
+            try db.execute(sql: "INSERT INTO broadcast (id, trip_id, at, state) VALUES (?, ?, ?, ?)",
+                           arguments: [broadcast.id, broadcast.tripId, broadcast.at.epochSeconds, state])
+        }
+    }
+
+    public func broadcasts(trip: String, limit: Int) async throws -> [Broadcast] {
+        try await decodeAll(Broadcast.self, "read a trip's broadcasts", "SELECT state FROM broadcast WHERE trip_id = ? ORDER BY at DESC, id DESC LIMIT ?",
+                            [trip, max(0, limit)])
     }
 
     // MARK: - JSON states
