@@ -43,6 +43,10 @@ public struct ServeConfiguration: Sendable, Hashable {
     public var telegramBotToken: String?
     /// The bot's username, for the login widget on the sign-in page (with the token; Telegram must know the site's domain: /setdomain).
     public var telegramBotUsername: String?
+    /// What Telegram sends in `X-Telegram-Bot-Api-Secret-Token` (given to `setWebhook`); without it the webhook is off.
+    public var telegramWebhookSecret: String?
+    /// The Bot API's address (a test points it at a recorded server).
+    public var telegramAPIURL = "https://api.telegram.org"
 
     public init() {}
 
@@ -53,6 +57,7 @@ public struct ServeConfiguration: Sendable, Hashable {
         case nationalRailToken = "national_rail_token", nationalRailURL = "national_rail_url", ctaKey = "cta_key", ctaURL = "cta_url"
         case pushSubject = "push_subject", pushAllowHTTP = "push_allow_http", commuteSimulationSpeed = "commute_simulation_speed"
         case telegramBotToken = "telegram_bot_token", telegramBotUsername = "telegram_bot_username"
+        case telegramWebhookSecret = "telegram_webhook_secret", telegramAPIURL = "telegram_api_url"
         case skiArea = "ski_area", skiElevation = "ski_elevation"
 
         var environmentName: String { "ONWARD_" + rawValue.uppercased() }
@@ -159,6 +164,14 @@ public struct ServeConfiguration: Sendable, Hashable {
         if let v = try bool(.pushAllowHTTP) { c.pushAllowHTTP = v }
         if let v = try number(.commuteSimulationSpeed, 1...600) { c.commuteSimulationSpeed = Int(v) }
         if let v = try string(.telegramBotToken), !v.isEmpty { c.telegramBotToken = v }
+        if let v = try string(.telegramWebhookSecret), !v.isEmpty {
+            // Telegram allows 1 to 256 of A-Z, a-z, 0-9, _ and -.
+            guard v.count <= 256, v.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
+                throw Problem(description: "telegram_webhook_secret must be 1 to 256 letters, digits, '_' or '-' (as Telegram's setWebhook takes)")
+            }
+            c.telegramWebhookSecret = v
+        }
+        if let v = try url(.telegramAPIURL) { c.telegramAPIURL = v }
         if let v = try string(.skiArea), !v.isEmpty { c.skiArea = v }
         if let v = try string(.skiElevation), !v.isEmpty { c.skiElevation = v }
         if let v = try string(.telegramBotUsername), !v.isEmpty {

@@ -74,7 +74,12 @@ public enum ServerApplication {
                                       rateLimit: .init(ratePerSecond: config.rateLimit, burst: config.rateBurst), commutes: commutes,
                                       people: people)
         deps.ski = SkiRouter(try SkiAreaLoading.load(osm: config.skiArea, elevation: config.skiElevation))
-        deps.trips = TripService(repository: database.trips, people: people, now: now)
+        let telegram = config.telegramBotToken.map {
+            TelegramBot(token: $0, base: URL(string: config.telegramAPIURL)!, fetcher: fetcher, logger: logger)
+        }
+        let notifier = TripNotifier(repository: database.trips, people: database.people, push: commutes.pushSender, telegram: telegram)
+        services.append(notifier)
+        deps.trips = TripService(repository: database.trips, people: people, notifier: notifier, telegramWebhookSecret: config.telegramWebhookSecret, now: now)
         let router = buildRouter(deps)
         let app = Application(
             router: router,

@@ -99,9 +99,9 @@ extension APIRoutes {
 }
 
 /// A JSON answer. Live data changes every few seconds: nothing is cached.
-func json(_ value: some Encodable) throws -> Response {
+func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
     let data = try JSONEncoder.api.encode(value)
-    return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+    return Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
                     body: .init(byteBuffer: ByteBuffer(bytes: data)))
 }
 

@@ -6,11 +6,17 @@ import Hummingbird
 /// without one is read up to the limit and no further.
 struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = OnwardRequestContext
-    let maxBytes: Int
+    let defaultMaxBytes: Int
+
+    /// Paths that take more: a profile's photo (200 KB of image is about 270 KB in base64).
+    static let larger: [String: Int] = ["/api/v1/me/profile": 300 * 1024]
+
+    init(maxBytes: Int) { defaultMaxBytes = maxBytes }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let maxBytes = Self.larger[request.uri.path].map { max($0, defaultMaxBytes) } ?? defaultMaxBytes
         if let declared = request.headers[.contentLength] {
-            guard let length = Int(declared), length <= maxBytes else { throw tooLarge }
+            guard let length = Int(declared), length <= maxBytes else { throw tooLarge(maxBytes) }
             return try await next(request, context)
         }
         guard request.headers[.transferEncoding] != nil else { return try await next(request, context) }
@@ -18,12 +24,12 @@ struct BodyLimitMiddleware: RouterMiddleware {
         do {
             _ = try await request.collectBody(upTo: maxBytes)
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw tooLarge
+            throw tooLarge(maxBytes)
         }
         return try await next(request, context)
     }
 
-    private var tooLarge: Problem {
+    private func tooLarge(_ maxBytes: Int) -> Problem {
         Problem(status: .contentTooLarge, code: "body-too-large", title: "Request body too large",
                 detail: "A request body may be at most \(maxBytes) bytes.")
     }

@@ -6,9 +6,11 @@ import HummingbirdWebSocket
 import Logging
 import OnwardCore
 import ServiceLifecycle
+import Storage
 import Synchronization
 import Transit
 import TransitSources
+import Trips
 
 /// What a live client watches: a board or a service.
 public enum LiveSubject: Sendable, Hashable {
@@ -57,6 +59,13 @@ struct LiveRoutes {
                 guard try await auth.caller(request) != nil else { throw Authenticator.signInRequired }
                 return .upgrade([:])
             }
+            if let trip = Self.tripID(request) {
+                guard let caller = try await auth.caller(request) else { throw Authenticator.signInRequired }
+                // Not a member: as for a trip that does not exist.
+                _ = try await deps.trips.trip(trip, for: caller.signed.account.id)
+                _ = try Self.tripRadius(request)
+                return .upgrade([:])
+            }
             _ = try subject(request)
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
@@ -66,6 +75,11 @@ struct LiveRoutes {
             if Self.wantsMe(context.request) {
                 guard let caller = try await auth.caller(context.request) else { return }
                 return try await meLive(context.request, caller.signed).run(caller.signed, inbound: inbound, outbound: outbound)
+            }
+            if let trip = Self.tripID(context.request) {
+                guard let caller = try await auth.caller(context.request) else { return }
+                return try await TripLive(deps: deps, tripID: trip).run(caller.signed, radius: try Self.tripRadius(context.request),
+                                                                         inbound: inbound, outbound: outbound)
             }
             let subject = try subject(context.request)
             let wantsHTML = context.request.uri.queryParameters.get("format") == "html"
@@ -172,6 +186,15 @@ struct LiveRoutes {
 
     /// `me`: the signed-in person's routes (by the session cookie or `Authorization: Bearer`).
     static func wantsMe(_ request: Request) -> Bool { request.uri.queryParameters["me"] != nil }
+
+    static func tripID(_ request: Request) -> String? { request.uri.queryParameters.get("trip") }
+
+    /// The viewer's radius in metres (`radius`, default 2,000).
+    static func tripRadius(_ request: Request) throws -> Double {
+        let radius = try Params(request).double("radius") ?? MapVisibility.defaultRadiusMetres
+        guard radius >= 1, radius <= 100_000 else { throw PeopleService.invalid("radius must be from 1 to 100000 metres", "radius") }
+        return radius
+    }
 
     func meLive(_ request: Request, _ signed: PeopleService.Signed) -> MeLive {
         let glance = request.uri.queryParameters.get("view") == "glance"

@@ -32,6 +32,8 @@ public struct ServerDependencies: Sendable {
     public var ski: SkiRouter?
     /// Group trips. By default kept in memory.
     public var trips: TripService
+    /// How often a live trip map looks again for shares that ended.
+    public var tripRecheck: Duration = .seconds(5)
 
     public init(sources: SourceRegistry, network: NetworkSummary = NetworkSummary(), metrics: ServerMetrics = ServerMetrics(),
                 now: @escaping @Sendable () -> Instant = { .now() }, attribution: String = "", rateLimit: RateLimiter.Configuration = .init(),

@@ -44,13 +44,17 @@ public enum MapVisibility {
     /// draws it apart), never a paused or ended share, never someone who has left the trip.
     public static func visible(to viewer: String, on trip: Trip, positions: [SharedPosition], now: Instant,
                                radiusMetres: Double = defaultRadiusMetres) -> [SharedPosition] {
-        guard trip.isMember(viewer) else { return [] }
-        let shown = positions.filter { trip.isMember($0.person) && $0.isShown(at: now) }
-        let others = shown.filter { $0.person != viewer }
-        if trip.isHost(viewer) { return others.sorted { $0.person < $1.person } }
-        guard let me = shown.first(where: { $0.person == viewer }) else { return [] }
-        return others.filter {
-            GreatCircle.metres(me.latitude, me.longitude, $0.latitude, $0.longitude) <= radiusMetres
-        }.sorted { $0.person < $1.person }
+        let own = positions.first { $0.person == viewer }
+        return positions.filter { isVisible($0, to: viewer, on: trip, viewerPosition: own, now: now, radiusMetres: radiusMetres) }
+            .sorted { $0.person < $1.person }
+    }
+
+    /// Whether `viewer` may see one position, given the viewer's own (nil when they have none): the rule `visible` applies to each.
+    public static func isVisible(_ position: SharedPosition, to viewer: String, on trip: Trip, viewerPosition: SharedPosition?, now: Instant,
+                                 radiusMetres: Double = defaultRadiusMetres) -> Bool {
+        guard trip.isMember(viewer), position.person != viewer, trip.isMember(position.person), position.isShown(at: now) else { return false }
+        if trip.isHost(viewer) { return true }
+        guard let me = viewerPosition, me.person == viewer, me.isShown(at: now) else { return false }
+        return GreatCircle.metres(me.latitude, me.longitude, position.latitude, position.longitude) <= radiusMetres
     }
 }

@@ -19,6 +19,8 @@ struct PeopleAPITests {
     static func deps(_ repository: any PeopleRepository = InMemoryPeopleRepository()) throws -> ServerDependencies {
         var deps = TestServer.deps(try TestServer.store())
         deps.people = PeopleService(repository: repository, hasher: PasswordHasher(cost: 4), telegramBotToken: botToken, now: { TestServer.now })
+        // Trips name their members from these people.
+        deps.trips = TripService(repository: InMemoryTripRepository(), people: deps.people, now: { TestServer.now })
         return deps
     }
 

@@ -38,18 +38,7 @@ struct CommuteRoutes {
             let id = try context.pathID("commuteId")
             guard deps.commutes.exists(id) else { throw Self.notFound }
             let s: PushSubscriptionDTO = try await jsonBody(request, limit: deps.maxBodyBytes)
-            guard deps.commutes.pushKey != nil else {
-                throw Problem(status: .serviceUnavailable, code: "push-unavailable", title: "Push unavailable", detail: "This server does not send Web Push.")
-            }
-            guard deps.commutes.acceptsPush(s.endpoint) else {
-                throw Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter",
-                              detail: "endpoint must be an https URL of a push service", parameter: "endpoint")
-            }
-            let subscription = PushSubscription(endpoint: s.endpoint, p256dh: s.keys.p256dh, auth: s.keys.auth)
-            // Checked by encrypting once, so a bad key is a 400 now, not a silent failure at the first alert.
-            do throws(PushEncryption.Failure) { _ = try PushEncryption.encrypt(Data("{}".utf8), p256dh: subscription.p256dh, auth: subscription.auth) } catch {
-                throw Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter", detail: error.description, parameter: "keys")
-            }
+            let subscription = try PushSender.checked(s, sender: deps.commutes.pushSender)
             guard try await deps.commutes.setPush(id, subscription) else { throw Self.notFound }
             return Response(status: .noContent)
         }
@@ -92,9 +81,7 @@ struct CommuteRoutes {
                                                        simulationSpeed: simulate ? speed : nil)
         var started = view
         started.id = id
-        var response = try json(started)
-        response.status = .created
-        return response
+        return try json(started, status: .created)
     }
 
     static func check(_ s: CommuteSightingDTO) throws {

@@ -29,7 +29,7 @@ public final class CommuteService: Service, Sendable {
 
     private let repository: any CommuteRepository
     private let sources: SourceRegistry
-    private let pushSender: PushSender?
+    public let pushSender: PushSender?
     private let beacons: BeaconMap
     private let now: @Sendable () -> Instant
     private let logger: Logger
@@ -101,9 +101,6 @@ public final class CommuteService: Service, Sendable {
         try await persist(id, snapshot.state)
         return true
     }
-
-    /// Whether push is configured and would post to this endpoint.
-    func acceptsPush(_ endpoint: String) -> Bool { pushSender?.accepts(endpoint) ?? false }
 
     // MARK: Sightings
 

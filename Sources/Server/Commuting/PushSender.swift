@@ -1,5 +1,7 @@
+import API
 import DataSources
 import Foundation
+import HTTPTypes
 import Logging
 import OnwardCore
 import WebPush
@@ -65,5 +67,25 @@ public struct PushSender: Sendable {
         case let e as SourceError: "\(e.code)"
         default: "\(type(of: error))"
         }
+    }
+}
+
+extension PushSender {
+    /// A browser's subscription, checked before it is kept: push must be configured (503), the endpoint
+    /// a push service's URL, and the keys good enough to encrypt with (400), so a bad one fails now,
+    /// not silently at the first message.
+    static func checked(_ s: PushSubscriptionDTO, sender: PushSender?) throws -> PushSubscription {
+        guard let sender else {
+            throw Problem(status: .serviceUnavailable, code: "push-unavailable", title: "Push unavailable", detail: "This server does not send Web Push.")
+        }
+        guard sender.accepts(s.endpoint) else {
+            throw Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter",
+                          detail: "endpoint must be an https URL of a push service", parameter: "endpoint")
+        }
+        let subscription = PushSubscription(endpoint: s.endpoint, p256dh: s.keys.p256dh, auth: s.keys.auth)
+        do throws(PushEncryption.Failure) { _ = try PushEncryption.encrypt(Data("{}".utf8), p256dh: subscription.p256dh, auth: subscription.auth) } catch {
+            throw Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter", detail: error.description, parameter: "keys")
+        }
+        return subscription
     }
 }

@@ -51,9 +51,7 @@ struct PeopleRoutes {
             let (signed, change) = try await changeRequest(request, ["version", "route"])
             guard let route = change.route else { throw PeopleService.invalid("route is required", "route") }
             let ready = try await prepared(route, signed, request)
-            var response = try json(try await people.edit(signed.account.id, version: change.version, .create(ready)))
-            response.status = .created
-            return response
+            return try json(try await people.edit(signed.account.id, version: change.version, .create(ready)), status: .created)
         }
         v1.patch("me/routes/{routeId}") { request, context in
             let (signed, change) = try await changeRequest(request, ["version", "name", "position"])

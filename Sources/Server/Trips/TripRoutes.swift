@@ -1,5 +1,6 @@
 import API
 import Foundation
+import HTTPTypes
 import Hummingbird
 import OnwardCore
 import Storage
@@ -26,15 +27,41 @@ struct TripRoutes {
         var people: [String]?
     }
     struct RSVP: Decodable { var answer: String }
+    struct Text: Decodable { var text: String }
 
     func add<R: RouterMethods>(to v1: R) where R.Context == OnwardRequestContext {
+        ChatRoutes(deps: deps).add(to: v1)
+        FriendRoutes(deps: deps).add(to: v1)
+        v1.get("trips") { request, _ in
+            let signed = try await deps.auth.require(request)
+            let me = signed.account.id
+            return try json(TripsDTO(trips: try await trips.trips(of: me).map { TripService.dto($0, for: me) }))
+        }
+        v1.delete("trips/{tripId}/members/me") { request, context in
+            let signed = try await deps.auth.require(request)
+            try await trips.leave(try context.pathID("tripId"), person: signed.account.id)
+            return Response(status: .noContent)
+        }
+        v1.post("trips/{tripId}/broadcasts") { request, context in
+            let signed = try await deps.auth.require(request)
+            let body: Text = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["text"])
+            return try json(try await trips.broadcast(try context.pathID("tripId"), by: signed.account.id, text: body.text), status: .created)
+        }
+        v1.get("trips/{tripId}/broadcasts") { request, context in
+            let signed = try await deps.auth.require(request)
+            return try json(try await trips.broadcasts(try context.pathID("tripId"), for: signed.account.id))
+        }
+        v1.post("telegram/webhook") { request, _ in
+            try trips.checkTelegramSecret(request.headers[HTTPField.Name("X-Telegram-Bot-Api-Secret-Token")!])
+            let buffer = try await request.body.collect(upTo: 64 * 1024)
+            await trips.telegramUpdate(Data(buffer.readableBytesView))
+            return Response(status: .ok)
+        }
         v1.post("trips") { request, _ in
             let signed = try await deps.auth.require(request)
             let body: NewTrip = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["name", "endsAt"])
             guard let ends = Instant(iso8601: body.endsAt) else { throw PeopleService.invalid("endsAt must be an ISO 8601 time with its offset", "endsAt") }
-            var response = try json(TripService.dto(try await trips.create(by: signed.account.id, name: body.name, endsAt: ends), for: signed.account.id))
-            response.status = .created
-            return response
+            return try json(TripService.dto(try await trips.create(by: signed.account.id, name: body.name, endsAt: ends), for: signed.account.id), status: .created)
         }
         v1.post("trips/join") { request, _ in
             let signed = try await deps.auth.require(request)
@@ -84,9 +111,7 @@ struct TripRoutes {
             }
             let event = try await trips.createEvent(try context.pathID("tripId"), by: signed.account.id, title: b.title, at: at, latitude: b.latitude,
                                                     longitude: b.longitude, details: b.details ?? "", audience: audience)
-            var response = try json(TripService.dto(event))
-            response.status = .created
-            return response
+            return try json(TripService.dto(event), status: .created)
         }
         v1.get("trips/{tripId}/events") { request, context in
             let signed = try await deps.auth.require(request)

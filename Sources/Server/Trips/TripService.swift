@@ -12,9 +12,19 @@ public final class TripService: Sendable {
     let repository: any TripRepository
     let people: PeopleService
     let now: @Sendable () -> Instant
+    /// Every change is announced here after it is stored, for the live map, events and chat.
+    public let hub: TripHub
+    /// Broadcasts and invitations by Web Push and Telegram.
+    public let notifier: TripNotifier
 
-    public init(repository: any TripRepository, people: PeopleService, now: @escaping @Sendable () -> Instant = { .now() }) {
-        self.repository = repository; self.people = people; self.now = now
+    /// What Telegram must send in `X-Telegram-Bot-Api-Secret-Token` with each update; without it the webhook is off.
+    let telegramWebhookSecret: String?
+
+    public init(repository: any TripRepository, people: PeopleService, notifier: TripNotifier? = nil, telegramWebhookSecret: String? = nil,
+                now: @escaping @Sendable () -> Instant = { .now() }) {
+        self.repository = repository; self.people = people; self.now = now; self.telegramWebhookSecret = telegramWebhookSecret
+        hub = TripHub()
+        self.notifier = notifier ?? TripNotifier(repository: repository, people: people.repository)
     }
 
     public func create(by person: String, name: String, endsAt: Instant) async throws -> Trip {
@@ -39,9 +49,22 @@ public final class TripService: Sendable {
     public func join(_ person: String, code: String) async throws -> Trip {
         guard let trip = try await repository.trip(inviteCode: code.trimmingCharacters(in: .whitespaces).uppercased()) else { throw Self.notFound }
         let joined = try Self.mapped { () throws(Trip.Failure) in try trip.joining(person, code: trip.inviteCode) }
+        guard joined != trip else { return trip }
         try await repository.saveTrip(joined)
+        hub.publish(.members(joined))
         return joined
     }
+
+    /// Leaves a trip: from then on nothing of it is the person's to see, and their position is shown to nobody.
+    public func leave(_ id: String, person: String) async throws {
+        let trip = try await trip(id, for: person)
+        let left = try Self.mapped { () throws(Trip.Failure) in try trip.leaving(person) }
+        try await repository.saveTrip(left)
+        hub.publish(.members(left))
+    }
+
+    /// The trips `person` is on.
+    public func trips(of person: String) async throws -> [Trip] { try await repository.trips(of: person) }
 
     /// The trip, if `person` is on it; 404 otherwise, as for a trip that does not exist.
     public func trip(_ id: String, for person: String) async throws -> Trip {
@@ -63,9 +86,10 @@ public final class TripService: Sendable {
     public func share(_ id: String, person: String, latitude: Double, longitude: Double, accuracy: Double, until: Instant) async throws {
         let trip = try await trip(id, for: person)
         // An end already past stops sharing: the position is kept but never shown.
-        let at = now()
-        try await repository.savePosition(SharedPosition(person: person, latitude: latitude, longitude: longitude, accuracyMetres: accuracy,
-                                                         at: at, sharingUntil: min(until, trip.endsAt)), trip: id)
+        let position = SharedPosition(person: person, latitude: latitude, longitude: longitude, accuracyMetres: accuracy,
+                                      at: now(), sharingUntil: min(until, trip.endsAt))
+        try await repository.savePosition(position, trip: id)
+        hub.publish(.position(trip: id, position))
     }
 
     /// Pauses (or resumes) the caller's sharing on a trip: a paused position is never shown.
@@ -74,15 +98,18 @@ public final class TripService: Sendable {
         guard var position = try await repository.positions(trip: id).first(where: { $0.person == person }) else { return }
         position.paused = paused
         try await repository.savePosition(position, trip: id)
+        hub.publish(.position(trip: id, position))
     }
 
     public func visible(_ id: String, to person: String, radius: Double) async throws -> TripPositionsDTO {
         let trip = try await trip(id, for: person)
         let seen = MapVisibility.visible(to: person, on: trip, positions: try await repository.positions(trip: id), now: now(), radiusMetres: radius)
-        return TripPositionsDTO(positions: seen.map {
-            .init(person: $0.person, latitude: $0.latitude, longitude: $0.longitude, accuracyMetres: $0.accuracyMetres,
-                  at: $0.at.description, sharingUntil: $0.sharingUntil.description)
-        })
+        return TripPositionsDTO(positions: seen.map(Self.dto))
+    }
+
+    public static func dto(_ p: SharedPosition) -> TripPositionsDTO.Position {
+        .init(person: p.person, latitude: p.latitude, longitude: p.longitude, accuracyMetres: p.accuracyMetres,
+              at: p.at.description, sharingUntil: p.sharingUntil.description)
     }
 
     // MARK: - Events
@@ -105,6 +132,8 @@ public final class TripService: Sendable {
                           details: details, audience: audience, positions: positions, friendships: friendships, trips: [trip], now: now())
         }
         try await repository.saveEvent(sent)
+        hub.publish(.event(sent))
+        await notifier.invite(sent, trip: trip)
         return sent
     }
 
@@ -123,6 +152,7 @@ public final class TripService: Sendable {
         let answered: TripEvent
         do throws(Trip.Failure) { answered = try event.answering(person, answer, trip: trip) } catch { throw Self.eventNotFound }
         try await repository.saveEvent(answered)
+        hub.publish(.event(answered))
         return answered
     }
 

@@ -1,0 +1,105 @@
+import API
+import Foundation
+import Logging
+import OnwardCore
+import ServiceLifecycle
+import Storage
+import Trips
+import WebPush
+
+/// Reaches trip members outside the app: a host's broadcast and an event's invitation, by Web Push
+/// to the browsers they subscribed and by Telegram to those who signed in with it (when a bot is
+/// configured), with RSVP buttons on an invitation. Deliveries queue and leave one at a time in the
+/// background (`run`), so a slow push service never holds up the request that caused them.
+public final class TripNotifier: Service, Sendable {
+    struct Delivery: Sendable {
+        var person: String
+        var title: String
+        var body: String
+        /// The page the notification opens.
+        var url: String
+        var buttons: [TelegramBot.Button]
+    }
+
+    let repository: any TripRepository
+    let people: any PeopleRepository
+    let push: PushSender?
+    let telegram: TelegramBot?
+    private let queue: AsyncStream<Delivery>
+    private let enqueue: AsyncStream<Delivery>.Continuation
+
+    public init(repository: any TripRepository, people: any PeopleRepository, push: PushSender? = nil, telegram: TelegramBot? = nil) {
+        self.repository = repository; self.people = people; self.push = push; self.telegram = telegram
+        (queue, enqueue) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+    }
+
+    /// How many members each way reaches, counted when the deliveries are queued.
+    public struct Reach: Sendable, Hashable {
+        public var push = 0
+        public var telegram = 0
+    }
+
+    /// Queues a broadcast for every member but its host.
+    func broadcast(_ b: Broadcast, trip: Trip) async -> Reach {
+        await send(to: trip.members.keys.filter { $0 != b.host }, title: "📣 \(trip.name)", body: b.text, url: "/trips/\(trip.id)", buttons: [])
+    }
+
+    /// Queues an event's invitation for its invitees, with RSVP buttons on Telegram.
+    @discardableResult
+    func invite(_ e: TripEvent, trip: Trip) async -> Reach {
+        let buttons = [("Going", TripEvent.Answer.going), ("Maybe", .maybe), ("Not going", .notGoing)].map {
+            TelegramBot.Button(text: $0.0, data: TelegramCallback.rsvp(event: e.id, $0.1))
+        }
+        let when = e.at.description
+        let details = e.details.isEmpty ? "" : "\n\(e.details)"
+        return await send(to: Array(e.invitees), title: "\(trip.name): \(e.title)", body: "\(when)\(details)", url: "/trips/\(trip.id)", buttons: buttons)
+    }
+
+    private func send(to people: [String], title: String, body: String, url: String, buttons: [TelegramBot.Button]) async -> Reach {
+        var reach = Reach()
+        for person in people.sorted() {
+            var hasPush = false, hasTelegram = false
+            if push != nil, let profile = try? await repository.profile(person: person) { hasPush = profile.push != nil }
+            if telegram != nil, let account = try? await self.people.account(id: person) { hasTelegram = account.telegramId != nil }
+            guard hasPush || hasTelegram else { continue }
+            if hasPush { reach.push += 1 }
+            if hasTelegram { reach.telegram += 1 }
+            enqueue.yield(Delivery(person: person, title: title, body: body, url: url, buttons: buttons))
+        }
+        return reach
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            for await delivery in self.queue { await self.deliver(delivery) }
+        }
+    }
+
+    private func deliver(_ d: Delivery) async {
+        if let push, let profile = try? await repository.profile(person: d.person), let data = profile.push,
+           let subscription = try? JSONDecoder().decode(PushSubscription.self, from: data) {
+            let payload = (try? JSONSerialization.data(withJSONObject: ["title": d.title, "body": d.body, "url": d.url], options: [.sortedKeys])) ?? Data()
+            if case .gone = await push.send(payload, to: subscription) {
+                // The browser unsubscribed: forget it, unless it was replaced meanwhile.
+                if var now = try? await repository.profile(person: d.person), now.push == data {
+                    now.push = nil
+                    try? await repository.saveProfile(now)
+                }
+            }
+        }
+        if let telegram, let account = try? await people.account(id: d.person), let chat = account.telegramId {
+            await telegram.sendMessage(to: chat, "\(d.title)\n\(d.body)", buttons: d.buttons)
+        }
+    }
+}
+
+/// The data an inline button carries back (at most 64 bytes): `rsvp:<event ID>:<answer>`.
+enum TelegramCallback {
+    static func rsvp(event: String, _ answer: TripEvent.Answer) -> String { "rsvp:\(event):\(answer.rawValue)" }
+
+    static func parse(_ data: String) -> (event: String, answer: TripEvent.Answer)? {
+        let parts = data.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "rsvp", !parts[1].isEmpty, let answer = TripEvent.Answer(rawValue: String(parts[2])) else { return nil }
+        return (String(parts[1]), answer)
+    }
+}
