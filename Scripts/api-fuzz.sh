@@ -35,7 +35,7 @@ req = urllib.request.Request(f"http://127.0.0.1:{sys.argv[1]}/api/v1/accounts", 
 print(json.load(urllib.request.urlopen(req, timeout=10))["token"])
 PY
 )
-fuzz() { schemathesis run "http://127.0.0.1:$port/api/v1/openapi.json" -H "Authorization: Bearer $token" --max-examples "${ONWARD_FUZZ_EXAMPLES:-50}" --seed "${ONWARD_FUZZ_SEED:-20261124}" "$@"; }
+fuzz() { schemathesis --config-file Scripts/schemathesis.toml run "http://127.0.0.1:$port/api/v1/openapi.json" -H "Authorization: Bearer $token" --max-examples "${ONWARD_FUZZ_EXAMPLES:-50}" --seed "${ONWARD_FUZZ_SEED:-20261124}" "$@"; }
 # Signing out and deleting the account end the token, so they come last, on their own.
 fuzz --exclude-operation-id signOut --exclude-operation-id deleteMe
 fuzz --include-operation-id signOut --include-operation-id deleteMe

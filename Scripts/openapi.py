@@ -99,7 +99,7 @@ schemas = {
                          "beacon": obj({"uuid": S, "major": I, "minor": I}, {})}),
                  "description": "A position (lat and lon, with accuracy in metres) or a beacon sighting.",
                  "anyOf": [{"required": ["lat", "lon"]}, {"required": ["beacon"]}]},
-    "PushSubscription": obj({"endpoint": {"type": "string", "pattern": "^https://[^/?#]+", "description": "The push service's URL (https)."}, "keys": obj({"p256dh": S, "auth": S}, {})}, {"expirationTime": {"type": ["number", "null"]}}),
+    "PushSubscription": obj({"endpoint": {"type": "string", "pattern": "^https://[A-Za-z0-9.-]+(:[0-9]{1,4})?(/([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?$", "maxLength": 2000, "description": "The push service's URL (https)."}, "keys": obj({"p256dh": S, "auth": S}, {})}, {"expirationTime": {"type": ["number", "null"]}}),
     "PushKey": obj({"publicKey": S}, {}),
     "Problem": obj({"type": S, "title": S, "status": I, "detail": S, "code": S},
                    {"instance": S, "parameter": S, "requestId": S,
@@ -211,7 +211,7 @@ paths = {
         "put": {"operationId": "setCommutePush", "summary": "Send this commute's alerts by Web Push to a subscription (PushSubscription.toJSON())",
                 "parameters": [param("commuteId", "path", S, "The id startCommute answered.")],
                 "requestBody": {"required": True, "content": {"application/json": {"schema": ref("PushSubscription")}}},
-                "responses": {"204": {"description": "Kept"}, **errors(400, 404, 413, 429, 503)}},
+                "responses": {"204": {"description": "Kept"}, **errors(400, 404, 413, 422, 429, 503)}},
         "delete": {"operationId": "removeCommutePush", "summary": "Stop sending this commute's alerts by Web Push",
                    "parameters": [param("commuteId", "path", S, "The id startCommute answered.")],
                    "responses": {"204": {"description": "Removed"}, **errors(404, 429)}}},
@@ -371,6 +371,77 @@ paths.update({
         "summary": "The positions the caller may see now: a host every sharing member, a traveller those within radius of their own position",
         **ME, "parameters": [TRIP_ID, param("radius", "query", {"type": "number", "minimum": 1, "maximum": 100000}, "Metres (default 2000).")],
         "responses": {"200": ok("TripPositions", "The positions"), **errors(400, 401, 404, 429)}}},
+})
+
+# Chat, friends, profiles, broadcasts, leaving, and the Telegram webhook.
+schemas["Trips"] = obj({"trips": arr(ref("Trip"))}, {})
+schemas["ChatMessage"] = obj({"sequence": I, "author": S, "authorName": S, "text": {**S, "description": "Plain text: escape it when showing it."}, "at": S}, {})
+schemas["ChatPage"] = obj({"conversation": S, "messages": arr(ref("ChatMessage")), "more": B, "unread": I}, {})
+schemas["Conversations"] = obj({"conversations": arr(obj({"conversation": S, "title": S, "unread": I}, {}))}, {})
+schemas["Unread"] = obj({"unread": I}, {})
+PERSON = obj({"id": S, "displayName": S}, {})
+schemas["Friends"] = obj({"friends": arr(PERSON), "incoming": arr(PERSON), "outgoing": arr(PERSON)}, {})
+schemas["Friendship"] = obj({"status": {"type": "string", "enum": ["requested", "friends"]}}, {})
+schemas["Profile"] = obj({"id": S, "displayName": S, "bio": S, "trips": arr(S)}, {"photo": {**S, "description": "Where the photo is (friends only)."}})
+schemas["Broadcast"] = obj({"id": S, "tripId": S, "host": S, "text": S, "at": S}, {})
+schemas["BroadcastSent"] = obj({"broadcast": ref("Broadcast"), "app": I, "push": I, "telegram": I}, {})
+schemas["Broadcasts"] = obj({"broadcasts": arr(ref("Broadcast"))}, {})
+CONVERSATION = param("conversation", "path", {"type": "string", "pattern": "^(trip|person):[^/]+$"},
+                     "trip:<tripId> for a trip's chat, person:<personId> for a friend's (404 when it is not open to the caller, as for none).")
+PERSON_ID = param("personId", "path", S, "A person's id (404 to anyone who is not their friend, as for nobody).")
+TEXT = {"type": "string", "minLength": 1, "pattern": "\\S"}
+paths["/api/v1/trips"]["get"] = {"operationId": "listMyTrips", "summary": "The trips the caller is on", **ME,
+    "responses": {"200": ok("Trips", "The trips"), **errors(401, 429)}}
+paths.update({
+    "/api/v1/trips/{tripId}/members/me": {"delete": {"operationId": "leaveTrip",
+        "summary": "Leave the trip: nothing of it is the caller's to see any more, and their position is shown to nobody (the last host cannot leave)",
+        **ME, "parameters": [TRIP_ID], "responses": {"204": {"description": "Left"}, **errors(401, 403, 404, 409, 429)}}},
+    "/api/v1/trips/{tripId}/broadcasts": {
+        "post": {"operationId": "sendBroadcast", "summary": "A host's notification to everyone on the trip: in the app, by Web Push and by Telegram",
+                 **ME, "parameters": [TRIP_ID], "requestBody": body(req({"text": {**TEXT, "maxLength": 500}}, {})),
+                 "responses": {"201": ok("BroadcastSent", "Sent, with how many members each way reaches"), **TRIP_ERRORS}},
+        "get": {"operationId": "listBroadcasts", "summary": "The trip's broadcasts, newest first", **ME, "parameters": [TRIP_ID],
+                "responses": {"200": ok("Broadcasts", "The broadcasts"), **errors(401, 404, 429)}}},
+    "/api/v1/chat": {"get": {"operationId": "listConversations", "summary": "Every conversation open to the caller (their trips', their friends'), with unread counts",
+        **ME, "responses": {"200": ok("Conversations", "The conversations"), **errors(401, 429)}}},
+    "/api/v1/chat/{conversation}": {
+        "get": {"operationId": "listChat", "summary": "A page of messages, oldest first, before a sequence number (the newest when absent)", **ME,
+                "parameters": [CONVERSATION, param("before", "query", {"type": "integer", "minimum": 1, "maximum": 2147483647}, "Messages before this sequence number."),
+                               param("limit", "query", {"type": "integer", "minimum": 1, "maximum": 100}, "At most this many (default 50).")],
+                "responses": {"200": ok("ChatPage", "The page"), **errors(400, 401, 404, 429)}},
+        "post": {"operationId": "postChat", "summary": "Write a message (plain text; the live channel delivers it)", **ME, "parameters": [CONVERSATION],
+                 "requestBody": body(req({"text": {**TEXT, "maxLength": 2000}}, {})),
+                 "responses": {"201": ok("ChatMessage", "The message as kept"), **errors(400, 401, 403, 404, 413, 429)}}},
+    "/api/v1/chat/{conversation}/read": {"put": {"operationId": "markChatRead", "summary": "Mark the conversation read up to a sequence number", **ME,
+        "parameters": [CONVERSATION], "requestBody": body(req({"upTo": {"type": "integer", "minimum": 0, "maximum": 2147483647}}, {})),
+        "responses": {"200": ok("Unread", "What is still unread"), **errors(400, 401, 403, 404, 413, 429)}}},
+    "/api/v1/friends": {"get": {"operationId": "listFriends", "summary": "Friends (by a shared trip or an accepted request) and requests waiting", **ME,
+        "responses": {"200": ok("Friends", "Friends and requests"), **errors(401, 429)}}},
+    "/api/v1/friends/requests": {"post": {"operationId": "requestFriend", "summary": "Ask someone to be a friend (asking one who asked you makes you friends)", **ME,
+        "requestBody": body(req({"person": {"type": "string", "minLength": 1, "maxLength": 200}}, {})),
+        "responses": {"200": ok("Friendship", "Where it stands"), **errors(400, 401, 403, 404, 413, 429)}}},
+    "/api/v1/friends/requests/{personId}/accept": {"post": {"operationId": "acceptFriend", "summary": "Accept the request this person made", **ME,
+        "parameters": [param("personId", "path", S, "Who asked.")],
+        "responses": {"200": ok("Friendship", "Friends"), **errors(401, 403, 404, 429)}}},
+    "/api/v1/people/{personId}": {"get": {"operationId": "getProfile", "summary": "A friend's profile: name, bio, photo, the trips shared with the caller", **ME,
+        "parameters": [PERSON_ID], "responses": {"200": ok("Profile", "The profile"), **errors(401, 404, 429)}}},
+    "/api/v1/people/{personId}/photo": {"get": {"operationId": "getPhoto", "summary": "A friend's photo", **ME, "parameters": [PERSON_ID],
+        "responses": {"200": {"description": "The image", "content": {"image/jpeg": {}, "image/png": {}}}, **errors(401, 404, 429)}}},
+    "/api/v1/me/profile": {"put": {"operationId": "updateProfile", "summary": "Change one's display name, bio or photo (each field given is replaced; photo null removes it)",
+        **ME, "requestBody": body(req({}, {"displayName": {"type": "string", "minLength": 1, "maxLength": 80, "pattern": "\\S"},
+                                           "bio": {"type": "string", "maxLength": 280},
+                                           "photo": {"type": "string", "contentEncoding": "base64", "maxLength": 273068,
+                                                     "pattern": "^(/9j/|iVBORw0KGgo[A-Za-z0-9+/])([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
+                                                     "description": "A JPEG or PNG of at most 200 KB, base64 (it starts as those formats do)."}})),
+        "responses": {"200": ok("Profile", "The profile"), **errors(400, 401, 403, 413, 429)}}},
+    "/api/v1/me/push": {"put": {"operationId": "setMyPush", "summary": "Where broadcasts and invitations reach the caller by Web Push (null stops them)", **ME,
+        "requestBody": body(req({"subscription": {"oneOf": [ref("PushSubscription"), {"type": "null"}]}}, {})),
+        "responses": {"204": {"description": "Kept"}, **errors(400, 401, 403, 413, 422, 429, 503)}}},
+    "/api/v1/telegram/webhook": {"post": {"operationId": "telegramWebhook",
+        "summary": "Updates from Telegram (setWebhook with secret_token): an invitation's RSVP buttons answer the event; anything else is ignored",
+        "parameters": [param("X-Telegram-Bot-Api-Secret-Token", "header", S, "The secret given to setWebhook (telegram_webhook_secret).")],
+        "requestBody": body({"type": "object", "description": "A Telegram Update."}),
+        "responses": {"200": {"description": "Received"}, **errors(403, 404, 413, 429)}}},
 })
 
 doc = {

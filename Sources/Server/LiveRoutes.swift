@@ -234,7 +234,10 @@ struct LiveRoutes {
         guard originAllowed(request) else { return true }
         if let id = commuteID(request) { return !deps.commutes.exists(id) }
         // Whether the credentials are current is checked by the upgrade itself.
-        if Self.wantsMe(request) { return Authenticator.bearer(request) == nil && request.cookies[Authenticator.cookieName] == nil }
+        let signedOut = Authenticator.bearer(request) == nil && request.cookies[Authenticator.cookieName] == nil
+        if Self.wantsMe(request) { return signedOut }
+        // Membership, like the credentials, is checked by the upgrade itself.
+        if Self.tripID(request) != nil { return signedOut || (try? Self.tripRadius(request)) == nil }
         return (try? subject(request)) == nil
     }
 }

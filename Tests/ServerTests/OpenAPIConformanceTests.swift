@@ -146,6 +146,9 @@ struct OpenAPIConformanceTests {
                 try #require((try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView)) as? [String: Any])?["id"] as? String)
             }
             let trip = "/api/v1/trips/\(newTrip)"
+            let me = try await client.execute(uri: "/api/v1/me", method: .get, headers: [.authorization: "Bearer \(token)"]) { r in
+                try #require((try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView)) as? [String: Any])?["id"] as? String)
+            }
             let tripWrites: [(path: String, method: HTTPRequest.Method, uri: String, body: String?)] = [
                 ("/api/v1/trips", .post, "/api/v1/trips", #"{"name": " ", "endsAt": "\#(until)"}"#),
                 ("/api/v1/trips/join", .post, "/api/v1/trips/join", #"{"code": "NOTACODE"}"#),
@@ -162,6 +165,30 @@ struct OpenAPIConformanceTests {
                 ("/api/v1/trips/{tripId}/events", .get, trip + "/events", nil),
                 ("/api/v1/trips/{tripId}/events/{eventId}/rsvp", .put, trip + "/events/nope/rsvp", #"{"answer": "going"}"#),
                 ("/api/v1/trips/{tripId}/events/{eventId}/rsvp", .put, trip + "/events/nope/rsvp", #"{"answer": "yes"}"#),
+                ("/api/v1/trips", .get, "/api/v1/trips", nil),
+                ("/api/v1/trips/{tripId}/broadcasts", .post, trip + "/broadcasts", #"{"text": "Lifts close at 16:30"}"#),
+                ("/api/v1/trips/{tripId}/broadcasts", .post, trip + "/broadcasts", #"{"text": ""}"#),
+                ("/api/v1/trips/{tripId}/broadcasts", .get, trip + "/broadcasts", nil),
+                ("/api/v1/chat", .get, "/api/v1/chat", nil),
+                ("/api/v1/chat/{conversation}", .post, "/api/v1/chat/trip:\(newTrip)", #"{"text": "Hello <b>all</b>"}"#),
+                ("/api/v1/chat/{conversation}", .post, "/api/v1/chat/trip:nope", #"{"text": "Hello"}"#),
+                ("/api/v1/chat/{conversation}", .get, "/api/v1/chat/trip:\(newTrip)?limit=10", nil),
+                ("/api/v1/chat/{conversation}", .get, "/api/v1/chat/trip:\(newTrip)?limit=0", nil),
+                ("/api/v1/chat/{conversation}/read", .put, "/api/v1/chat/trip:\(newTrip)/read", #"{"upTo": 1}"#),
+                ("/api/v1/chat/{conversation}/read", .put, "/api/v1/chat/person:nope/read", #"{"upTo": 1}"#),
+                ("/api/v1/friends", .get, "/api/v1/friends", nil),
+                ("/api/v1/friends/requests", .post, "/api/v1/friends/requests", #"{"person": "nope"}"#),
+                ("/api/v1/friends/requests/{personId}/accept", .post, "/api/v1/friends/requests/nope/accept", nil),
+                ("/api/v1/me/profile", .put, "/api/v1/me/profile", #"{"bio": "Skis", "photo": "iVBORw0KGgoAAAA="}"#),
+                ("/api/v1/me/profile", .put, "/api/v1/me/profile", #"{"photo": "R0lGODlh"}"#),
+                ("/api/v1/people/{personId}", .get, "/api/v1/people/\(me)", nil),
+                ("/api/v1/people/{personId}", .get, "/api/v1/people/nope", nil),
+                ("/api/v1/people/{personId}/photo", .get, "/api/v1/people/\(me)/photo", nil),
+                ("/api/v1/people/{personId}/photo", .get, "/api/v1/people/nope/photo", nil),
+                ("/api/v1/me/push", .put, "/api/v1/me/push", #"{"subscription": null}"#),
+                ("/api/v1/me/push", .put, "/api/v1/me/push", #"{"subscription": {"endpoint": "https://push.example/1", "keys": {"p256dh": "x", "auth": "y"}}}"#),
+                ("/api/v1/telegram/webhook", .post, "/api/v1/telegram/webhook", #"{"update_id": 1}"#),
+                ("/api/v1/trips/{tripId}/members/me", .delete, trip + "/members/me", nil),
             ]
             for w in tripWrites { try await check(w.path, w.method, w.uri, w.body, token: token) }
             for w in people.suffix(2) { try await check(w.path, w.method, w.uri, w.body, token: w.signedIn ? token : nil) }

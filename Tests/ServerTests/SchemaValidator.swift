@@ -50,6 +50,8 @@ struct SchemaValidator {
         if response != nil, response?["content"] == nil { return [:] }
         let content = response?["content"] as? [String: Any]
         let media = (content?["application/json"] ?? content?["application/problem+json"]) as? [String: Any]
+        // An image (a profile's photo): documented, and not JSON to check.
+        if media == nil, content?.keys.contains(where: { $0.hasPrefix("image/") }) == true { return [:] }
         return media?["schema"] as? [String: Any]
     }
 

@@ -72,7 +72,7 @@ public struct PushSender: Sendable {
 
 extension PushSender {
     /// A browser's subscription, checked before it is kept: push must be configured (503), the endpoint
-    /// a push service's URL, and the keys good enough to encrypt with (400), so a bad one fails now,
+    /// a push service's URL (400), and the keys good enough to encrypt with (422), so a bad one fails now,
     /// not silently at the first message.
     static func checked(_ s: PushSubscriptionDTO, sender: PushSender?) throws -> PushSubscription {
         guard let sender else {
@@ -83,8 +83,9 @@ extension PushSender {
                           detail: "endpoint must be an https URL of a push service", parameter: "endpoint")
         }
         let subscription = PushSubscription(endpoint: s.endpoint, p256dh: s.keys.p256dh, auth: s.keys.auth)
+        // Well formed, but keys no browser would give (not a point on P-256): 422, as the request's shape was right.
         do throws(PushEncryption.Failure) { _ = try PushEncryption.encrypt(Data("{}".utf8), p256dh: subscription.p256dh, auth: subscription.auth) } catch {
-            throw Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter", detail: error.description, parameter: "keys")
+            throw Problem(status: .unprocessableContent, code: "unusable-keys", title: "Unusable keys", detail: error.description, parameter: "keys")
         }
         return subscription
     }

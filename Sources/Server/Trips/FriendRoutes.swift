@@ -11,7 +11,15 @@ struct FriendRoutes {
     var trips: TripService { deps.trips }
 
     struct Request_: Decodable { var person: String }
-    struct PushBody: Decodable { var subscription: PushSubscriptionDTO? }
+    /// `setMyPush`'s body: `subscription` is required, and null stops pushes.
+    struct PushBody: Decodable {
+        var subscription: PushSubscriptionDTO?
+        enum CodingKeys: String, CodingKey { case subscription }
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            subscription = try c.decode(PushSubscriptionDTO?.self, forKey: .subscription)
+        }
+    }
 
     /// `updateProfile`'s body: each field given is replaced; `photo` is base64 JPEG or PNG, or null to remove it.
     struct ProfileBody: Decodable {

@@ -101,7 +101,7 @@ struct TripLive {
 
     func state(_ trip: Trip, _ viewer: inout Viewer) async throws -> String {
         let room = trips.hub.room(tripID) ?? TripHub.Room(trip: trip)
-        let visible = MapVisibility.visible(to: viewer.person, on: room.trip ?? trip, positions: Array(room.positions.values), now: deps.now(),
+        let visible = MapVisibility.visible(to: viewer.person, on: room.trip ?? trip, positions: Array(room.positions.values), now: trips.now(),
                                             radiusMetres: viewer.radius)
         viewer.shown = Dictionary(uniqueKeysWithValues: visible.map { ($0.person, $0) })
         let events = try await trips.events(tripID, for: viewer.person).map(TripService.dto)
@@ -123,7 +123,7 @@ struct TripLive {
             return try redraw(&viewer)
         case .signal(.position(_, let p)):
             guard let room = trips.hub.room(tripID), let trip = room.trip else { return [] }
-            let visible = MapVisibility.isVisible(p, to: viewer.person, on: trip, viewerPosition: room.positions[viewer.person], now: deps.now(),
+            let visible = MapVisibility.isVisible(p, to: viewer.person, on: trip, viewerPosition: room.positions[viewer.person], now: trips.now(),
                                                   radiusMetres: viewer.radius)
             return try change(p.person, to: visible ? p : nil, &viewer)
         case .signal(.members(let trip)):
@@ -144,7 +144,7 @@ struct TripLive {
     /// Everything the viewer may see now against what they were sent: the differences.
     func redraw(_ viewer: inout Viewer) throws -> [String] {
         guard let room = trips.hub.room(tripID), let trip = room.trip else { return [] }
-        let visible = MapVisibility.visible(to: viewer.person, on: trip, positions: Array(room.positions.values), now: deps.now(),
+        let visible = MapVisibility.visible(to: viewer.person, on: trip, positions: Array(room.positions.values), now: trips.now(),
                                             radiusMetres: viewer.radius)
         var out: [String] = []
         let now = Dictionary(uniqueKeysWithValues: visible.map { ($0.person, $0) })

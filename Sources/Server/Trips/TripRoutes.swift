@@ -99,6 +99,7 @@ struct TripRoutes {
             guard (-90...90).contains(b.latitude), (-180...180).contains(b.longitude) else {
                 throw PeopleService.invalid("latitude must be from -90 to 90 and longitude from -180 to 180", "latitude")
             }
+            guard (b.people ?? []).count <= 100 else { throw PeopleService.invalid("people must be at most 100", "people") }
             let audience: TripEvent.Audience
             switch b.audience {
             case "nearby":
