@@ -96,7 +96,12 @@ let package = Package(
         .target(name: "WebPages", dependencies: ["API", "OnwardCore"],
                 // CSS and JavaScript are files, embedded so the server stays one binary.
                 resources: [.embedInCode("Resources/app.css"), .embedInCode("Resources/dark-tokens.css"), .embedInCode("Resources/app.js"),
-                            .embedInCode("Resources/sw.js")],
+                            .embedInCode("Resources/sw.js"), .embedInCode("Resources/trip.js"),
+                            // Leaflet 1.7.1 for the trip map, unchanged, with its licence (BSD-2-Clause), served by Onward itself.
+                            .embedInCode("Resources/leaflet/leaflet.js"), .embedInCode("Resources/leaflet/leaflet.css"),
+                            .embedInCode("Resources/leaflet/LICENSE"), .embedInCode("Resources/leaflet/images/layers.png"),
+                            .embedInCode("Resources/leaflet/images/layers-2x.png"), .embedInCode("Resources/leaflet/images/marker-icon.png"),
+                            .embedInCode("Resources/leaflet/images/marker-icon-2x.png"), .embedInCode("Resources/leaflet/images/marker-shadow.png")],
                 swiftSettings: strict),
         // The query layer: one path for the API, the pages, live updates and the CLI, over the
         // sources behind the protocol, answering in API types.
@@ -125,7 +130,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Transit", "Server",
-                           "Storage", "StorageSQLite", "TransitSources", "GTFSSource", "NationalRail", "CTABusTracker", "SkiMap",
+                           "Storage", "StorageSQLite", "TransitSources", "GTFSSource", "NationalRail", "CTABusTracker", "SkiMap", "COnwardZlib",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

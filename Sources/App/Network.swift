@@ -14,9 +14,11 @@ public enum Network {
         public var rowCounts: [String: Int]
         /// "bundled MRT Jakarta North–South line", a snapshot path, or feed paths.
         public var origin: String
+        /// The feeds' shapes, for the map's transit layer.
+        public var shapes: ShapeTable
 
-        public init(timetable: Timetable, notices: [ImportNotice] = [], rowCounts: [String: Int] = [:], origin: String) {
-            self.timetable = timetable; self.notices = notices; self.rowCounts = rowCounts; self.origin = origin
+        public init(timetable: Timetable, notices: [ImportNotice] = [], rowCounts: [String: Int] = [:], origin: String, shapes: ShapeTable = .empty) {
+            self.timetable = timetable; self.notices = notices; self.rowCounts = rowCounts; self.origin = origin; self.shapes = shapes
         }
     }
 
@@ -82,7 +84,7 @@ public enum Network {
         if paths.isEmpty {
             do {
                 let r = try GTFSImporter.load([ZipGTFSSource(url: defaultFeedURL)], names: [defaultSourceName], progress: progress)
-                return Loaded(timetable: r.timetable, notices: r.notices, rowCounts: r.rowCounts, origin: defaultName)
+                return Loaded(timetable: r.timetable, notices: r.notices, rowCounts: r.rowCounts, origin: defaultName, shapes: r.shapes)
             } catch { throw .feed(error) }
         }
         let arguments = paths.map(FeedArgument.init)
@@ -96,12 +98,14 @@ public enum Network {
             if let given = arguments[0].name, timetable.feeds.map(\.name) != [given] {
                 throw .snapshotName(path: arguments[0].path, given: given, stored: timetable.feeds.map(\.name))
             }
-            return Loaded(timetable: timetable, notices: [], rowCounts: [:], origin: arguments[0].path)
+            // Shapes are a section of their own: a snapshot without them still serves boards.
+            let shapes = (try? ShapeTable.loadSnapshot(from: urls[0])) ?? .empty
+            return Loaded(timetable: timetable, notices: [], rowCounts: [:], origin: arguments[0].path, shapes: shapes)
         }
         do {
             let r = try GTFSImporter.load(paths: urls, names: arguments.map(\.name), progress: progress)
             return Loaded(timetable: r.timetable, notices: r.notices, rowCounts: r.rowCounts,
-                          origin: arguments.map(\.path).joined(separator: ", "))
+                          origin: arguments.map(\.path).joined(separator: ", "), shapes: r.shapes)
         } catch { throw .feed(error) }
     }
 

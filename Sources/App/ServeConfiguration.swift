@@ -47,6 +47,10 @@ public struct ServeConfiguration: Sendable, Hashable {
     public var telegramWebhookSecret: String?
     /// The Bot API's address (a test points it at a recorded server).
     public var telegramAPIURL = "https://api.telegram.org"
+    /// Base tiles for the trip map, as a template (`https://tile.example/{z}/{x}/{y}.png`); without it the map draws Onward's own layers only.
+    public var mapTileURL: String?
+    /// The credit the tiles' licence asks for, shown on the map.
+    public var mapTileAttribution: String?
 
     public init() {}
 
@@ -58,6 +62,7 @@ public struct ServeConfiguration: Sendable, Hashable {
         case pushSubject = "push_subject", pushAllowHTTP = "push_allow_http", commuteSimulationSpeed = "commute_simulation_speed"
         case telegramBotToken = "telegram_bot_token", telegramBotUsername = "telegram_bot_username"
         case telegramWebhookSecret = "telegram_webhook_secret", telegramAPIURL = "telegram_api_url"
+        case mapTileURL = "map_tile_url", mapTileAttribution = "map_tile_attribution"
         case skiArea = "ski_area", skiElevation = "ski_elevation"
 
         var environmentName: String { "ONWARD_" + rawValue.uppercased() }
@@ -172,6 +177,13 @@ public struct ServeConfiguration: Sendable, Hashable {
             c.telegramWebhookSecret = v
         }
         if let v = try url(.telegramAPIURL) { c.telegramAPIURL = v }
+        if let v = try string(.mapTileURL), !v.isEmpty {
+            guard v.hasPrefix("https://") || v.hasPrefix("http://"), v.contains("{z}"), v.contains("{x}"), v.contains("{y}") else {
+                throw Problem(description: "map_tile_url must be an http(s) URL template with {z}, {x} and {y}")
+            }
+            c.mapTileURL = v
+        }
+        if let v = try string(.mapTileAttribution), !v.isEmpty { c.mapTileAttribution = v }
         if let v = try string(.skiArea), !v.isEmpty { c.skiArea = v }
         if let v = try string(.skiElevation), !v.isEmpty { c.skiElevation = v }
         if let v = try string(.telegramBotUsername), !v.isEmpty {

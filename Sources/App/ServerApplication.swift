@@ -73,7 +73,11 @@ public enum ServerApplication {
                                       now: now, attribution: attribution(loaded),
                                       rateLimit: .init(ratePerSecond: config.rateLimit, burst: config.rateBurst), commutes: commutes,
                                       people: people)
-        deps.ski = SkiRouter(try SkiAreaLoading.load(osm: config.skiArea, elevation: config.skiElevation))
+        let ski = try SkiAreaLoading.load(osm: config.skiArea, elevation: config.skiElevation)
+        deps.ski = SkiRouter(ski)
+        // The bundled town streets go with the bundled ski area only.
+        deps.maps = MapLayersLoading.layers(ski: config.skiArea == nil ? ski : nil, loaded: loaded, config: config, logger: logger)
+        if config.skiArea != nil { deps.maps.ski = MapGeoJSON.skiArea(ski) }
         let telegram = config.telegramBotToken.map {
             TelegramBot(token: $0, base: URL(string: config.telegramAPIURL)!, fetcher: fetcher, logger: logger)
         }

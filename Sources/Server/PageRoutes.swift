@@ -83,6 +83,8 @@ struct PageRoutes: Sendable {
         }
         router.get("commute") { request, _ in page(CommutePage.render(context: await personalContext(request, deps.queries())), request) }
         PeoplePages(deps: deps, pages: self).add(to: router)
+        TripPages(deps: deps, pages: self).add(to: router)
+        MapRoutes(deps: deps).add(to: router)
         router.get(RouterPath(Assets.serviceWorkerPath)) { _, _ in
             Response(status: .ok, headers: [.contentType: Assets.jsContentType, .cacheControl: "no-cache"],
                      body: .init(byteBuffer: ByteBuffer(string: Assets.serviceWorker)))

@@ -32,6 +32,8 @@ public struct ServerDependencies: Sendable {
     public var ski: SkiRouter?
     /// Group trips. By default kept in memory.
     public var trips: TripService
+    /// The trip map's own layers and base tiles.
+    public var maps = MapLayers()
     /// How often a live trip map looks again for shares that ended.
     public var tripRecheck: Duration = .seconds(5)
 

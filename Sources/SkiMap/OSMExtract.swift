@@ -30,7 +30,9 @@ public struct OSMExtract: Sendable {
     public init(xml data: Data) throws(ReadError) {
         let reader = Reader()
         let ok = Self.lock.withLock { () -> Bool in
-            let parser = XMLParser(data: data)
+            // From a stream, not `XMLParser(data:)`: on Linux that one fails at the very end of a large
+            // document (13.9 MB of Andorra: "error 1" past the last line), while a stream of the same bytes parses.
+            let parser = XMLParser(stream: InputStream(data: data))
             parser.delegate = reader
             return parser.parse()
         }

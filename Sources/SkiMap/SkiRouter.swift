@@ -47,7 +47,7 @@ public struct SkiRouter: Sendable {
         var way: Int?
     }
 
-    let area: SkiArea
+    public let area: SkiArea
     let points: [SkiPoint]
     let edges: [[Edge]]
 

@@ -4,7 +4,7 @@
 /// and language switches and the data credits, and the live region.
 public enum Layout {
     /// Which navigation item the page belongs to.
-    public enum Section: Sendable { case home, journey, alerts, me, none }
+    public enum Section: Sendable { case home, journey, alerts, me, trips, none }
 
     /// A whole HTML document.
     /// - Parameters:
@@ -62,7 +62,8 @@ public enum Layout {
         <nav class="site-nav" aria-label="\(s(.navLabel))">
         <ul>\(item(.navHome, Links.home, current: section == .home))\(item(.navJourney, Links.journeys(), current: section == .journey))\
         \(item(.navAlerts, Links.alerts, current: section == .alerts))\
-        \(signedIn ? item(.navMyRoutes, Links.me, current: section == .me) : item(.navSignIn, Links.signIn, current: section == .me))</ul>
+        \(signedIn ? item(.navMyRoutes, Links.me, current: section == .me) : item(.navSignIn, Links.signIn, current: section == .me))\
+        \(signedIn ? item(.navTrips, Links.trips, current: section == .trips) : .empty)</ul>
         </nav>
         </div>
         </header>

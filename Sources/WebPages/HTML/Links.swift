@@ -12,6 +12,8 @@ public enum Links {
     public static let live = "/live"
     /// A signed-in person's routes and stacks, their account, and the pages to sign in.
     public static let me = "/me"
+    public static let trips = "/trips"
+    public static func trip(_ id: String) -> String { "/trips/" + pathSegment(id) }
     public static let glance = "/glance"
     public static let account = "/account"
     public static let signIn = "/signin"

@@ -1,0 +1,369 @@
+/* Onward's trip page: the live map (Leaflet with Onward's own layers), sharing one's position,
+   events with RSVP, the trip's chat and the hosts' broadcasts. Plain ES2017, no build step.
+   Everything from the network is set with textContent or as Leaflet tooltip text nodes, never as HTML. */
+(function () {
+  'use strict';
+  var main = document.querySelector('main[data-trip]');
+  if (!main || !window.L) return;
+  var trip = main.dataset.trip, me = main.dataset.me, csrf = main.dataset.csrf, isHost = main.dataset.role === 'host';
+  function t(key) { return main.getAttribute('data-t-' + key.replace(/\./g, '-')) || key; }
+  function $(id) { return document.getElementById(id); }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
+  function api(method, path, body) {
+    var init = { method: method, credentials: 'same-origin', headers: { 'X-CSRF-Token': csrf } };
+    if (body !== undefined) { init.headers['Content-Type'] = 'application/json'; init.body = JSON.stringify(body); }
+    return fetch(path, init).then(function (r) {
+      if (r.status === 204) return null;
+      return r.json().then(function (j) { if (!r.ok) throw j; return j; });
+    });
+  }
+  function when(iso) {
+    var d = new Date(iso);
+    return d.toLocaleString(document.documentElement.lang || undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+  }
+
+  // --- The map and Onward's own layers -------------------------------------------------------
+  var map = L.map('trip-map', { zoomControl: true, attributionControl: true }).setView([42.55, 1.5], 13);
+  map.attributionControl.setPrefix('<a href="/assets/leaflet/LICENSE">Leaflet</a>');
+  if (main.dataset.tiles) {
+    L.tileLayer(main.dataset.tiles, { maxZoom: 19, attribution: main.dataset.tileAttribution || '' }).addTo(map);
+  } else {
+    map.attributionControl.addAttribution(t('trip.noTiles') + ' © OpenStreetMap contributors (ODbL)');
+  }
+  var streetsLayer = L.geoJSON(null, {
+    style: function (f) {
+      var major = /^(primary|secondary|tertiary|trunk|motorway)/.test(f.properties.kind);
+      return { color: major ? '#8a6d3b' : '#9aa0a6', weight: major ? 4 : 2, opacity: 0.9 };
+    },
+    onEachFeature: function (f, layer) { if (f.properties.name) layer.bindTooltip(document.createTextNode(f.properties.name), { sticky: true }); }
+  }).addTo(map);
+  var skiLayer = L.geoJSON(null, {
+    style: function (f) {
+      var p = f.properties;
+      if (p.kind === 'boundary') return { color: '#0b57d0', weight: 1, dashArray: '4 6', fill: false, opacity: 0.5 };
+      if (p.kind === 'lift') return { color: '#222', weight: 2, dashArray: '2 5' };
+      return { color: p.colour === 'black' ? '#111' : p.colour, weight: 4, dashArray: p.dashed ? '8 6' : null, opacity: 0.85 };
+    },
+    onEachFeature: function (f, layer) {
+      var p = f.properties;
+      if (p.kind === 'boundary') return;
+      var label = (p.name || (p.kind === 'lift' ? p.liftKind : p.difficulty)) + ' · ' + (p.kind === 'lift' ? p.liftKind : p.difficulty) +
+        ' · ' + p.lengthMetres + ' m' + (p.dropMetres ? ' · ↓' + p.dropMetres + ' m' : '');
+      layer.bindTooltip(document.createTextNode(label), { sticky: true });
+    }
+  }).addTo(map);
+  var transitLayer = L.geoJSON(null, {
+    style: function () { return { color: '#0b57d0', weight: 3, opacity: 0.7 }; },
+    pointToLayer: function (f, ll) { return L.circleMarker(ll, { radius: 4, color: '#0b57d0', fillColor: '#fff', fillOpacity: 1, weight: 2 }); },
+    onEachFeature: function (f, layer) { if (f.properties.name) layer.bindTooltip(document.createTextNode(f.properties.name)); }
+  }).addTo(map);
+  var skiBounds = null;
+  function load(url, layer) {
+    return fetch(url, { credentials: 'same-origin' }).then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (g) { if (g) layer.addData(g); return g; }).catch(function () { return null; });
+  }
+  var layersReady = Promise.all([
+    load('/maps/streets.geojson', streetsLayer),
+    main.dataset.ski === '1' ? load('/maps/ski.geojson', skiLayer).then(function (g) { if (g && g.features.length) skiBounds = skiLayer.getBounds(); }) : null,
+    load('/maps/transit.geojson', transitLayer)
+  ]);
+
+  // Mountain map inside the ski area's boundary, street map elsewhere: the server says which.
+  var mode = null;
+  function setMode(lat, lon, focus) {
+    return fetch('/maps/where?lat=' + lat + '&lon=' + lon).then(function (r) { return r.json(); }).then(function (w) {
+      if (w.map === mode && !focus) return;
+      mode = w.map;
+      main.dataset.mapMode = mode;
+      $('map-mode').textContent = t(mode === 'mountain' ? 'trip.mountain' : 'trip.street');
+      if (mode === 'mountain') {
+        skiLayer.bringToFront(); streetsLayer.setStyle({ opacity: 0.35 });
+        if (skiBounds) map.fitBounds(skiBounds, { padding: [10, 10], animate: false });
+      } else {
+        streetsLayer.setStyle({ opacity: 0.9 }); streetsLayer.bringToFront();
+        map.setView([lat, lon], 15, { animate: false });
+      }
+    }).catch(function () {});
+  }
+
+  // --- People on the map ---------------------------------------------------------------------
+  var names = {}, markers = {};
+  function refreshMembers() {
+    return api('GET', '/api/v1/trips/' + trip + '/members').then(function (m) {
+      var list = $('members');
+      list.textContent = '';
+      m.members.slice().sort(function (a, b) { return a.displayName.localeCompare(b.displayName); }).forEach(function (x) {
+        names[x.id] = x.displayName;
+        if (markers[x.id]) markers[x.id].setTooltipContent(document.createTextNode(x.displayName));
+        var li = el('li', null, x.displayName);
+        li.dataset.person = x.id;
+        list.appendChild(li);
+      });
+      renderChosen(m.members);
+    }).catch(function () {});
+  }
+  function showPosition(p) {
+    var ll = [p.latitude, p.longitude], m = markers[p.person];
+    if (!m) {
+      m = L.circleMarker(ll, { radius: 8, color: '#fff', weight: 2, fillColor: '#d93025', fillOpacity: 1 }).addTo(map);
+      m.bindTooltip(document.createTextNode(names[p.person] || '…'), { permanent: true, direction: 'right', className: 'person-label' });
+      markers[p.person] = m;
+    } else {
+      m.setLatLng(ll);
+    }
+    m.getElement() && m.getElement().setAttribute('data-person', p.person);
+    main.dataset.shown = Object.keys(markers).length;
+  }
+  function hide(person) {
+    if (markers[person]) { map.removeLayer(markers[person]); delete markers[person]; }
+    main.dataset.shown = Object.keys(markers).length;
+  }
+
+  // --- Sharing one's own position ------------------------------------------------------------
+  var watch = null, paused = false, mine = null, mineCircle = null, lastFix = null;
+  function sharingUntil() {
+    var v = $('share-for').value;
+    if (v === 'trip') return main.dataset.ends;
+    return new Date(Date.now() + Number(v) * 60000).toISOString();
+  }
+  var until = null;
+  function send(pos) {
+    lastFix = pos.coords;
+    var ll = [pos.coords.latitude, pos.coords.longitude];
+    if (!mine) {
+      mine = L.circleMarker(ll, { radius: 9, color: '#fff', weight: 3, fillColor: '#0b57d0', fillOpacity: 1 }).addTo(map);
+      mineCircle = L.circle(ll, { radius: pos.coords.accuracy || 10, color: '#0b57d0', weight: 1, fillOpacity: 0.1 }).addTo(map);
+      setMode(ll[0], ll[1], true);
+    } else {
+      mine.setLatLng(ll); mineCircle.setLatLng(ll); mineCircle.setRadius(pos.coords.accuracy || 10);
+      setMode(ll[0], ll[1], false);
+    }
+    if (paused) return;
+    api('PUT', '/api/v1/trips/' + trip + '/position',
+        { latitude: pos.coords.latitude, longitude: pos.coords.longitude, accuracy: pos.coords.accuracy || 0, sharingUntil: until }).catch(function () {});
+  }
+  $('share-button').addEventListener('click', function () {
+    if (!navigator.geolocation) return;
+    until = sharingUntil();
+    paused = false;
+    if (watch !== null) navigator.geolocation.clearWatch(watch);
+    watch = navigator.geolocation.watchPosition(send, function () {}, { enableHighAccuracy: true, maximumAge: 5000 });
+    $('pause-button').hidden = false;
+    $('pause-button').textContent = t('trip.pause');
+  });
+  $('pause-button').addEventListener('click', function () {
+    paused = !paused;
+    $('pause-button').textContent = t(paused ? 'trip.resume' : 'trip.pause');
+    api('POST', '/api/v1/trips/' + trip + '/position/pause', { paused: paused }).catch(function () {});
+  });
+  $('radius').addEventListener('change', function () {
+    var r = Number($('radius').value);
+    if (socket && socket.readyState === 1 && r >= 1 && r <= 100000) socket.send(JSON.stringify({ type: 'radius', metres: r }));
+  });
+
+  // --- A tap on the map: the place of a new event, and (on the mountain) a ski route there ----
+  var place = null, placeMarker = null, routeLayer = L.layerGroup().addTo(map);
+  map.on('click', function (e) {
+    place = e.latlng;
+    if (!placeMarker) placeMarker = L.marker(place).addTo(map); else placeMarker.setLatLng(place);
+    $('event-place').textContent = place.lat.toFixed(5) + ', ' + place.lng.toFixed(5);
+    if (main.dataset.ski === '1' && mode === 'mountain') routeTo(place);
+  });
+  function routeTo(to) {
+    // From where one is: the shared position, else asked once.
+    if (!lastFix) {
+      if (navigator.geolocation) navigator.geolocation.getCurrentPosition(function (p) { lastFix = p.coords; routeTo(to); }, function () {});
+      return;
+    }
+    var from = [lastFix.latitude, lastFix.longitude];
+    var level = $('ski-level').value;
+    fetch('/api/v1/ski/route?from=' + from[0] + ',' + from[1] + '&to=' + to.lat + ',' + to.lng + '&level=' + level)
+      .then(function (r) { return r.json(); }).then(function (route) {
+        routeLayer.clearLayers();
+        var list = $('ski-legs');
+        list.textContent = '';
+        if (!route.legs) { list.appendChild(el('li', 'muted', route.detail || '')); return; }
+        route.legs.forEach(function (leg) {
+          var colour = leg.kind === 'run' ? (leg.colour === 'black' ? '#111' : leg.colour) : leg.kind === 'lift' ? '#222' : '#777';
+          L.polyline(leg.points.map(function (p) { return [p[0], p[1]]; }),
+                     { color: colour, weight: 7, opacity: 0.9, dashArray: leg.kind === 'run' ? null : '6 6' }).addTo(routeLayer);
+          var li = el('li', 'ski-leg ski-leg-' + leg.kind);
+          li.dataset.difficulty = leg.difficulty || '';
+          li.textContent = (leg.name || leg.kind) + ' · ' + (leg.difficulty || leg.liftKind || leg.kind) + ' · ' + leg.lengthMetres + ' m' +
+            (leg.dropMetres ? ' · ↓' + leg.dropMetres + ' m' : '');
+          list.appendChild(li);
+        });
+      }).catch(function () {});
+  }
+
+  // --- Events ------------------------------------------------------------------------------
+  var events = {}, eventMarkers = {};
+  function renderEvent(e) {
+    events[e.id] = e;
+    var list = $('events'), li = list.querySelector('li[data-event="' + e.id + '"]');
+    if (!li) { li = el('li', 'event'); li.dataset.event = e.id; list.appendChild(li); }
+    li.textContent = '';
+    li.appendChild(el('strong', null, e.title));
+    li.appendChild(el('span', 'muted', ' · ' + when(e.at) + ' · ' + (names[e.creator] || '')));
+    if (e.details) li.appendChild(el('p', null, e.details));
+    var counts = { going: 0, maybe: 0, notGoing: 0 };
+    Object.keys(e.answers).forEach(function (k) { counts[e.answers[k]]++; });
+    var summary = el('p', 'answers', t('trip.going') + ' ' + counts.going + ' · ' + t('trip.maybe') + ' ' + counts.maybe + ' · ' +
+                     t('trip.notGoing') + ' ' + counts.notGoing);
+    summary.dataset.going = counts.going;
+    li.appendChild(summary);
+    if (e.creator === me) {
+      var who = el('ul', 'answer-list');
+      Object.keys(e.answers).forEach(function (k) { who.appendChild(el('li', null, (names[k] || k) + ': ' + t('trip.' + e.answers[k]))); });
+      li.appendChild(who);
+    }
+    if (e.invitees.indexOf(me) >= 0) {
+      var row = el('p', 'rsvp');
+      ['going', 'maybe', 'notGoing'].forEach(function (a) {
+        var b = el('button', 'button' + (e.answers[me] === a ? '' : ' button-secondary'), t('trip.' + a));
+        b.type = 'button';
+        b.setAttribute('aria-pressed', e.answers[me] === a ? 'true' : 'false');
+        b.dataset.answer = a;
+        b.addEventListener('click', function () { api('PUT', '/api/v1/trips/' + trip + '/events/' + e.id + '/rsvp', { answer: a }).then(renderEvent); });
+        row.appendChild(b);
+      });
+      li.appendChild(row);
+    }
+    if (!eventMarkers[e.id]) {
+      eventMarkers[e.id] = L.marker([e.latitude, e.longitude]).addTo(map).bindTooltip(document.createTextNode(e.title));
+    }
+  }
+  function renderChosen(members) {
+    var box = $('event-people');
+    Array.prototype.slice.call(box.querySelectorAll('label')).forEach(function (l) { box.removeChild(l); });
+    members.forEach(function (m) {
+      if (m.id === me) return;
+      var label = el('label', 'check'), box2 = el('input');
+      box2.type = 'checkbox'; box2.value = m.id;
+      label.appendChild(box2); label.appendChild(document.createTextNode(' ' + m.displayName));
+      box.appendChild(label);
+    });
+  }
+  $('event-audience').addEventListener('change', function () { $('event-people').hidden = $('event-audience').value !== 'chosen'; });
+  $('event-form').addEventListener('submit', function (ev) {
+    ev.preventDefault();
+    var at = new Date($('event-at').value), where = place || map.getCenter();
+    var body = { title: $('event-title').value, at: at.toISOString(), latitude: where.lat, longitude: where.lng,
+                 details: $('event-details').value, audience: $('event-audience').value };
+    if (body.audience === 'nearby') body.radius = Number($('radius').value) || 2000;
+    if (body.audience === 'chosen') {
+      body.people = Array.prototype.slice.call($('event-people').querySelectorAll('input:checked')).map(function (i) { return i.value; });
+    }
+    api('POST', '/api/v1/trips/' + trip + '/events', body).then(function (e) {
+      renderEvent(e);
+      $('event-form').reset();
+      $('event-form').closest('details').open = false;
+    }).catch(function () {});
+  });
+
+  // --- Chat -------------------------------------------------------------------------------
+  var conversation = 'trip:' + trip, oldest = null, newest = 0;
+  function chatLine(m, atTop) {
+    var log = $('chat-log');
+    if (log.querySelector('li[data-seq="' + m.sequence + '"]')) return;
+    var li = el('li', m.author === me ? 'mine' : null);
+    li.dataset.seq = m.sequence;
+    li.appendChild(el('span', 'author', m.authorName));
+    li.appendChild(el('span', 'text', m.text));
+    li.appendChild(el('time', 'muted', when(m.at)));
+    if (atTop) log.insertBefore(li, log.firstChild); else log.appendChild(li);
+    if (oldest === null || m.sequence < oldest) oldest = m.sequence;
+    if (m.sequence > newest) newest = m.sequence;
+  }
+  function markRead() {
+    if (newest > 0 && document.visibilityState === 'visible') api('PUT', '/api/v1/chat/' + conversation + '/read', { upTo: newest }).catch(function () {});
+  }
+  $('chat-older').addEventListener('click', function () {
+    api('GET', '/api/v1/chat/' + conversation + '?limit=50&before=' + oldest).then(function (page) {
+      page.messages.slice().reverse().forEach(function (m) { chatLine(m, true); });
+      $('chat-older').hidden = !page.more;
+    });
+  });
+  $('chat-form').addEventListener('submit', function (ev) {
+    ev.preventDefault();
+    var text = $('chat-text').value;
+    if (!text.trim()) return;
+    api('POST', '/api/v1/chat/' + conversation, { text: text }).then(function (m) { chatLine(m); $('chat-text').value = ''; markRead(); }).catch(function () {});
+  });
+  document.addEventListener('visibilitychange', markRead);
+
+  // --- Broadcasts ---------------------------------------------------------------------------
+  function broadcastLine(b, atTop) {
+    var list = $('broadcasts');
+    if (list.querySelector('li[data-id="' + b.id + '"]')) return;
+    var li = el('li', 'broadcast', b.text);
+    li.dataset.id = b.id;
+    li.appendChild(el('time', 'muted', ' · ' + when(b.at)));
+    if (atTop) list.insertBefore(li, list.firstChild); else list.appendChild(li);
+  }
+  if (isHost) {
+    $('broadcast-form').addEventListener('submit', function (ev) {
+      ev.preventDefault();
+      api('POST', '/api/v1/trips/' + trip + '/broadcasts', { text: $('broadcast-text').value }).then(function (r) {
+        broadcastLine(r.broadcast, true); $('broadcast-text').value = '';
+      }).catch(function () {});
+    });
+  }
+
+  // Simulated travellers without leaving the page (sharing goes on); without the script the form posts.
+  var simulate = document.querySelector('.trip-simulate');
+  if (simulate) {
+    simulate.addEventListener('submit', function (ev) {
+      ev.preventDefault();
+      fetch(simulate.action, { method: 'POST', credentials: 'same-origin', body: new URLSearchParams(new FormData(simulate)) })
+        .then(function () { simulate.hidden = true; });
+    });
+  }
+
+  // --- The live channel ----------------------------------------------------------------------
+  var socket = null, backoff = 1000;
+  var status = document.querySelector('[data-connection]');
+  function connect() {
+    var scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
+    socket = new WebSocket(scheme + location.host + '/live?trip=' + encodeURIComponent(trip) + '&radius=' + (Number($('radius').value) || 2000));
+    socket.onopen = function () { backoff = 1000; if (status) status.hidden = true; main.dataset.live = 'open'; };
+    socket.onclose = function () {
+      main.dataset.live = 'closed';
+      if (status) status.hidden = false;
+      setTimeout(connect, backoff); backoff = Math.min(backoff * 2, 30000);
+    };
+    socket.onmessage = function (msg) {
+      var m = JSON.parse(msg.data);
+      switch (m.type) {
+        case 'state':
+          Object.keys(markers).forEach(hide);
+          m.positions.forEach(showPosition);
+          $('events').textContent = ''; m.events.forEach(renderEvent);
+          m.chat.messages.forEach(function (x) { chatLine(x); });
+          $('chat-older').hidden = !m.chat.more;
+          $('broadcasts').textContent = ''; m.broadcasts.forEach(function (b) { broadcastLine(b); });
+          markRead();
+          break;
+        case 'position': showPosition(m.position); break;
+        case 'hidden': hide(m.person); break;
+        case 'event': renderEvent(m.event); break;
+        case 'chat': if (m.conversation === conversation) { chatLine(m.message); markRead(); } break;
+        case 'broadcast': broadcastLine(m.broadcast, true); break;
+        case 'members': refreshMembers(); break;
+        case 'left': socket.onclose = null; location.href = '/trips'; break;
+      }
+    };
+  }
+  // For tests and the curious: the map, and a tap at a place (as a finger would make).
+  window.OnwardTrip = { map: map, tap: function (lat, lon) { map.fire('click', { latlng: L.latLng(lat, lon) }); } };
+  refreshMembers().then(function () { return layersReady; }).then(function () {
+    var c = skiBounds ? skiBounds.getCenter() : map.getCenter();
+    setMode(c.lat, c.lng, true);
+    connect();
+  });
+})();
