@@ -24,6 +24,8 @@ import Synchronization
 /// (`/live?me`, bearer token), then ROUNDS times has every person rename their route at once
 /// (PATCH updateSavedRoute, from device 0) and times, for each of the other devices, the moment the
 /// request was sent to the moment that device read the new version.
+///
+/// `onward-sync trips …` measures a trip's live map and chat instead (see `TripFanout`).
 
 struct Options {
     var people = 100, devices = 3, rounds = 10, writes = 2_000, port = 8183
@@ -71,6 +73,10 @@ final class Device: Sendable {
     func version(_ v: Int) -> Int64? { seen.withLock { $0[v] } }
 }
 
+if CommandLine.arguments.dropFirst().first == "trips" {
+    try await TripFanout.run(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 let dataDir = NSTemporaryDirectory() + "onward-sync-\(getpid())"
 try FileManager.default.createDirectory(atPath: dataDir + "/direct", withIntermediateDirectories: true)
