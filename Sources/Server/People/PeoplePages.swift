@@ -29,7 +29,15 @@ struct PeoplePages: Sendable {
         }
         router.get("account") { request, _ in
             guard let me = try await pages.signedIn(request, deps.queries()) else { return Self.redirect(Links.signIn) }
-            return pages.page(AccountPage.render(displayName: me.signed.account.displayName, username: me.signed.account.username, context: me.context), request)
+            let profile = try await deps.trips.profile(me.signed.account.id, for: me.signed.account.id)
+            return pages.page(AccountPage.render(displayName: profile.displayName, username: me.signed.account.username, bio: profile.bio, photo: profile.photo,
+                                                 context: me.context), request)
+        }
+        // The profile friends see: name and bio by the form; the photo by the page's script (a JSON upload).
+        router.post("account/profile") { request, _ in
+            let (signed, form) = try await change(request)
+            _ = try await deps.trips.updateProfile(signed.account.id, .init(displayName: form["displayName"], bio: form["bio"]))
+            return Self.redirect(Links.account)
         }
         router.post("account/delete") { request, _ in
             let (signed, form) = try await change(request)

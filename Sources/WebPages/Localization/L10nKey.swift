@@ -377,4 +377,11 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case tripStreet = "trip.street"
     case tripSkiRoute = "trip.skiRoute"
     case tripNoTiles = "trip.noTiles"
+    case tripNotify = "trip.notify"
+    case tripNotifyOn = "trip.notifyOn"
+    case profileTitle = "profile.title"
+    case profileDisplayName = "profile.displayName"
+    case profileBio = "profile.bio"
+    case profilePhoto = "profile.photo"
+    case profileSave = "profile.save"
 }

@@ -356,6 +356,13 @@ extension Strings {
         case .tripStreet: "Street map"
         case .tripSkiRoute: "Route me there at level"
         case .tripNoTiles: "Map: Onward's own layers (no base tiles configured)."
+        case .tripNotify: "Notify me of broadcasts and invitations"
+        case .tripNotifyOn: "Notifications on"
+        case .profileTitle: "Profile"
+        case .profileDisplayName: "Display name"
+        case .profileBio: "About you (friends see it)"
+        case .profilePhoto: "Photo (JPEG or PNG, up to 200 KB)"
+        case .profileSave: "Save profile"
         }
     }
 }

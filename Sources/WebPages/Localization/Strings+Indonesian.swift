@@ -356,6 +356,13 @@ extension Strings {
         case .tripStreet: "Peta jalan"
         case .tripSkiRoute: "Rute ke sana untuk tingkat"
         case .tripNoTiles: "Peta: lapisan Onward sendiri (tanpa ubin dasar)."
+        case .tripNotify: "Beri tahu saya siaran dan undangan"
+        case .tripNotifyOn: "Pemberitahuan aktif"
+        case .profileTitle: "Profil"
+        case .profileDisplayName: "Nama tampilan"
+        case .profileBio: "Tentang Anda (teman dapat melihatnya)"
+        case .profilePhoto: "Foto (JPEG atau PNG, maks. 200 KB)"
+        case .profileSave: "Simpan profil"
         }
     }
 }

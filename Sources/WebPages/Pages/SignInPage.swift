@@ -43,7 +43,8 @@ public enum SignInPage {
 
 /// The account page: who is signed in, signing out (here or everywhere), the export, and deleting the account.
 public enum AccountPage {
-    public static func render(displayName: String, username: String?, context: PageContext) -> String {
+    /// `bio` and `photo` (the photo's address) are the profile friends see on trips.
+    public static func render(displayName: String, username: String?, bio: String = "", photo: String? = nil, context: PageContext) -> String {
         let s = context.strings
         guard let person = context.person else { return SignInPage.render(.signIn, context: context) }
         let who = username.map { "\(displayName) (\($0))" } ?? displayName
@@ -55,6 +56,17 @@ public enum AccountPage {
         \(PersonForm.render(action: Links.signOut, fields: [("everywhere", "1")], label: s(.accountSignOutEverywhere), person: person))
         <p><a class="button" href="/api/v1/me/export" download>\(s(.accountExport))</a></p>
         </div>
+        <section class="card profile"><h2>\(s(.profileTitle))</h2>
+        \(photo.map { HTML(trusted: "<img class=\"profile-photo\" alt=\"\" width=\"96\" height=\"96\" src=\"\(HTML.escapeAttribute($0))\">") } ?? .empty)
+        <form method="post" action="/account/profile"><input type="hidden" name="_csrf" value="\(person.csrfToken)">
+        <p class="form-field"><label class="field-label" for="profile-name">\(s(.profileDisplayName))</label>\
+        <input id="profile-name" name="displayName" type="text" required maxlength="80"\(HTML.attribute("value", displayName))></p>
+        <p class="form-field"><label class="field-label" for="profile-bio">\(s(.profileBio))</label>\
+        <textarea id="profile-bio" name="bio" maxlength="280" rows="3">\(bio)</textarea></p>
+        <p class="form-field"><label class="field-label" for="profile-photo">\(s(.profilePhoto))</label>\
+        <input id="profile-photo" type="file" accept="image/jpeg,image/png" data-profile-photo></p>
+        <button type="submit" class="button">\(s(.profileSave))</button>
+        </form></section>
         <form class="panel account-delete" method="post" action="/account/delete">
         <input type="hidden" name="_csrf" value="\(person.csrfToken)">
         <p class="journey-check"><input id="delete-confirm" name="confirm" type="checkbox" value="1" required> \

@@ -21,7 +21,7 @@ public enum TripPage {
     }
 
     static let scriptTexts: [L10nKey] = [.tripGoing, .tripMaybe, .tripNotGoing, .tripMountain, .tripStreet, .tripPause, .tripResume, .tripOlder,
-                                         .tripEventPlace, .tripNoTiles, .tripSkiRoute]
+                                         .tripEventPlace, .tripNoTiles, .tripSkiRoute, .tripNotifyOn]
 
     public static func render(_ m: Model, context: PageContext) -> String {
         let s = context.strings
@@ -64,7 +64,8 @@ public enum TripPage {
         </div>
         \(skiRoute)
         </section>
-        <section class="card trip-broadcasts"><h2>\(s(.tripBroadcasts))</h2><ul id="broadcasts" class="broadcasts"></ul></section>
+        <section class="card trip-broadcasts"><h2>\(s(.tripBroadcasts))</h2><ul id="broadcasts" class="broadcasts"></ul>
+        <button type="button" id="push-button" class="button button-secondary" hidden>\(s(.tripNotify))</button></section>
         <section class="card trip-events"><h2>\(s(.tripEvents))</h2>
         <ul id="events" class="events"></ul>
         <details class="new-event"><summary>\(s(.tripNewEvent))</summary>

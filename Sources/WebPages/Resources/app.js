@@ -26,6 +26,32 @@
     paintColours(node);
   }
 
+  // A VAPID key (base64url) as the bytes pushManager.subscribe wants. Shared with the trip page's script.
+  function urlKey(base64) {
+    var padded = (base64 + '===').slice(0, base64.length + (4 - base64.length % 4) % 4).replace(/-/g, '+').replace(/_/g, '/');
+    var raw = atob(padded), bytes = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+    return bytes;
+  }
+  window.Onward = { urlKey: urlKey };
+
+  // The account page's photo: read as base64 and sent to updateProfile (a form cannot send JSON).
+  var photoInput = doc.querySelector('input[data-profile-photo]');
+  if (photoInput) {
+    photoInput.addEventListener('change', function () {
+      var file = photoInput.files && photoInput.files[0], form = photoInput.form;
+      if (!file) return;
+      var reader = new FileReader();
+      reader.onload = function () {
+        var base64 = String(reader.result).split(',')[1] || '';
+        fetch('/api/v1/me/profile', { method: 'PUT', credentials: 'same-origin',
+          headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': form.querySelector('input[name=_csrf]').value },
+          body: JSON.stringify({ photo: base64 }) }).then(function (r) { if (r.ok) location.reload(); });
+      };
+      reader.readAsDataURL(file);
+    });
+  }
+
   function el(tag, className, text) {
     var node = doc.createElement(tag);
     if (className) node.className = className;
@@ -693,13 +719,6 @@
       banner.appendChild(el('strong', null, alert.stopName));
       banner.appendChild(doc.createTextNode(' ' + alert.message));
       banner.hidden = false;
-    }
-
-    function urlKey(base64) {
-      var padded = (base64 + '===').slice(0, base64.length + (4 - base64.length % 4) % 4).replace(/-/g, '+').replace(/_/g, '/');
-      var raw = atob(padded), bytes = new Uint8Array(raw.length);
-      for (var i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
-      return bytes;
     }
 
     // Background alerts: a push subscription for this commute, when notifications are allowed.

@@ -325,6 +325,27 @@
     });
   }
 
+  // Broadcasts and invitations by Web Push, when the person asks for them.
+  var notify = $('push-button');
+  if (notify) {
+    notify.hidden = !('serviceWorker' in navigator && 'PushManager' in window && window.Onward);
+    notify.addEventListener('click', function () {
+      Notification.requestPermission().then(function (permission) {
+        if (permission !== 'granted') return null;
+        return navigator.serviceWorker.register('/sw.js').then(function () { return navigator.serviceWorker.ready; }).then(function (registration) {
+          return api('GET', '/api/v1/push/key').then(function (key) {
+            return registration.pushManager.getSubscription().then(function (existing) {
+              return existing || registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: window.Onward.urlKey(key.publicKey) });
+            });
+          });
+        }).then(function (subscription) {
+          var s = subscription.toJSON();
+          return api('PUT', '/api/v1/me/push', { subscription: { endpoint: s.endpoint, keys: s.keys } });
+        }).then(function () { notify.disabled = true; notify.textContent = t('trip.notifyOn'); });
+      }).catch(function () {});
+    });
+  }
+
   // --- The live channel ----------------------------------------------------------------------
   var socket = null, backoff = 1000;
   var status = document.querySelector('[data-connection]');
