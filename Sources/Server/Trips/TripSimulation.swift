@@ -9,8 +9,9 @@ import Trips
 /// Simulated travellers for a trip on the ski area, so a host can see the app work without a group:
 /// five accounts (named "… (simulated)") join the trip and ski, each at their own level, from a lift's
 /// foot up the lift and down runs no harder than their level, sharing their position every two seconds
-/// until the trip ends; they answer the events they are invited to and say hello in the chat. They
-/// go through `TripService` like anyone else, so every privacy rule applies to them too.
+/// (each share lasting a minute) until the trip ends; they answer the events they are invited to and
+/// say hello in the chat. They go through `TripService` like anyone else, so every privacy rule
+/// applies to them too.
 enum TripSimulation {
     static let travellers: [(name: String, level: SkiDifficulty)] = [
         ("Ana", .novice), ("Bruno", .easy), ("Chloé", .intermediate), ("Dai", .advanced), ("Eva", .expert),
@@ -67,8 +68,9 @@ enum TripSimulation {
                 lift = lifts.randomElement(using: &random)!
             }
             for point in resample(path, every: metresPerTick) {
+                // Shared a minute at a time: if the server stops, the simulated skiers leave the map within a minute.
                 guard (try? await trips.share(trip.id, person: person, latitude: point.latitude, longitude: point.longitude, accuracy: 8,
-                                              until: trip.endsAt)) != nil else { return }
+                                              until: min(trip.endsAt, trips.now().adding(seconds: 60)))) != nil else { return }
                 await answerInvitations(person, trip: trip.id, trips: trips, random: &random)
                 do { try await Task.sleep(for: tick) } catch { return }
             }
