@@ -28,6 +28,16 @@ public enum TripRepositoryContract {
             #expect(try await repo.trips(of: "tom").map(\.id) == ["t2"])
             #expect(try await repo.trips(of: "hana").map(\.id) == ["t1"])
         },
+        Check(name: "a trip changes in one step: forty people joining at once are all on it") { repo async throws in
+            try await repo.saveTrip(trip("t1", code: "SNOW"))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for i in 0..<40 { group.addTask { _ = try await repo.updateTrip(id: "t1") { t in t = (try? t.joining("p\(i)", code: "SNOW")) ?? t } } }
+                try await group.waitForAll()
+            }
+            #expect(try await repo.trip(id: "t1")?.members.count == 41)
+            #expect(try await repo.trips(of: "p7").map(\.id) == ["t1"])
+            #expect(try await repo.updateTrip(id: "nope") { _ in true } == nil)
+        },
         Check(name: "an invitation code belongs to one trip") { repo async throws in
             try await repo.saveTrip(trip("t1", code: "SNOW"))
             await #expect(throws: StorageError.self) { try await repo.saveTrip(trip("t2", code: "SNOW")) }
@@ -59,6 +69,23 @@ public enum TripRepositoryContract {
             #expect(try await repo.events(trip: "t1") == [sooner, later])
             #expect(try await repo.event(id: "e1")?.answers == ["tom": .maybe])
             #expect(try await repo.event(id: "nope") == nil)
+        },
+        Check(name: "an event changes in one step: answers given at once are all kept") { repo async throws in
+            var t = trip("t1", code: "A")
+            for i in 0..<30 { t = try t.joining("p\(i)", code: "A") }
+            try await repo.saveTrip(t)
+            let e = try TripEvent(id: "e1", trip: t, creator: "hana", title: "Fondue", at: t0, latitude: 42.5, longitude: 1.5, details: "",
+                                  audience: .friends, positions: [], friendships: Friendships(), trips: [t], now: t0)
+            try await repo.saveEvent(e)
+            let members = t
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for i in 0..<30 {
+                    group.addTask { _ = try await repo.updateEvent(id: "e1") { e in e = (try? e.answering("p\(i)", .going, trip: members)) ?? e } }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await repo.event(id: "e1")?.answers.count == 30)
+            #expect(try await repo.updateEvent(id: "nope") { _ in true } == nil)
         },
         Check(name: "chat messages are numbered per conversation and page backwards") { repo async throws in
             let trip = Conversation.trip("t1"), direct = Conversation.between("tom", "hana")

@@ -27,6 +27,15 @@ public final class InMemoryTripRepository: TripRepository {
         }
     }
 
+    public func updateTrip<T: Sendable>(id: String, _ change: @escaping @Sendable (inout Trip) -> T) async throws -> T? {
+        tables.withLock { t in
+            guard var trip = t.trips[id] else { return nil }
+            let answer = change(&trip)
+            t.trips[id] = trip
+            return answer
+        }
+    }
+
     public func trip(id: String) async throws -> Trip? { tables.withLock { $0.trips[id] } }
     public func trip(inviteCode: String) async throws -> Trip? { tables.withLock { $0.trips.values.first { $0.inviteCode == inviteCode } } }
     public func trips(of person: String) async throws -> [Trip] {
@@ -43,6 +52,14 @@ public final class InMemoryTripRepository: TripRepository {
 
     public func saveEvent(_ event: TripEvent) async throws { tables.withLock { $0.events[event.id] = event } }
     public func event(id: String) async throws -> TripEvent? { tables.withLock { $0.events[id] } }
+    public func updateEvent<T: Sendable>(id: String, _ change: @escaping @Sendable (inout TripEvent) -> T) async throws -> T? {
+        tables.withLock { t in
+            guard var event = t.events[id] else { return nil }
+            let answer = change(&event)
+            t.events[id] = event
+            return answer
+        }
+    }
     public func events(trip: String) async throws -> [TripEvent] {
         tables.withLock { $0.events.values.filter { $0.tripId == trip }.sorted { ($0.at, $0.id) < ($1.at, $1.id) } }
     }

@@ -6,6 +6,9 @@ import Trips
 public protocol TripRepository: Sendable {
     /// Stores a trip, new or changed (by its ID); throws `.conflict` when its invitation code belongs to another trip.
     func saveTrip(_ trip: Trip) async throws
+    /// Changes a trip in one step (no other change falls between the read and the write: two people
+    /// joining at once are both kept) and returns `change`'s answer; nil when there is no such trip.
+    func updateTrip<T: Sendable>(id: String, _ change: @escaping @Sendable (inout Trip) -> T) async throws -> T?
     func trip(id: String) async throws -> Trip?
     func trip(inviteCode: String) async throws -> Trip?
     /// The trips `person` is a member of, by ID.
@@ -17,6 +20,8 @@ public protocol TripRepository: Sendable {
     func positions(trip: String) async throws -> [SharedPosition]
 
     func saveEvent(_ event: TripEvent) async throws
+    /// Changes an event in one step (two answers at once are both kept) and returns `change`'s answer; nil when there is no such event.
+    func updateEvent<T: Sendable>(id: String, _ change: @escaping @Sendable (inout TripEvent) -> T) async throws -> T?
     func event(id: String) async throws -> TripEvent?
     /// A trip's events, soonest first.
     func events(trip: String) async throws -> [TripEvent]

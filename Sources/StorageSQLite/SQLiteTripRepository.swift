@@ -11,19 +11,36 @@ public struct SQLiteTripRepository: TripRepository {
     public func saveTrip(_ trip: Trip) async throws {
         let state = try Self.encode(trip)
         do {
-            try await db.write("save a trip") { db in
-                try db.execute(sql: """
-                    INSERT INTO trip (id, invite_code, state) VALUES (?, ?, ?)
-                    ON CONFLICT (id) DO UPDATE SET invite_code = excluded.invite_code, state = excluded.state
-                    """, arguments: [trip.id, trip.inviteCode, state])
-                // Who is on it, for "my trips": replaced with the trip, in the same transaction.
-                try db.execute(sql: "DELETE FROM trip_member WHERE trip_id = ?", arguments: [trip.id])
-                for person in trip.members.keys.sorted() {
-                    try db.execute(sql: "INSERT INTO trip_member (trip_id, person) VALUES (?, ?)", arguments: [trip.id, person])
-                }
-            }
+            try await db.write("save a trip") { db in try Self.write(trip, state: state, db) }
         } catch where error.code == .conflict {
             throw StorageError(.conflict, "the invitation code belongs to another trip")
+        }
+    }
+
+    public func updateTrip<T: Sendable>(id: String, _ change: @escaping @Sendable (inout Trip) -> T) async throws -> T? {
+        let path = db.path
+        return try await db.write("change a trip") { db in
+            // Read and written in one write transaction: SQLite runs one at a time.
+            guard let data = try Data.fetchOne(db, sql: "SELECT state FROM trip WHERE id = ?", arguments: [id]) else { return nil }
+            var trip: Trip
+            do { trip = try JSONDecoder().decode(Trip.self, from: data) } catch {
+                throw StorageError(.unreadable, "\(path): a stored trip cannot be read (\(error))")
+            }
+            let answer = change(&trip)
+            try Self.write(trip, state: try Self.encode(trip), db)
+            return answer
+        }
+    }
+
+    /// The trip's row and, in the same transaction, who is on it (for "my trips").
+    private static func write(_ trip: Trip, state: Data, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO trip (id, invite_code, state) VALUES (?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET invite_code = excluded.invite_code, state = excluded.state
+            """, arguments: [trip.id, trip.inviteCode, state])
+        try db.execute(sql: "DELETE FROM trip_member WHERE trip_id = ?", arguments: [trip.id])
+        for person in trip.members.keys.sorted() {
+            try db.execute(sql: "INSERT INTO trip_member (trip_id, person) VALUES (?, ?)", arguments: [trip.id, person])
         }
     }
 
@@ -62,6 +79,20 @@ public struct SQLiteTripRepository: TripRepository {
                 INSERT INTO trip_event (id, trip_id, at, state) VALUES (?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET at = excluded.at, state = excluded.state
                 """, arguments: [event.id, event.tripId, event.at.epochSeconds, state])
+        }
+    }
+
+    public func updateEvent<T: Sendable>(id: String, _ change: @escaping @Sendable (inout TripEvent) -> T) async throws -> T? {
+        let path = db.path
+        return try await db.write("change an event") { db in
+            guard let data = try Data.fetchOne(db, sql: "SELECT state FROM trip_event WHERE id = ?", arguments: [id]) else { return nil }
+            var event: TripEvent
+            do { event = try JSONDecoder().decode(TripEvent.self, from: data) } catch {
+                throw StorageError(.unreadable, "\(path): a stored event cannot be read (\(error))")
+            }
+            let answer = change(&event)
+            try db.execute(sql: "UPDATE trip_event SET at = ?, state = ? WHERE id = ?", arguments: [event.at.epochSeconds, try Self.encode(event), id])
+            return answer
         }
     }
 

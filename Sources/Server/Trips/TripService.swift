@@ -48,18 +48,23 @@ public final class TripService: Sendable {
 
     public func join(_ person: String, code: String) async throws -> Trip {
         guard let trip = try await repository.trip(inviteCode: code.trimmingCharacters(in: .whitespaces).uppercased()) else { throw Self.notFound }
-        let joined = try Self.mapped { () throws(Trip.Failure) in try trip.joining(person, code: trip.inviteCode) }
-        guard joined != trip else { return trip }
-        try await repository.saveTrip(joined)
+        guard !trip.isMember(person) else { return trip }
+        let code = trip.inviteCode
+        // In one step: two people joining at once are both kept.
+        let outcome = try await repository.updateTrip(id: trip.id) { t -> Result<Trip, Trip.Failure> in
+            do throws(Trip.Failure) { t = try t.joining(person, code: code); return .success(t) } catch { return .failure(error) }
+        }
+        let joined = try Self.mapped { () throws(Trip.Failure) in try (outcome ?? .failure(.notFound)).get() }
         hub.publish(.members(joined))
         return joined
     }
 
     /// Leaves a trip: from then on nothing of it is the person's to see, and their position is shown to nobody.
     public func leave(_ id: String, person: String) async throws {
-        let trip = try await trip(id, for: person)
-        let left = try Self.mapped { () throws(Trip.Failure) in try trip.leaving(person) }
-        try await repository.saveTrip(left)
+        let outcome = try await repository.updateTrip(id: id) { t -> Result<Trip, Trip.Failure> in
+            do throws(Trip.Failure) { t = try t.leaving(person); return .success(t) } catch { return .failure(error) }
+        }
+        let left = try Self.mapped { () throws(Trip.Failure) in try (outcome ?? .failure(.notFound)).get() }
         hub.publish(.members(left))
     }
 
@@ -149,9 +154,11 @@ public final class TripService: Sendable {
         guard let event = try await repository.event(id: eventID), event.tripId == id, event.isVisible(to: person, trip: trip) else {
             throw Self.eventNotFound
         }
-        let answered: TripEvent
-        do throws(Trip.Failure) { answered = try event.answering(person, answer, trip: trip) } catch { throw Self.eventNotFound }
-        try await repository.saveEvent(answered)
+        // In one step: two answers at once are both kept.
+        let answered = try await repository.updateEvent(id: eventID) { e -> TripEvent? in
+            do throws(Trip.Failure) { e = try e.answering(person, answer, trip: trip); return e } catch { return nil }
+        }
+        guard let answered = answered ?? nil else { throw Self.eventNotFound }
         hub.publish(.event(answered))
         return answered
     }
