@@ -58,7 +58,8 @@ enum TripFanout {
         config.dataDir = dataDir
         config.rateLimit = 100_000
         config.rateBurst = 100_000
-        config.logLevel = "warning"
+        config.logLevel = ProcessInfo.processInfo.environment["ONWARD_LOG_LEVEL"] ?? "warning"
+        if let level = ProcessInfo.processInfo.environment["ONWARD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) { logger.logLevel = level }
         let built = try await ServerApplication.build(config, logger: logger)
         let server = Task { try await built.application.runService(gracefulShutdownSignals: []) }
         let base = "http://127.0.0.1:\(options.port)"
@@ -96,10 +97,12 @@ enum TripFanout {
         for p in 1..<count {
             var configuration = WebSocketClientConfiguration()
             configuration.additionalHeaders = [.authorization: "Bearer \(tokens[p])"]
+            // The first message holds everyone's position: larger than the client's default frame (16 KB).
+            configuration.maxFrameSize = 1 << 22
             let fixed = configuration, member = members[p], url = "ws://127.0.0.1:\(options.port)/live?trip=\(tripID)&radius=100000"
             let personOf = Dictionary(uniqueKeysWithValues: (1..<count).map { (ids[$0], $0) })
             connections.append(Task {
-                _ = try? await WebSocketClient.connect(url: url, configuration: fixed, logger: logger) { inbound, _, _ in
+                do { _ = try await WebSocketClient.connect(url: url, configuration: fixed, logger: logger) { inbound, _, _ in
                     for try await message in inbound.messages(maxSize: 1 << 22) {
                         let at = nanos()
                         guard case .text(let text) = message else { continue }
@@ -114,11 +117,12 @@ enum TripFanout {
                             member.ready.store(true, ordering: .relaxed)
                         }
                     }
-                }
+                } } catch { log("traveller \(p)'s live connection failed: \(error)") }
             })
         }
         let connectDeadline = nanos() + 120_000_000_000
         while nanos() < connectDeadline, !members.dropFirst().allSatisfy({ $0.ready.load(ordering: .relaxed) }) { try await Task.sleep(for: .milliseconds(20)) }
+        log("\(members.dropFirst().filter { $0.ready.load(ordering: .relaxed) }.count) of \(options.travellers) live connections ready")
         log("sharing for \(options.seconds) s")
         // Each traveller every `every` seconds, spread evenly; one chat message a second.
         let sent = Member()
