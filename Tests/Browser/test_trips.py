@@ -132,6 +132,18 @@ def test_a_ski_trip_live(server, browser, traveller, shot):
         js(browser, "document.getElementById('chat-log').scrollIntoView()")
         shot("trip-chat-phone")
 
+        # A direct message: the host picks Tom; Tom sees it waiting (an unread count), opens it, and reads it.
+        js(browser, "var who = arguments[0], s = document.getElementById('chat-with'); s.value = Array.from(s.options).find(function (o) { return o.textContent.indexOf(who) === 0; }).value;"
+                    " s.dispatchEvent(new Event('change'));", tom)
+        wait(browser).until(lambda d: js(d, "return document.getElementById('chat-with').value").startswith("person:"))
+        browser.find_element(By.ID, "chat-text").send_keys("Just us: bring the map")
+        browser.find_element(By.CSS_SELECTOR, "#chat-form button").click()
+        wait(traveller).until(lambda d: any(t.startswith(host) and t.endswith("(1)") for t in
+                                            js(d, "return Array.from(document.querySelectorAll('#chat-with option')).map(function (o) { return o.textContent; })")))
+        js(traveller, "var who = arguments[0], s = document.getElementById('chat-with'); s.value = Array.from(s.options).find(function (o) { return o.textContent.indexOf(who) === 0; }).value;"
+                      " s.dispatchEvent(new Event('change'));", host)
+        wait(traveller).until(lambda d: "Just us: bring the map" in " ".join(js(d, "return Array.from(document.querySelectorAll('#chat-log .text')).map(function (t) { return t.textContent; })")))
+
         # Nobody outside the trip sees any of it: its page, its API and its live channel are as for no trip.
         status, signed = api(server, "POST", "/api/v1/accounts", body={"username": "wes_" + secrets.token_hex(3), "password": PASSWORD})
         assert status == 201

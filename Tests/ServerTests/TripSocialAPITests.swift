@@ -1,4 +1,5 @@
 import API
+import Crypto
 import DataSources
 import Foundation
 import HTTPTypes
@@ -10,6 +11,8 @@ import OnwardTesting
 import Server
 import Storage
 import Testing
+import Trips
+import WebPush
 
 /// Chat, friends, profiles, broadcasts, leaving a trip and the Telegram webhook over the API, with their privacy rules.
 @Suite("trip people over the API", .timeLimit(.minutes(5)))
@@ -223,6 +226,58 @@ struct TripSocialAPITests {
                     .events.first?.answers == [sitiID: "going"])
                 // The bot token never shows in what the API answers.
                 #expect(!String(buffer: (try await P.send(client, .get, "/api/v1/trips/\(trip.id)/events", token: hana)).body).contains(token))
+            }
+        }
+    }
+
+    @Test("a broadcast reaches members by Web Push (encrypted, VAPID-signed) and by Telegram; a subscription the push service says is gone is forgotten")
+    func broadcastDelivery() async throws {
+        try await RecordedResponseServer.run { upstream in
+            let token = P.botToken
+            upstream.route(.post, "/bot\(token)/sendMessage", reply: .text(#"{"ok": true, "result": {}}"#, contentType: "application/json"))
+            upstream.route(.post, "/push/tom", replies: [.status(201), .status(410)])
+            let people = InMemoryPeopleRepository()
+            var deps = try P.deps(people)
+            let trips = InMemoryTripRepository()
+            let fetcher = URLSessionFetcher()
+            let push = PushSender(key: VAPIDKey(), subject: "mailto:ops@example.org", fetcher: fetcher, allowHTTP: true, logger: TestServer.quiet)
+            let notifier = TripNotifier(repository: trips, people: people, push: push,
+                                        telegram: TelegramBot(token: token, base: upstream.url("/"), fetcher: fetcher, logger: TestServer.quiet))
+            deps.trips = TripService(repository: trips, people: deps.people, notifier: notifier, now: { TestServer.now })
+            let delivering = Task { try await notifier.run() }
+            defer { delivering.cancel() }
+            try await TestServer.app(deps).test(.router) { client in
+                let hana = try await P.signUp(client, "hana"), tom = try await P.signUp(client, "tom")
+                let siti = try P.decode(try await P.send(client, .post, "/api/v1/sessions/telegram",
+                                                         P.telegram(["id": "4242", "first_name": "Siti", "auth_date": String(TestServer.now.epochSeconds)])),
+                                        as: SignedInDTO.self).token
+                let trip = try await Self.trip(client, host: hana, travellers: [tom, siti])
+                // Tom's browser subscribes: keys as a browser makes them.
+                let browserKey = P256.KeyAgreement.PrivateKey()
+                let p256dh = browserKey.publicKey.x963Representation.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                    .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+                let subscription = #"{"subscription": {"endpoint": "\#(upstream.url("/push/tom"))", "keys": {"p256dh": "\#(p256dh)", "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}}"#
+                #expect(try await P.send(client, .put, "/api/v1/me/push", subscription, token: tom).status == .noContent)
+                let bad = #"{"subscription": {"endpoint": "https://push.example/x", "keys": {"p256dh": "BBBB", "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}}"#
+                #expect(try await P.send(client, .put, "/api/v1/me/push", bad, token: tom).status == .unprocessableContent)
+                let sent = try P.decode(try await P.send(client, .post, "/api/v1/trips/\(trip.id)/broadcasts", #"{"text": "Lifts close at 16:30"}"#, token: hana),
+                                        as: BroadcastSentDTO.self)
+                #expect(sent.app == 2 && sent.push == 1 && sent.telegram == 1)
+                let pushed = try await Self.firstRequest(upstream, "/push/tom")
+                #expect(pushed.headers["content-encoding"] == "aes128gcm" && pushed.headers["authorization"]?.hasPrefix("vapid t=") == true)
+                #expect(!pushed.body.isEmpty && !pushed.bodyText.contains("Lifts close"))
+                let telegram = try await Self.firstRequest(upstream, "/bot\(token)/sendMessage")
+                #expect(telegram.bodyText.contains("Lifts close at 16:30") && telegram.bodyText.contains("4242"))
+                // The second push is answered 410: the subscription is forgotten, and the next broadcast reaches Telegram only.
+                _ = try await P.send(client, .post, "/api/v1/trips/\(trip.id)/broadcasts", #"{"text": "Dinner at 8"}"#, token: hana)
+                let deadline = ContinuousClock.now + .seconds(20)
+                while ContinuousClock.now < deadline, try await trips.profile(person: try await Self.id(client, tom))?.push != nil {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                #expect(try await trips.profile(person: try await Self.id(client, tom))?.push == nil)
+                let third = try P.decode(try await P.send(client, .post, "/api/v1/trips/\(trip.id)/broadcasts", #"{"text": "Bus at 9"}"#, token: hana),
+                                         as: BroadcastSentDTO.self)
+                #expect(third.push == 0 && third.telegram == 1)
             }
         }
     }

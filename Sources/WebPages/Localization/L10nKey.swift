@@ -384,4 +384,5 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case profileBio = "profile.bio"
     case profilePhoto = "profile.photo"
     case profileSave = "profile.save"
+    case tripChatWith = "trip.chatWith"
 }

@@ -363,6 +363,7 @@ extension Strings {
         case .profileBio: "About you (friends see it)"
         case .profilePhoto: "Photo (JPEG or PNG, up to 200 KB)"
         case .profileSave: "Save profile"
+        case .tripChatWith: "With"
         }
     }
 }

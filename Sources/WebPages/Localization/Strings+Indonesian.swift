@@ -363,6 +363,7 @@ extension Strings {
         case .profileBio: "Tentang Anda (teman dapat melihatnya)"
         case .profilePhoto: "Foto (JPEG atau PNG, maks. 200 KB)"
         case .profileSave: "Simpan profil"
+        case .tripChatWith: "Dengan"
         }
     }
 }

@@ -81,6 +81,7 @@ public enum TripPage {
         <button type="submit" class="button">\(s(.tripSend))</button>
         </form></details></section>
         <section class="card trip-chat"><h2>\(s(.tripChat))</h2>
+        <p class="chat-with"><label for="chat-with">\(s(.tripChatWith))</label> <select id="chat-with"></select></p>
         <button type="button" id="chat-older" class="link-button" hidden>\(s(.tripOlder))</button>
         <ol id="chat-log" class="chat-log" aria-live="polite"></ol>
         <form id="chat-form"><label class="visually-hidden" for="chat-text">\(s(.tripMessage))</label>\
@@ -95,7 +96,7 @@ public enum TripPage {
         <script src="\(Assets.versioned(Assets.tripScript.path))" defer></script>
         """
         let attributes: HTML = """
-         data-trip="\(m.trip.id)" data-me="\(m.me)" data-role="\(m.trip.role)" data-csrf="\(csrf)" data-ends="\(m.trip.endsAt)"\
+         data-trip="\(m.trip.id)"\(HTML.attribute("data-trip-name", m.trip.name)) data-me="\(m.me)" data-role="\(m.trip.role)" data-csrf="\(csrf)" data-ends="\(m.trip.endsAt)"\
         \(HTML.attribute("data-tiles", m.tileURL))\(HTML.attribute("data-tile-attribution", m.tileAttribution))\
          data-ski="\(m.skiArea ? "1" : "0")"\(texts)
         """

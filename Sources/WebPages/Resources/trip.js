@@ -105,6 +105,7 @@
         list.appendChild(li);
       });
       renderChosen(m.members);
+      renderConversations();
     }).catch(function () {});
   }
   function showPosition(p) {
@@ -267,7 +268,33 @@
   });
 
   // --- Chat -------------------------------------------------------------------------------
-  var conversation = 'trip:' + trip, oldest = null, newest = 0;
+  var conversation = 'trip:' + trip, oldest = null, newest = 0, unread = {};
+  // The trip's conversation, or a direct one with a member (everyone on a trip is a friend).
+  function openConversation(name) {
+    conversation = name; oldest = null; newest = 0;
+    $('chat-log').textContent = '';
+    delete unread[name];
+    renderConversations();
+    api('GET', '/api/v1/chat/' + name + '?limit=50').then(function (page) {
+      page.messages.forEach(function (m) { chatLine(m); });
+      $('chat-older').hidden = !page.more;
+      markRead();
+    }).catch(function () {});
+  }
+  function renderConversations() {
+    var select = $('chat-with');
+    var keep = conversation;
+    select.textContent = '';
+    var all = [['trip:' + trip, main.dataset.tripName || '']].concat(Object.keys(names).filter(function (id) { return id !== me; })
+      .sort(function (a, b) { return names[a].localeCompare(names[b]); }).map(function (id) { return ['person:' + id, names[id]]; }));
+    all.forEach(function (c) {
+      var option = el('option', null, c[1] + (unread[c[0]] ? ' (' + unread[c[0]] + ')' : ''));
+      option.value = c[0];
+      option.selected = c[0] === keep;
+      select.appendChild(option);
+    });
+  }
+  $('chat-with').addEventListener('change', function () { openConversation($('chat-with').value); });
   function chatLine(m, atTop) {
     var log = $('chat-log');
     if (log.querySelector('li[data-seq="' + m.sequence + '"]')) return;
@@ -373,7 +400,10 @@
         case 'position': showPosition(m.position); break;
         case 'hidden': hide(m.person); break;
         case 'event': renderEvent(m.event); break;
-        case 'chat': if (m.conversation === conversation) { chatLine(m.message); markRead(); } break;
+        case 'chat':
+          if (m.conversation === conversation) { chatLine(m.message); markRead(); }
+          else if (m.message.author !== me) { unread[m.conversation] = (unread[m.conversation] || 0) + 1; renderConversations(); }
+          break;
         case 'broadcast': broadcastLine(m.broadcast, true); break;
         case 'members': refreshMembers(); break;
         case 'left': socket.onclose = null; location.href = '/trips'; break;
