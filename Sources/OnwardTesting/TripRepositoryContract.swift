@@ -133,6 +133,22 @@ public enum TripRepositoryContract {
             }
             #expect(try await repo.friendships().requests.count == 21)
         },
+        Check(name: "forgetting a person removes their profile, positions, read marks and friendships, and no one else's") { repo async throws in
+            try await repo.saveTrip(trip("t1", code: "A"))
+            for who in ["tom", "uma"] {
+                try await repo.saveProfile(Profile(person: who, bio: who))
+                try await repo.savePosition(SharedPosition(person: who, latitude: 42.5, longitude: 1.5, accuracyMetres: 5, at: t0, sharingUntil: t0.adding(seconds: 60)), trip: "t1")
+            }
+            _ = try await repo.post("hi", by: "uma", at: t0, in: .trip("t1"))
+            try await repo.markRead(in: .trip("t1"), by: "tom", upTo: 1)
+            try await repo.updateFriendships { $0.request(from: "tom", to: "vic"); $0.request(from: "uma", to: "vic") }
+            try await repo.forget(person: "tom")
+            #expect(try await repo.profile(person: "tom") == nil)
+            #expect(try await repo.profile(person: "uma")?.bio == "uma")
+            #expect(try await repo.positions(trip: "t1").map(\.person) == ["uma"])
+            #expect(try await repo.unread(in: .trip("t1"), by: "tom") == 1)
+            #expect(try await repo.friendships().requests == [Friendships.Request(from: "uma", to: "vic")])
+        },
         Check(name: "a profile reads back whole; broadcasts newest first, per trip") { repo async throws in
             #expect(try await repo.profile(person: "tom") == nil)
             let photo = try Profile.Photo.checked(Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3])).get()

@@ -88,6 +88,15 @@ public final class InMemoryTripRepository: TripRepository {
     public func profile(person: String) async throws -> Profile? { tables.withLock { $0.profiles[person] } }
     public func saveProfile(_ profile: Profile) async throws { tables.withLock { $0.profiles[profile.person] = profile } }
 
+    public func forget(person: String) async throws {
+        tables.withLock { t in
+            t.profiles[person] = nil
+            for trip in t.positions.keys { t.positions[trip]?[person] = nil }
+            for c in t.chats.keys { t.chats[c]?.forgetReader(person) }
+            t.friendships.forget(person)
+        }
+    }
+
     public func saveBroadcast(_ broadcast: Broadcast) async throws { tables.withLock { $0.broadcasts.append(broadcast) } }
     public func broadcasts(trip: String, limit: Int) async throws -> [Broadcast] {
         tables.withLock { Array($0.broadcasts.filter { $0.tripId == trip }.sorted { ($0.at, $0.id) > ($1.at, $1.id) }.prefix(max(0, limit))) }

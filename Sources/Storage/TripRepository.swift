@@ -44,6 +44,11 @@ public protocol TripRepository: Sendable {
     func profile(person: String) async throws -> Profile?
     func saveProfile(_ profile: Profile) async throws
 
+    /// Forgets what a person left on trips when their account is deleted: their profile, their shared
+    /// positions, their read marks, and their friendships and requests. (Their trip memberships are
+    /// changed through `updateTrip`; messages they wrote stay in the others' conversations.)
+    func forget(person: String) async throws
+
     func saveBroadcast(_ broadcast: Broadcast) async throws
     /// A trip's broadcasts, newest first, at most `limit`.
     func broadcasts(trip: String, limit: Int) async throws -> [Broadcast]

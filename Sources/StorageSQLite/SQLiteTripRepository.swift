@@ -186,6 +186,23 @@ public struct SQLiteTripRepository: TripRepository {
         }
     }
 
+    public func forget(person: String) async throws {
+        let path = db.path
+        try await db.write("forget a person's trip data") { db in
+            try db.execute(sql: "DELETE FROM profile WHERE person = ?", arguments: [person])
+            try db.execute(sql: "DELETE FROM trip_position WHERE person = ?", arguments: [person])
+            try db.execute(sql: "DELETE FROM chat_read WHERE person = ?", arguments: [person])
+            if let data = try Data.fetchOne(db, sql: "SELECT state FROM friendships WHERE id = 1") {
+                var friendships: Friendships
+                do { friendships = try JSONDecoder().decode(Friendships.self, from: data) } catch {
+                    throw StorageError(.unreadable, "\(path): the stored friendships cannot be read (\(error))")
+                }
+                friendships.forget(person)
+                try db.execute(sql: "UPDATE friendships SET state = ? WHERE id = 1", arguments: [try Self.encode(friendships)])
+            }
+        }
+    }
+
     public func saveBroadcast(_ broadcast: Broadcast) async throws {
         let state = try Self.encode(broadcast)
         try await db.write("save a broadcast") { db in

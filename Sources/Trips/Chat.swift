@@ -72,6 +72,9 @@ public struct ChatLog: Sendable, Hashable, Codable {
         return messages.count { $0.sequence > seen && $0.author != person }
     }
 
+    /// Forgets how far `person` has read (their account is gone).
+    public mutating func forgetReader(_ person: String) { read[person] = nil }
+
     /// Marks everything up to `sequence` as read by `person` (never backwards).
     public mutating func markRead(by person: String, upTo sequence: Int) {
         read[person] = max(read[person] ?? 0, min(sequence, messages.last?.sequence ?? 0))

@@ -38,6 +38,12 @@ public struct Friendships: Sendable, Hashable, Codable {
         }
     }
 
+    /// Forgets every friendship and request of `person` (their account is gone).
+    public mutating func forget(_ person: String) {
+        accepted = accepted.filter { $0.a != person && $0.b != person }
+        requests = requests.filter { $0.from != person && $0.to != person }
+    }
+
     /// Accepts the request `from` made to `person`; false when there was none (nothing happens).
     @discardableResult public mutating func accept(by person: String, from: String) -> Bool {
         guard requests.remove(Request(from: from, to: person)) != nil else { return false }

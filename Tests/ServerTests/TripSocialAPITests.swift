@@ -168,6 +168,23 @@ struct TripSocialAPITests {
         }
     }
 
+    @Test("deleting an account takes the person off their trips and forgets their profile and position")
+    func deletedAccount() async throws {
+        try await TestServer.app(try P.deps()).test(.router) { client in
+            let hana = try await P.signUp(client, "hana"), tom = try await P.signUp(client, "tom")
+            let trip = try await Self.trip(client, host: hana, travellers: [tom])
+            let tomID = try await Self.id(client, tom)
+            _ = try await P.send(client, .put, "/api/v1/me/profile", #"{"bio": "Snowboarder"}"#, token: tom)
+            _ = try await P.send(client, .put, "/api/v1/trips/\(trip.id)/position",
+                                 #"{"latitude": 42.57, "longitude": 1.48, "accuracy": 10, "sharingUntil": "\#(TestServer.now.adding(seconds: 600))"}"#, token: tom)
+            #expect(try await P.send(client, .delete, "/api/v1/me", token: tom).status == .noContent)
+            let members = try P.decode(try await P.send(client, .get, "/api/v1/trips/\(trip.id)/members", token: hana), as: TripMembersDTO.self)
+            #expect(members.members.map(\.displayName) == ["hana"])
+            #expect(try P.decode(try await P.send(client, .get, "/api/v1/trips/\(trip.id)/positions", token: hana), as: TripPositionsDTO.self).positions.isEmpty)
+            #expect(try await P.send(client, .get, "/api/v1/people/\(tomID)", token: hana).status == .notFound)
+        }
+    }
+
     static let webhookSecret = "s3cret-for-the-webhook_only"
 
     @Test("Telegram: an invitation goes out with RSVP buttons; a press answers the event and stops the spinner; a wrong secret is refused")

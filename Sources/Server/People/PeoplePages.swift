@@ -42,6 +42,7 @@ struct PeoplePages: Sendable {
         router.post("account/delete") { request, _ in
             let (signed, form) = try await change(request)
             guard form["confirm"] == "1" else { return Self.redirect(Links.account) }
+            try await deps.trips.forget(signed.account.id)
             try await people.deleteAccount(signed)
             return Self.redirect(Links.home, clearing: request)
         }

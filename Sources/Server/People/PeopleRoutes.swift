@@ -38,7 +38,9 @@ struct PeopleRoutes {
         }
         v1.get("me") { request, _ in try json(PeopleService.me(try await auth.require(request).account)) }
         v1.delete("me") { request, _ in
-            try await people.deleteAccount(try await auth.require(request))
+            let signed = try await auth.require(request)
+            try await deps.trips.forget(signed.account.id)
+            try await people.deleteAccount(signed)
             return Response(status: .noContent)
         }
         v1.get("me/export") { request, _ in

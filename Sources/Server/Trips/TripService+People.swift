@@ -99,6 +99,16 @@ extension TripService {
         try await repository.saveProfile(profile)
     }
 
+    /// Before an account is deleted: off every trip (a last host too: the trip goes on without one), and
+    /// everything they left on trips forgotten. Messages they wrote stay, shown as from someone gone.
+    public func forget(_ person: String) async throws {
+        for trip in try await repository.trips(of: person) {
+            let left = try await repository.updateTrip(id: trip.id) { t -> Trip in t.members[person] = nil; return t }
+            if let left { hub.publish(.members(left)) }
+        }
+        try await repository.forget(person: person)
+    }
+
     static let personNotFound = Problem(status: .notFound, code: "person-not-found", title: "Person not found", detail: "No person has this ID.")
     static let requestNotFound = Problem(status: .notFound, code: "request-not-found", title: "No such request",
                                          detail: "This person has not asked to be your friend.")
