@@ -99,7 +99,7 @@ schemas = {
                          "beacon": obj({"uuid": S, "major": I, "minor": I}, {})}),
                  "description": "A position (lat and lon, with accuracy in metres) or a beacon sighting.",
                  "anyOf": [{"required": ["lat", "lon"]}, {"required": ["beacon"]}]},
-    "PushSubscription": obj({"endpoint": {"type": "string", "pattern": "^https://[A-Za-z0-9.-]+(:[0-9]{1,4})?(/([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?$", "maxLength": 2000, "description": "The push service's URL (https)."}, "keys": obj({"p256dh": S, "auth": S}, {})}, {"expirationTime": {"type": ["number", "null"]}}),
+    "PushSubscription": obj({"endpoint": {"type": "string", "pattern": "^https://[A-Za-z0-9.-]+(:[0-9]{1,4})?(/([A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?$", "maxLength": 1000, "description": "The push service's URL (https)."}, "keys": obj({"p256dh": S, "auth": S}, {})}, {"expirationTime": {"type": ["number", "null"]}}),
     "PushKey": obj({"publicKey": S}, {}),
     "Problem": obj({"type": S, "title": S, "status": I, "detail": S, "code": S},
                    {"instance": S, "parameter": S, "requestId": S,

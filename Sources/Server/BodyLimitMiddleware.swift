@@ -8,14 +8,20 @@ struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = OnwardRequestContext
     let defaultMaxBytes: Int
 
-    /// Paths that take more: a profile's photo (200 KB of image is about 270 KB in base64, and a
-    /// body that escapes every character as \uXXXX is six times that: refused by its schema, not its size).
-    static let larger: [String: Int] = ["/api/v1/me/profile": 2 * 1024 * 1024]
+    /// Paths that take more: a profile's photo (200 KB of image is about 270 KB in base64), and texts
+    /// of up to 2,000 characters (a chat message, an event's details). A body that escapes every
+    /// character as \uXXXX (twelve bytes for one outside the BMP) is refused by its schema with a 400
+    /// that names the field, not by its size.
+    static func limit(for path: Substring, default defaultMaxBytes: Int) -> Int {
+        if path == "/api/v1/me/profile" { return max(4 * 1024 * 1024, defaultMaxBytes) }
+        if path.hasPrefix("/api/v1/chat/") || (path.hasPrefix("/api/v1/trips/") && path.hasSuffix("/events")) { return max(64 * 1024, defaultMaxBytes) }
+        return defaultMaxBytes
+    }
 
     init(maxBytes: Int) { defaultMaxBytes = maxBytes }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let maxBytes = Self.larger[request.uri.path].map { max($0, defaultMaxBytes) } ?? defaultMaxBytes
+        let maxBytes = Self.limit(for: Substring(request.uri.path), default: defaultMaxBytes)
         if let declared = request.headers[.contentLength] {
             guard let length = Int(declared), length <= maxBytes else { throw tooLarge(maxBytes) }
             return try await next(request, context)

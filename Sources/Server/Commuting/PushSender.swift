@@ -78,9 +78,10 @@ extension PushSender {
         guard let sender else {
             throw Problem(status: .serviceUnavailable, code: "push-unavailable", title: "Push unavailable", detail: "This server does not send Web Push.")
         }
-        guard sender.accepts(s.endpoint) else {
+        // Push services' URLs are a few hundred characters; the document allows 1,000.
+        guard s.endpoint.count <= 1_000, sender.accepts(s.endpoint) else {
             throw Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter",
-                          detail: "endpoint must be an https URL of a push service", parameter: "endpoint")
+                          detail: "endpoint must be an https URL of a push service, at most 1000 characters", parameter: "endpoint")
         }
         let subscription = PushSubscription(endpoint: s.endpoint, p256dh: s.keys.p256dh, auth: s.keys.auth)
         // Well formed, but keys no browser would give (not a point on P-256): 422, as the request's shape was right.

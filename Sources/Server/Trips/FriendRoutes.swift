@@ -62,8 +62,8 @@ struct FriendRoutes {
         }
         v1.put("me/profile") { request, _ in
             let signed = try await deps.auth.require(request)
-            let limit = BodyLimitMiddleware.larger["/api/v1/me/profile"].map { max($0, deps.maxBodyBytes) } ?? deps.maxBodyBytes
-            let body: ProfileBody = try await jsonBody(request, limit: limit, fields: ["displayName", "bio", "photo"])
+            let body: ProfileBody = try await jsonBody(request, limit: BodyLimitMiddleware.limit(for: Substring(request.uri.path), default: deps.maxBodyBytes),
+                                                       fields: ["displayName", "bio", "photo"])
             var photo: Profile.Photo?? = nil
             if let given = body.photo {
                 if let base64 = given {
