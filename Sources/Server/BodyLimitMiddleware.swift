@@ -10,8 +10,8 @@ struct BodyLimitMiddleware: RouterMiddleware {
 
     /// Paths that take more: a profile's photo (200 KB of image is about 270 KB in base64), and texts
     /// of up to 2,000 characters (a chat message, an event's details). A body that escapes every
-    /// character as \uXXXX (twelve bytes for one outside the BMP) is refused by its schema with a 400
-    /// that names the field, not by its size.
+    /// character (a backslash-u escape pair, twelve bytes, for one outside the BMP) is refused by its
+    /// schema with a 400 that names the field, not by its size.
     static func limit(for path: Substring, default defaultMaxBytes: Int) -> Int {
         if path == "/api/v1/me/profile" { return max(4 * 1024 * 1024, defaultMaxBytes) }
         if path.hasPrefix("/api/v1/chat/") || (path.hasPrefix("/api/v1/trips/") && path.hasSuffix("/events")) { return max(64 * 1024, defaultMaxBytes) }

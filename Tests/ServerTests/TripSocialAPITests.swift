@@ -271,8 +271,7 @@ struct TripSocialAPITests {
                 let trip = try await Self.trip(client, host: hana, travellers: [tom, siti])
                 // Tom's browser subscribes: keys as a browser makes them.
                 let browserKey = P256.KeyAgreement.PrivateKey()
-                let p256dh = browserKey.publicKey.x963Representation.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-                    .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+                let p256dh = Base64URL.encode(browserKey.publicKey.x963Representation)
                 let subscription = #"{"subscription": {"endpoint": "\#(upstream.url("/push/tom"))", "keys": {"p256dh": "\#(p256dh)", "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}}"#
                 #expect(try await P.send(client, .put, "/api/v1/me/push", subscription, token: tom).status == .noContent)
                 let bad = #"{"subscription": {"endpoint": "https://push.example/x", "keys": {"p256dh": "BBBB", "auth": "AAAAAAAAAAAAAAAAAAAAAA"}}}"#

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import OnwardCore
@@ -14,16 +13,11 @@ extension TripService {
         guard let secret = telegramWebhookSecret else {
             throw Problem(status: .notFound, code: "not-found", title: "Not found", detail: "This server has no Telegram webhook.")
         }
-        guard let header, Self.sameBytes(Data(SHA256.hash(data: Data(header.utf8))), Data(SHA256.hash(data: Data(secret.utf8)))) else {
+        // Digests of equal length, compared without stopping at the first difference: neither the secret nor its length leaks.
+        guard let header, Authenticator.constantTimeEqual(Secrets.sha256(header), Secrets.sha256(secret)) else {
             throw Problem(status: .forbidden, code: "wrong-secret", title: "Wrong secret",
                           detail: "X-Telegram-Bot-Api-Secret-Token is missing or is not this server's webhook secret.")
         }
-    }
-
-    /// Compares two equal-length digests without stopping at the first difference.
-    private static func sameBytes(_ a: Data, _ b: Data) -> Bool {
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     struct TelegramUpdate: Decodable {
