@@ -28,10 +28,15 @@ public final class InMemoryTripRepository: TripRepository {
     }
 
     public func updateTrip<T: Sendable>(id: String, _ change: @escaping @Sendable (inout Trip) -> T) async throws -> T? {
+        update(\.trips, id, change)
+    }
+
+    /// One record changed under the lock: nothing falls between its read and its write.
+    private func update<Value, T: Sendable>(_ table: WritableKeyPath<Tables, [String: Value]>, _ id: String, _ change: (inout Value) -> T) -> T? {
         tables.withLock { t in
-            guard var trip = t.trips[id] else { return nil }
-            let answer = change(&trip)
-            t.trips[id] = trip
+            guard var value = t[keyPath: table][id] else { return nil }
+            let answer = change(&value)
+            t[keyPath: table][id] = value
             return answer
         }
     }
@@ -53,12 +58,7 @@ public final class InMemoryTripRepository: TripRepository {
     public func saveEvent(_ event: TripEvent) async throws { tables.withLock { $0.events[event.id] = event } }
     public func event(id: String) async throws -> TripEvent? { tables.withLock { $0.events[id] } }
     public func updateEvent<T: Sendable>(id: String, _ change: @escaping @Sendable (inout TripEvent) -> T) async throws -> T? {
-        tables.withLock { t in
-            guard var event = t.events[id] else { return nil }
-            let answer = change(&event)
-            t.events[id] = event
-            return answer
-        }
+        update(\.events, id, change)
     }
     public func events(trip: String) async throws -> [TripEvent] {
         tables.withLock { $0.events.values.filter { $0.tripId == trip }.sorted { ($0.at, $0.id) < ($1.at, $1.id) } }

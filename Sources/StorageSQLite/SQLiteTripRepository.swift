@@ -21,11 +21,7 @@ public struct SQLiteTripRepository: TripRepository {
         let path = db.path
         return try await db.write("change a trip") { db in
             // Read and written in one write transaction: SQLite runs one at a time.
-            guard let data = try Data.fetchOne(db, sql: "SELECT state FROM trip WHERE id = ?", arguments: [id]) else { return nil }
-            var trip: Trip
-            do { trip = try JSONDecoder().decode(Trip.self, from: data) } catch {
-                throw StorageError(.unreadable, "\(path): a stored trip cannot be read (\(error))")
-            }
+            guard var trip = try Self.stored(Trip.self, db, "SELECT state FROM trip WHERE id = ?", [id], path: path) else { return nil }
             let answer = change(&trip)
             try Self.write(trip, state: try Self.encode(trip), db)
             return answer
@@ -85,11 +81,7 @@ public struct SQLiteTripRepository: TripRepository {
     public func updateEvent<T: Sendable>(id: String, _ change: @escaping @Sendable (inout TripEvent) -> T) async throws -> T? {
         let path = db.path
         return try await db.write("change an event") { db in
-            guard let data = try Data.fetchOne(db, sql: "SELECT state FROM trip_event WHERE id = ?", arguments: [id]) else { return nil }
-            var event: TripEvent
-            do { event = try JSONDecoder().decode(TripEvent.self, from: data) } catch {
-                throw StorageError(.unreadable, "\(path): a stored event cannot be read (\(error))")
-            }
+            guard var event = try Self.stored(TripEvent.self, db, "SELECT state FROM trip_event WHERE id = ?", [id], path: path) else { return nil }
             let answer = change(&event)
             try db.execute(sql: "UPDATE trip_event SET at = ?, state = ? WHERE id = ?", arguments: [event.at.epochSeconds, try Self.encode(event), id])
             return answer
@@ -140,12 +132,7 @@ public struct SQLiteTripRepository: TripRepository {
         let path = db.path
         return try await db.write("change friendships") { db in
             // Read and written in one write transaction: SQLite runs one at a time, so no other change falls between.
-            var friendships = Friendships()
-            if let data = try Data.fetchOne(db, sql: "SELECT state FROM friendships WHERE id = 1") {
-                do { friendships = try JSONDecoder().decode(Friendships.self, from: data) } catch {
-                    throw StorageError(.unreadable, "\(path): the stored friendships cannot be read (\(error))")
-                }
-            }
+            var friendships = try Self.stored(Friendships.self, db, "SELECT state FROM friendships WHERE id = 1", [], path: path) ?? Friendships()
             let answer = change(&friendships)
             try db.execute(sql: "INSERT INTO friendships (id, state) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state",
                            arguments: [try Self.encode(friendships)])
@@ -192,11 +179,7 @@ public struct SQLiteTripRepository: TripRepository {
             try db.execute(sql: "DELETE FROM profile WHERE person = ?", arguments: [person])
             try db.execute(sql: "DELETE FROM trip_position WHERE person = ?", arguments: [person])
             try db.execute(sql: "DELETE FROM chat_read WHERE person = ?", arguments: [person])
-            if let data = try Data.fetchOne(db, sql: "SELECT state FROM friendships WHERE id = 1") {
-                var friendships: Friendships
-                do { friendships = try JSONDecoder().decode(Friendships.self, from: data) } catch {
-                    throw StorageError(.unreadable, "\(path): the stored friendships cannot be read (\(error))")
-                }
+            if var friendships = try Self.stored(Friendships.self, db, "SELECT state FROM friendships WHERE id = 1", [], path: path) {
                 friendships.forget(person)
                 try db.execute(sql: "UPDATE friendships SET state = ? WHERE id = 1", arguments: [try Self.encode(friendships)])
             }
@@ -217,6 +200,14 @@ public struct SQLiteTripRepository: TripRepository {
     }
 
     // MARK: - JSON states
+
+    /// A JSON state read inside a write transaction (for a change made in one step), or nil when there is none.
+    private static func stored<T: Decodable>(_ type: T.Type, _ db: Database, _ sql: String, _ arguments: StatementArguments, path: String) throws -> T? {
+        guard let data = try Data.fetchOne(db, sql: sql, arguments: arguments) else { return nil }
+        do { return try JSONDecoder().decode(type, from: data) } catch {
+            throw StorageError(.unreadable, "\(path): a stored \(type) cannot be read (\(error))")
+        }
+    }
 
     private static func encode(_ value: some Encodable) throws -> Data {
         do { return try encoder.encode(value) } catch { throw StorageError(.failed, "cannot encode \(type(of: value)) (\(error))") }

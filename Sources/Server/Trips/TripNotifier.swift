@@ -19,6 +19,9 @@ public final class TripNotifier: Service, Sendable {
         /// The page the notification opens.
         var url: String
         var buttons: [TelegramBot.Button]
+        /// Where it goes, as read when it was queued: the stored push subscription and the Telegram chat.
+        var push: Data?
+        var telegramChat: Int64?
     }
 
     let repository: any TripRepository
@@ -58,13 +61,13 @@ public final class TripNotifier: Service, Sendable {
     private func send(to people: [String], title: String, body: String, url: String, buttons: [TelegramBot.Button]) async -> Reach {
         var reach = Reach()
         for person in people.sorted() {
-            var hasPush = false, hasTelegram = false
-            if push != nil, let profile = try? await repository.profile(person: person) { hasPush = profile.push != nil }
-            if telegram != nil, let account = try? await self.people.account(id: person) { hasTelegram = account.telegramId != nil }
-            guard hasPush || hasTelegram else { continue }
-            if hasPush { reach.push += 1 }
-            if hasTelegram { reach.telegram += 1 }
-            enqueue.yield(Delivery(person: person, title: title, body: body, url: url, buttons: buttons))
+            var subscription: Data?, chat: Int64?
+            if push != nil { subscription = (try? await repository.profile(person: person))??.push }
+            if telegram != nil { chat = (try? await self.people.account(id: person))??.telegramId }
+            guard subscription != nil || chat != nil else { continue }
+            if subscription != nil { reach.push += 1 }
+            if chat != nil { reach.telegram += 1 }
+            enqueue.yield(Delivery(person: person, title: title, body: body, url: url, buttons: buttons, push: subscription, telegramChat: chat))
         }
         return reach
     }
@@ -76,8 +79,7 @@ public final class TripNotifier: Service, Sendable {
     }
 
     private func deliver(_ d: Delivery) async {
-        if let push, let profile = try? await repository.profile(person: d.person), let data = profile.push,
-           let subscription = try? JSONDecoder().decode(PushSubscription.self, from: data) {
+        if let push, let data = d.push, let subscription = try? JSONDecoder().decode(PushSubscription.self, from: data) {
             let payload = (try? JSONSerialization.data(withJSONObject: ["title": d.title, "body": d.body, "url": d.url], options: [.sortedKeys])) ?? Data()
             if case .gone = await push.send(payload, to: subscription) {
                 // The browser unsubscribed: forget it, unless it was replaced meanwhile.
@@ -87,7 +89,7 @@ public final class TripNotifier: Service, Sendable {
                 }
             }
         }
-        if let telegram, let account = try? await people.account(id: d.person), let chat = account.telegramId {
+        if let telegram, let chat = d.telegramChat {
             await telegram.sendMessage(to: chat, "\(d.title)\n\(d.body)", buttons: d.buttons)
         }
     }
