@@ -25,18 +25,9 @@ enum TripFanout {
     struct Options {
         var travellers = 200, every = 5, seconds = 60, port = 8184
         init(_ args: [String]) {
-            var i = 0
-            while i < args.count {
-                let value = i + 1 < args.count ? Int(args[i + 1]) : nil
-                switch (args[i], value) {
-                case ("--travellers", let v?): travellers = v
-                case ("--every", let v?): every = max(1, v)
-                case ("--seconds", let v?): seconds = v
-                case ("--port", let v?): port = v
-                default: FileHandle.standardError.write(Data("onward-sync trips: unknown option \(args[i])\n".utf8)); exit(2)
-                }
-                i += 2
-            }
+            let given = intOptions(args, ["travellers", "every", "seconds", "port"], tool: "onward-sync trips")
+            travellers = given["travellers"] ?? travellers; every = max(1, given["every"] ?? every)
+            seconds = given["seconds"] ?? seconds; port = given["port"] ?? port
         }
     }
 

@@ -30,20 +30,24 @@ import Synchronization
 struct Options {
     var people = 100, devices = 3, rounds = 10, writes = 2_000, port = 8183
     init(_ args: [String]) {
-        var i = 0
-        while i < args.count {
-            let value = i + 1 < args.count ? Int(args[i + 1]) : nil
-            switch (args[i], value) {
-            case ("--people", let v?): people = v
-            case ("--devices", let v?): devices = max(2, v)
-            case ("--rounds", let v?): rounds = v
-            case ("--writes", let v?): writes = v
-            case ("--port", let v?): port = v
-            default: FileHandle.standardError.write(Data("onward-sync: unknown option \(args[i])\n".utf8)); exit(2)
-            }
-            i += 2
-        }
+        let given = intOptions(args, ["people", "devices", "rounds", "writes", "port"], tool: "onward-sync")
+        people = given["people"] ?? people; devices = max(2, given["devices"] ?? devices); rounds = given["rounds"] ?? rounds
+        writes = given["writes"] ?? writes; port = given["port"] ?? port
     }
+}
+
+/// `--name N` pairs, each name one of `names`; anything else stops the tool with a message.
+func intOptions(_ args: [String], _ names: Set<String>, tool: String) -> [String: Int] {
+    var found: [String: Int] = [:], i = 0
+    while i < args.count {
+        let name = args[i].hasPrefix("--") ? String(args[i].dropFirst(2)) : ""
+        guard names.contains(name), i + 1 < args.count, let value = Int(args[i + 1]) else {
+            FileHandle.standardError.write(Data("\(tool): unknown option \(args[i])\n".utf8)); exit(2)
+        }
+        found[name] = value
+        i += 2
+    }
+    return found
 }
 
 func nanos() -> Int64 { Int64(DispatchTime.now().uptimeNanoseconds) }
