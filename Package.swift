@@ -39,6 +39,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        // The PostgreSQL driver (a pool of connections, LISTEN/NOTIFY) and its TLS.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         // Bcrypt for local accounts' passwords (only HummingbirdBcrypt is used).
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
     ],
@@ -90,6 +93,12 @@ let package = Package(
         // The default storage driver: SQLite through GRDB, one file in the data folder, versioned migrations.
         .target(name: "StorageSQLite", dependencies: ["Storage", "OnwardCore", "Trips", .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: strict),
+        // The storage driver for several servers on one database: PostgreSQL through postgres-nio, SQL migrations.
+        .target(name: "StoragePostgres", dependencies: ["Storage", "OnwardCore", "Trips",
+                                                        .product(name: "PostgresNIO", package: "postgres-nio"),
+                                                        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                                                        .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
         // Codable wire types shared by the CLI's --json and (later) the HTTP API.
         .target(name: "API", dependencies: ["OnwardCore", "Commute", "SkiMap"], swiftSettings: strict),
         // Server-rendered HTML pages, their CSS and JavaScript, and the string tables (no HTTP framework inside).
@@ -130,7 +139,7 @@ let package = Package(
         .target(
             name: "App",
             dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Transit", "Server",
-                           "Storage", "StorageSQLite", "TransitSources", "GTFSSource", "NationalRail", "CTABusTracker", "SkiMap", "COnwardZlib",
+                           "Storage", "StorageSQLite", "StoragePostgres", "TransitSources", "GTFSSource", "NationalRail", "CTABusTracker", "SkiMap", "COnwardZlib",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -152,7 +161,8 @@ let package = Package(
             swiftSettings: strict
         ),
         // Test support: inline GTFS feeds, fixture paths, the fake HTTP fetcher and the storage contract suite every driver runs.
-        .target(name: "OnwardTesting", dependencies: ["OnwardCore", "Timetable", "GTFS", "DataSources", "Storage", "TransitSources", "Trips"],
+        .target(name: "OnwardTesting", dependencies: ["OnwardCore", "Timetable", "GTFS", "DataSources", "Storage", "StoragePostgres", "TransitSources", "Trips",
+                                               .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         // Release-built benchmarks: `swift run -c release onward-bench`.
         .executableTarget(
@@ -210,7 +220,7 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "OnwardCore", "OnwardTesting", "Trips",
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "StoragePostgres", "OnwardCore", "OnwardTesting", "Trips",
                                                       .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
         .testTarget(name: "WebPagesTests", dependencies: ["WebPages", "API", "OnwardCore"], swiftSettings: strict),
         .testTarget(name: "NationalRailTests", dependencies: ["NationalRail", "OnwardCore", "DataSources", "TransitSources"],

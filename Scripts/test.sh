@@ -9,6 +9,16 @@ cd "$(dirname "$0")/.."
 # Generated files are current: the OpenAPI document is what its generator makes.
 python3 Scripts/openapi.py --check
 swift build --build-tests
+# A throwaway PostgreSQL cluster on a free port for the PostgreSQL tests (Scripts/postgres.sh), unless one
+# is named already. Without PostgreSQL installed those tests are skipped with a message (unless
+# ONWARD_REQUIRE_POSTGRES=1, as in CI).
+if [ -z "${ONWARD_TEST_POSTGRES_URL:-}" ] && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  pg_folder=$(mktemp -d /tmp/onward-test-pg.XXXXXX)
+  trap 'Scripts/postgres.sh stop "$pg_folder"' EXIT
+  pg_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  ONWARD_TEST_POSTGRES_URL=$(Scripts/postgres.sh start "$pg_folder" "$pg_port")
+  export ONWARD_TEST_POSTGRES_URL
+fi
 # The log is long and CI shows its end: a failure's lines are repeated there.
 mkdir -p artifacts
 if ! swift test --skip-build 2>&1 | tee artifacts/swift-test.log; then

@@ -97,14 +97,11 @@ public struct SQLitePeopleRepository: PeopleRepository {
             try Data.fetchOne(db, sql: "SELECT state FROM saved_routes WHERE account_id = ?", arguments: [accountId])
         }
         guard let state else { return SavedRoutes() }
-        do { return try JSONDecoder().decode(SavedRoutes.self, from: state) } catch {
-            throw StorageError(.unreadable, "\(db.path): a person's saved routes cannot be read (\(error))")
-        }
+        return try StoredState.decode(SavedRoutes.self, from: state, place: db.path)
     }
 
     public func saveRoutes(_ routes: SavedRoutes, accountId: String) async throws -> Bool {
-        let state: Data
-        do { state = try JSONEncoder().encode(routes) } catch { throw StorageError(.failed, "cannot encode saved routes (\(error))") }
+        let state = try StoredState.encode(routes)
         return try await db.write("save routes") { db in
             if routes.version == 1 {
                 try db.execute(sql: """

@@ -204,23 +204,11 @@ public struct SQLiteTripRepository: TripRepository {
     /// A JSON state read inside a write transaction (for a change made in one step), or nil when there is none.
     private static func stored<T: Decodable>(_ type: T.Type, _ db: Database, _ sql: String, _ arguments: StatementArguments, path: String) throws -> T? {
         guard let data = try Data.fetchOne(db, sql: sql, arguments: arguments) else { return nil }
-        do { return try JSONDecoder().decode(type, from: data) } catch {
-            throw StorageError(.unreadable, "\(path): a stored \(type) cannot be read (\(error))")
-        }
+        return try StoredState.decode(type, from: data, place: path)
     }
 
-    private static func encode(_ value: some Encodable) throws -> Data {
-        do { return try encoder.encode(value) } catch { throw StorageError(.failed, "cannot encode \(type(of: value)) (\(error))") }
-    }
-
-    /// A conversation as its key: the same conversation, the same text.
-    private static func key(_ c: Conversation) throws -> String { String(decoding: try encode(c), as: UTF8.self) }
-
-    private static let encoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        return e
-    }()
+    private static func encode(_ value: some Encodable) throws -> Data { try StoredState.encode(value) }
+    private static func key(_ c: Conversation) throws -> String { try StoredState.key(c) }
 
     private func decodeOne<T: Decodable & Sendable>(_ type: T.Type, _ what: String, _ sql: String, _ arguments: [any DatabaseValueConvertible & Sendable]) async throws -> T? {
         try await decodeAll(type, what, sql, arguments).first
@@ -228,8 +216,7 @@ public struct SQLiteTripRepository: TripRepository {
 
     private func decodeAll<T: Decodable & Sendable>(_ type: T.Type, _ what: String, _ sql: String, _ arguments: [any DatabaseValueConvertible & Sendable]) async throws -> [T] {
         let rows = try await db.read(what) { db in try Data.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
-        do { return try rows.map { try JSONDecoder().decode(type, from: $0) } } catch {
-            throw StorageError(.unreadable, "\(db.path): cannot \(what): a stored \(type) cannot be read (\(error))")
-        }
+        let place = db.path
+        return try rows.map { data throws(StorageError) in try StoredState.decode(type, from: data, place: place) }
     }
 }

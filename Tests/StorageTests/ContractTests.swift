@@ -1,6 +1,7 @@
 import Foundation
 import OnwardTesting
 import Storage
+import StoragePostgres
 import StorageSQLite
 import Testing
 
@@ -17,6 +18,11 @@ struct RealtimeFeedRepositoryContractTests {
         defer { folder.remove() }
         try await check.run(on: try SQLiteStore(directory: folder.path).realtimeFeeds)
     }
+
+    @Test("PostgreSQL", .enabled(if: TestPostgres.enabled, TestPostgres.skipped), arguments: RealtimeFeedRepositoryContract.checks)
+    func postgres(_ check: RealtimeFeedRepositoryContract.Check) async throws {
+        try await TestPostgres.withStore { store in try await check.run(on: store.realtimeFeeds) }
+    }
 }
 
 @Suite("commute repository contract")
@@ -31,6 +37,11 @@ struct CommuteRepositoryContractTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try await check.run(on: try SQLiteStore(directory: folder.path).commutes)
+    }
+
+    @Test("PostgreSQL", .enabled(if: TestPostgres.enabled, TestPostgres.skipped), arguments: CommuteRepositoryContract.checks)
+    func postgres(_ check: CommuteRepositoryContract.Check) async throws {
+        try await TestPostgres.withStore { store in try await check.run(on: store.commutes) }
     }
 }
 
@@ -47,6 +58,11 @@ struct PeopleRepositoryContractTests {
         defer { folder.remove() }
         try await check.run(on: try SQLiteStore(directory: folder.path).people)
     }
+
+    @Test("PostgreSQL", .enabled(if: TestPostgres.enabled, TestPostgres.skipped), arguments: PeopleRepositoryContract.checks)
+    func postgres(_ check: PeopleRepositoryContract.Check) async throws {
+        try await TestPostgres.withStore { store in try await check.run(on: store.people) }
+    }
 }
 
 @Suite("trip repository contract")
@@ -61,5 +77,10 @@ struct TripRepositoryContractTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try await check.run(on: try SQLiteStore(directory: folder.path).trips)
+    }
+
+    @Test("PostgreSQL", .enabled(if: TestPostgres.enabled, TestPostgres.skipped), arguments: TripRepositoryContract.checks)
+    func postgres(_ check: TripRepositoryContract.Check) async throws {
+        try await TestPostgres.withStore { store in try await check.run(on: store.trips) }
     }
 }

@@ -1,0 +1,46 @@
+import Foundation
+import OnwardCore
+import PostgresNIO
+import Storage
+
+/// The commutes in progress, in the `commute` table.
+public struct PostgresCommuteRepository: CommuteRepository {
+    let db: PostgresAccess
+
+    // The ID is a secret: operations are named without it, so it never reaches an error message or a log.
+    public func save(_ record: CommuteRecord) async throws {
+        try await db.run("save a commute", """
+            INSERT INTO commute (id, state, revision, updated_at, expires_at)
+            VALUES (\(record.id), \(record.state), \(record.revision), \(record.updatedAt.epochSeconds), \(record.expiresAt.epochSeconds))
+            ON CONFLICT (id) DO UPDATE SET state = excluded.state, revision = excluded.revision,
+                updated_at = excluded.updated_at, expires_at = excluded.expires_at
+            WHERE excluded.revision >= commute.revision
+            """)
+    }
+
+    public func record(id: String) async throws -> CommuteRecord? {
+        try await records("read a commute", "SELECT id, state, revision, updated_at, expires_at FROM commute WHERE id = \(id)").first
+    }
+
+    public func active(at now: Instant) async throws -> [CommuteRecord] {
+        try await records("read the commutes in progress", """
+            SELECT id, state, revision, updated_at, expires_at FROM commute WHERE expires_at >= \(now.epochSeconds) ORDER BY id
+            """)
+    }
+
+    public func remove(id: String) async throws {
+        try await db.run("remove a commute", "DELETE FROM commute WHERE id = \(id)")
+    }
+
+    public func removeExpired(before now: Instant) async throws -> Int {
+        try await db.rows("remove the commutes that ended", "DELETE FROM commute WHERE expires_at < \(now.epochSeconds) RETURNING 1").count
+    }
+
+    private func records(_ what: String, _ query: PostgresQuery) async throws -> [CommuteRecord] {
+        try await db.rows(what, query) { row in
+            let (id, state, revision, updatedAt, expiresAt) = try row.decode((String, Data, Int, Int64, Int64).self)
+            return CommuteRecord(id: id, state: state, revision: revision, updatedAt: Instant(epochSeconds: updatedAt),
+                                 expiresAt: Instant(epochSeconds: expiresAt))
+        }
+    }
+}

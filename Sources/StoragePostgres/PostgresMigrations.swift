@@ -1,0 +1,91 @@
+import PostgresNIO
+
+/// The schema's history in PostgreSQL's dialect: the same named steps, in the same order, as
+/// `SQLiteMigrations`, recorded in `onward_migrations`. A released step is never edited: a change
+/// to the schema is a new step at the end, in both dialects.
+///
+/// Times are Unix seconds (`bigint`), as `Instant` holds them; whole values (a trip, an event, a
+/// profile…) are their JSON state (`StoredState`) in `bytea`, beside the columns that are looked up.
+enum PostgresMigrations {
+    static let steps: [(identifier: String, sql: [String])] = [
+        ("v1", [
+            // The last good body of each realtime source.
+            """
+            CREATE TABLE realtime_feed (
+                source text PRIMARY KEY, payload bytea NOT NULL, fetched_at bigint NOT NULL, feed_timestamp bigint)
+            """,
+        ]),
+        ("v2-commutes", [
+            // Commutes in progress: the engine's state as JSON, opaque to storage.
+            """
+            CREATE TABLE commute (
+                id text PRIMARY KEY, state bytea NOT NULL, revision bigint NOT NULL, updated_at bigint NOT NULL, expires_at bigint NOT NULL)
+            """,
+            "CREATE INDEX commute_expires_at ON commute (expires_at)",
+        ]),
+        ("v3-people", [
+            // Accounts: a username is unique in any letter case (username_key is it in lower case).
+            """
+            CREATE TABLE account (
+                id text PRIMARY KEY, username text, username_key text UNIQUE, password_hash text, telegram_id bigint UNIQUE,
+                display_name text NOT NULL, created_at bigint NOT NULL)
+            """,
+            // Signed-in devices, by the SHA-256 of their token; they go with their account.
+            """
+            CREATE TABLE session (
+                token_hash text PRIMARY KEY, account_id text NOT NULL REFERENCES account (id) ON DELETE CASCADE, kind text NOT NULL,
+                csrf_token text NOT NULL, created_at bigint NOT NULL, expires_at bigint NOT NULL)
+            """,
+            "CREATE INDEX session_account_id ON session (account_id)",
+            "CREATE INDEX session_expires_at ON session (expires_at)",
+            // A person's routes and stacks: one JSON state and its version, replaced whole by compare-and-swap.
+            """
+            CREATE TABLE saved_routes (
+                account_id text PRIMARY KEY REFERENCES account (id) ON DELETE CASCADE, version bigint NOT NULL, state bytea NOT NULL)
+            """,
+        ]),
+        ("v4-trips", [
+            "CREATE TABLE trip (id text PRIMARY KEY, invite_code text NOT NULL UNIQUE, state bytea NOT NULL)",
+            """
+            CREATE TABLE trip_member (
+                trip_id text NOT NULL REFERENCES trip (id) ON DELETE CASCADE, person text NOT NULL, PRIMARY KEY (trip_id, person))
+            """,
+            "CREATE INDEX trip_member_person ON trip_member (person)",
+            """
+            CREATE TABLE trip_position (
+                trip_id text NOT NULL REFERENCES trip (id) ON DELETE CASCADE, person text NOT NULL, state bytea NOT NULL,
+                PRIMARY KEY (trip_id, person))
+            """,
+            """
+            CREATE TABLE trip_event (
+                id text PRIMARY KEY, trip_id text NOT NULL REFERENCES trip (id) ON DELETE CASCADE, at bigint NOT NULL, state bytea NOT NULL)
+            """,
+            "CREATE INDEX trip_event_trip_id ON trip_event (trip_id)",
+            // Chat: one row per message, numbered within its conversation (a trip's, or two friends').
+            """
+            CREATE TABLE chat_message (
+                conversation text NOT NULL, sequence bigint NOT NULL, author text NOT NULL, text text NOT NULL, at bigint NOT NULL,
+                PRIMARY KEY (conversation, sequence))
+            """,
+            // Friendships across trips: one JSON state (accepted pairs and waiting requests).
+            "CREATE TABLE friendships (id integer PRIMARY KEY CHECK (id = 1), state bytea NOT NULL)",
+        ]),
+        ("v5-trip-people", [
+            // How far each reader has read each conversation: what unread counts go by.
+            """
+            CREATE TABLE chat_read (
+                conversation text NOT NULL, person text NOT NULL, sequence bigint NOT NULL, PRIMARY KEY (conversation, person))
+            """,
+            // A person's bio, photo and push address: one JSON state.
+            "CREATE TABLE profile (person text PRIMARY KEY, state bytea NOT NULL)",
+            // Hosts' broadcasts, kept with their trip.
+            """
+            CREATE TABLE broadcast (
+                id text PRIMARY KEY, trip_id text NOT NULL REFERENCES trip (id) ON DELETE CASCADE, at bigint NOT NULL, state bytea NOT NULL)
+            """,
+            "CREATE INDEX broadcast_by_trip ON broadcast (trip_id, at)",
+        ]),
+    ]
+
+    static var identifiers: [String] { steps.map(\.identifier) }
+}
