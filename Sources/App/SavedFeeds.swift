@@ -28,7 +28,7 @@ struct SavedFeeds: Sendable {
     /// Applies the saved feed of each of `sources` that has one, as it was
     /// when fetched. Records of sources no longer configured are left alone:
     /// they cost little, and the source may come back.
-    func restore(_ sources: [String], into writer: RealtimeWriter) async throws {
+    func restore(_ sources: [String], into writer: RealtimeWriter, logLevel: Logger.Level = .info) async throws {
         for source in sources {
             guard let record = try await repository.record(source: source) else { continue }
             let message: RealtimeMessage
@@ -41,7 +41,7 @@ struct SavedFeeds: Sendable {
                 continue
             }
             await writer.restore(message, source: source, fetchedAt: record.fetchedAt, feedTimestamp: record.feedTimestamp)
-            logger.info("restored the last saved realtime feed",
+            logger.log(level: logLevel, "restored the last saved realtime feed",
                         metadata: ["source": .string(source), "fetched_at": .stringConvertible(record.fetchedAt)])
         }
     }

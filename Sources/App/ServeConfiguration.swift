@@ -1,4 +1,6 @@
 import Foundation
+import Storage
+import StoragePostgres
 
 /// Settings of `onward serve`. Each comes from, in order of precedence: a
 /// command-line flag, an environment variable (`ONWARD_` + the key in capitals,
@@ -15,6 +17,9 @@ public struct ServeConfiguration: Sendable, Hashable {
     /// Seconds between simulated updates (the browser tests make it short).
     public var simulateInterval = 15
     public var dataDir = "onward-data"
+    /// A PostgreSQL database (`postgres://USER:PASSWORD@HOST:PORT/DATABASE`) shared by several servers; without it,
+    /// SQLite in the data folder. Set it in the environment or the config file, not on a command line others can read.
+    public var databaseURL: String?
     /// Seconds between polls of each realtime source.
     public var pollInterval = 30
     /// Live data older than this many seconds past its timestamp is shown as last known.
@@ -57,6 +62,7 @@ public struct ServeConfiguration: Sendable, Hashable {
     /// The keys, as written in the config file and (in capitals, after `ONWARD_`) in the environment.
     public enum Key: String, CaseIterable, Sendable {
         case host, port, feeds, realtime, simulate, simulateInterval = "simulate_interval", dataDir = "data_dir", pollInterval = "poll_interval", maxAge = "max_age"
+        case databaseURL = "database_url"
         case rateLimit = "rate_limit", rateBurst = "rate_burst", logLevel = "log_level"
         case nationalRailToken = "national_rail_token", nationalRailURL = "national_rail_url", ctaKey = "cta_key", ctaURL = "cta_url"
         case pushSubject = "push_subject", pushAllowHTTP = "push_allow_http", commuteSimulationSpeed = "commute_simulation_speed"
@@ -146,6 +152,11 @@ public struct ServeConfiguration: Sendable, Hashable {
         if let v = try bool(.simulate) { c.simulate = v }
         if let v = try number(.simulateInterval, 1...3600) { c.simulateInterval = Int(v) }
         if let v = try string(.dataDir) { c.dataDir = v }
+        if let v = try string(.databaseURL), !v.isEmpty {
+            // Checked now, so a wrong URL stops the start with what is wrong (the password is never repeated).
+            do { _ = try PostgresLocation(url: v) } catch { throw Problem(description: "\(raw(.databaseURL)!.source): \(error.message)") }
+            c.databaseURL = v
+        }
         if let v = try number(.pollInterval, 1...3600) { c.pollInterval = Int(v) }
         if let v = try number(.maxAge, 1...86_400) { c.maxAge = Int(v) }
         if let v = try number(.rateLimit, 0.1...100_000) { c.rateLimit = v }

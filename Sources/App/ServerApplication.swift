@@ -7,8 +7,9 @@ import Logging
 import OnwardCore
 import Server
 import ServiceLifecycle
+import StoragePostgres
 import SkiMap
-import StorageSQLite
+import Storage
 import Timetable
 import GTFSSource
 import Transit
@@ -24,6 +25,8 @@ public enum ServerApplication {
         public var sources: SourceRegistry
         /// Accounts, sessions and saved routes, as the server keeps them.
         public var people: PeopleService
+        /// The database: closed after the server stops.
+        public var storage: OpenedStorage
         public var origin: String
         /// What is being served, for the start-up log line.
         public var summary: String {
@@ -39,20 +42,28 @@ public enum ServerApplication {
                              now: @escaping @Sendable () -> Instant = { .now() }) async throws -> Built {
         try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
         // First, so a database this version cannot use stops the start before the slow timetable load.
-        let database = try SQLiteStore(directory: config.dataDir)
+        let database = try await OpenedStorage.open(config, logger: logger)
+        logger.info("storage opened", metadata: ["database": .string(database.description)])
         let saved = SavedFeeds(repository: database.realtimeFeeds, logger: logger)
+        // Several servers on one PostgreSQL: live changes go between them, and each feed has one poller.
+        let relay = database.postgres.map { LiveRelay(transport: PostgresRelay(notifications: PostgresNotifications(store: $0, logger: logger)), logger: logger) }
         let loaded = try Network.load(config.feeds)
         let network = try GTFSNetwork.open(loaded, options: .init(realtime: config.realtime, simulate: config.simulate, maxAge: config.maxAge,
                                                                    pollInterval: config.pollInterval, simulateInterval: config.simulateInterval),
                                            fetcher: fetcher, now: now, saved: { feed, bytes, message, fetchedAt in
                                                await saved.save(bytes, of: message, source: feed, fetchedAt: fetchedAt)
+                                               relay?.announce(.feed(source: feed))
                                            })
         for (source, prefix) in network.store.current.realtimePrefixes.sorted(by: { $0.key < $1.key }) {
             logger.info("realtime source matched against static feed",
                         metadata: ["source": .string(source), "feed": .string(String(prefix.dropLast()))])
         }
         try await saved.restore(network.feeds.map(\.name), into: network.writer)
-        var services: [any Service] = network.feeds.map { RealtimePollingService(feed: $0, logger: logger) }
+        var services: [any Service] = network.feeds.map { feed -> any Service in
+            let polling = RealtimePollingService(feed: feed, logger: logger)
+            guard let postgres = database.postgres else { return polling }
+            return LeadingPollingService(polling: polling, leadership: PostgresLeadership(store: postgres, logger: logger))
+        }
         if let ticker = network.simulation { services.append(SimulationService(ticker: ticker)) }
         let upstream = ProtocolSources.registry(config, fetcher: fetcher, now: now)
         // A feed named like a protocol source would have its IDs claimed by that source.
@@ -84,6 +95,13 @@ public enum ServerApplication {
         let notifier = TripNotifier(repository: database.trips, people: database.people, push: commutes.pushSender, telegram: telegram)
         services.append(notifier)
         deps.trips = TripService(repository: database.trips, people: people, notifier: notifier, telegramWebhookSecret: config.telegramWebhookSecret, now: now)
+        if let relay {
+            let writer = network.writer, all = network.feeds.map(\.name)
+            relay.connect(people: people, trips: deps.trips) { source in
+                try? await saved.restore(source.map { [$0] } ?? all, into: writer, logLevel: .debug)
+            }
+            services.append(relay)
+        }
         let router = buildRouter(deps)
         let app = Application(
             router: router,
@@ -92,7 +110,7 @@ public enum ServerApplication {
             services: services,
             logger: logger
         )
-        return Built(application: app, store: network.store, sources: registry, people: people, origin: loaded.origin)
+        return Built(application: app, store: network.store, sources: registry, people: people, storage: database, origin: loaded.origin)
     }
 
     /// Whether the server could not listen because another process has the port.

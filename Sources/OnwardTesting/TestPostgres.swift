@@ -44,6 +44,17 @@ public enum TestPostgres {
         }
     }
 
+    /// A database URL (for `database_url`) with a new schema of its own, dropped after `body`: for servers built as `onward serve` builds them.
+    public static func withDatabaseURL<T: Sendable>(_ body: (String) async throws -> T) async throws -> T {
+        let location = try freshLocation()
+        guard let url else { throw StorageError(.cannotOpen, "\(urlVariable) is not set") }
+        let withSchema = url + (url.contains("?") ? "&" : "?") + "search_path=" + (location.searchPath ?? "")
+        let answer: Result<T, any Error>
+        do { answer = .success(try await body(withSchema)) } catch { answer = .failure(error) }
+        if let store = try? await PostgresStore.open(location, logger: logger) { await drop(location, store) }
+        return try answer.get()
+    }
+
     /// Drops a test schema with everything in it, and closes the store.
     public static func drop(_ location: PostgresLocation, _ store: PostgresStore) async {
         if let schema = location.searchPath {

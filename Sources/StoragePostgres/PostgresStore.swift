@@ -117,6 +117,8 @@ enum AdvisoryLock {
     static let migrations: Int64 = 0x4F6E_7761_7264_0001
     /// With a conversation's hash: numbers its messages one post at a time.
     static let chat: Int32 = 0x4F6E_0002
+    /// With a job's hash: held by the server that does the job (`PostgresLeadership`).
+    static let leader: Int32 = 0x4F6E_0003
 }
 
 /// One column of a row, or a `StorageError` saying the database answered in a shape this version does not read.

@@ -65,6 +65,8 @@ struct ServeCommand: AsyncParsableCommand {
                                    "realtime": "\(settings.realtime.count) source(s)"])
             do {
                 try await built.application.runService()
+                // After a clean shutdown (SIGTERM): the pool's connections close.
+                await built.storage.close()
             } catch where ServerApplication.isAddressInUse(error) {
                 throw CLIError("port \(settings.port) on \(settings.host) is already in use by another program: stop it, or choose another port with --port")
             }

@@ -2,8 +2,10 @@ import OnwardCore
 import Synchronization
 
 /// Announces a person's saved routes after each change to every live connection of that
-/// person on this server. A slow connection skips to the newest state, never a backlog.
+/// person on this server, and through the relay (when servers share a database) on the others.
+/// A slow connection skips to the newest state, never a backlog.
 public final class RoutesHub: Sendable {
+    private let relay = Mutex<LiveRelay?>(nil)
     private typealias Continuation = AsyncStream<SavedRoutes?>.Continuation
     /// By account, then by connection.
     private let listeners = Mutex<[String: [Int: Continuation]]>([:])
@@ -25,12 +27,27 @@ public final class RoutesHub: Sendable {
         return stream
     }
 
+    /// Sends this hub's changes to the other servers too.
+    func relay(_ relay: LiveRelay) { self.relay.withLock { $0 = relay } }
+
+    /// A change made on this server: announced here and to the other servers.
     public func publish(_ routes: SavedRoutes, of accountId: String) {
+        deliver(routes, of: accountId)
+        relay.withLock { $0 }?.announce(.routes(account: accountId))
+    }
+
+    /// Announces on this server only (what the relay brings from another).
+    func deliver(_ routes: SavedRoutes, of accountId: String) {
         for c in listeners.withLock({ Array(($0[accountId] ?? [:]).values) }) { c.yield(routes) }
     }
 
-    /// Ends every connection of an account that no longer exists.
+    /// Ends every connection of an account that no longer exists (or signed out everywhere), on every server.
     public func close(_ accountId: String) {
+        deliverClose(accountId)
+        relay.withLock { $0 }?.announce(.accountClosed(account: accountId))
+    }
+
+    func deliverClose(_ accountId: String) {
         for c in listeners.withLock({ Array(($0[accountId] ?? [:]).values) }) {
             c.yield(nil)
             c.finish()

@@ -36,6 +36,7 @@ public final class TripHub: Sendable {
 
     private let state = Mutex(State())
     private let nextID = Atomic<Int>(0)
+    private let relay = Mutex<LiveRelay?>(nil)
 
     public init() {}
 
@@ -72,7 +73,17 @@ public final class TripHub: Sendable {
     /// A watched trip's members and positions as this server knows them.
     public func room(_ trip: String) -> Room? { state.withLock { $0.rooms[trip] } }
 
+    /// Sends this hub's changes to the other servers too.
+    func relay(_ relay: LiveRelay) { self.relay.withLock { $0 = relay } }
+
+    /// A change made on this server: announced here and to the other servers.
     public func publish(_ signal: TripSignal) {
+        deliver(signal)
+        relay.withLock { $0 }?.announce(signal.relayed)
+    }
+
+    /// Announces on this server only (what the relay brings from another).
+    func deliver(_ signal: TripSignal) {
         let targets: [AsyncStream<TripSignal>.Continuation] = state.withLock { s in
             switch signal {
             case .position(let trip, let p):
@@ -96,4 +107,17 @@ public final class TripHub: Sendable {
 
     /// How many live trip connections are open.
     public var count: Int { state.withLock { $0.listeners.count } }
+}
+
+extension TripSignal {
+    /// What other servers are told: IDs they read back, or a position whole.
+    var relayed: RelayMessage {
+        switch self {
+        case .position(let trip, let p): .position(trip: trip, p)
+        case .members(let trip): .members(trip: trip.id)
+        case .event(let e): .event(id: e.id)
+        case .chat(let c, let m): .chat(c, sequence: m.sequence)
+        case .broadcast(let b): .broadcast(trip: b.tripId, id: b.id)
+        }
+    }
 }

@@ -1,0 +1,148 @@
+import Foundation
+import Logging
+import OnwardCore
+import ServiceLifecycle
+import Storage
+import Synchronization
+import Trips
+
+/// What one server tells the others sharing its database, so each announces the change to its own
+/// live connections. Small on purpose (PostgreSQL's NOTIFY carries under 8,000 bytes): IDs, which
+/// the receiver reads from storage, and a position whole (it is small and comes often).
+public enum RelayMessage: Sendable, Hashable, Codable {
+    case routes(account: String)
+    /// The account was deleted, or signed out everywhere: its live connections end.
+    case accountClosed(account: String)
+    case position(trip: String, SharedPosition)
+    case members(trip: String)
+    case event(id: String)
+    case chat(Conversation, sequence: Int)
+    case broadcast(trip: String, id: String)
+    /// The server polling a realtime source stored a new feed from it: the others apply the stored one.
+    case feed(source: String)
+}
+
+/// How relay messages travel between servers (PostgreSQL's LISTEN/NOTIFY; see App).
+public protocol RelayTransport: Sendable {
+    /// Sends a text to every server listening (this one too); returns once the database has it.
+    func send(_ text: String) async throws
+    /// Calls `heard` with each text sent by any server, until cancelled; with `nil` after each (re)connection,
+    /// when texts sent during a break may have been missed.
+    func listen(_ heard: @escaping @Sendable (String?) async -> Void) async
+}
+
+/// Carries live changes between servers on one database. A hub's `publish` hands its change here (in
+/// order, without waiting); this service sends it, and turns what other servers send into the same
+/// changes on this server's hubs (`deliver`, which never sends again).
+public final class LiveRelay: Service, Sendable {
+    /// This server, so it skips what it sent itself.
+    let origin = UUID().uuidString
+    private let transport: any RelayTransport
+    private let outgoing: AsyncStream<RelayMessage>.Continuation
+    private let queued: AsyncStream<RelayMessage>
+    private let receivers = Mutex<Receivers?>(nil)
+    private let logger: Logger
+
+    struct Envelope: Codable {
+        var from: String
+        var message: RelayMessage
+    }
+
+    /// Where what other servers announce is read and announced here.
+    struct Receivers: Sendable {
+        var people: PeopleService
+        var trips: TripService?
+        /// Applies a realtime source's stored feed; every source's when nil.
+        var feedStored: (@Sendable (String?) async -> Void)?
+    }
+
+    public init(transport: any RelayTransport, logger: Logger) {
+        self.transport = transport
+        self.logger = logger
+        (queued, outgoing) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// Connects the hubs: their changes go out through this relay, and others' come in to them.
+    /// `feedStored` applies a realtime source's feed that another server stored (every source's when nil:
+    /// after a break in hearing the others, when announcements may have been missed).
+    public func connect(people: PeopleService, trips: TripService?, feedStored: (@Sendable (String?) async -> Void)? = nil) {
+        receivers.withLock { $0 = Receivers(people: people, trips: trips, feedStored: feedStored) }
+        people.hub.relay(self)
+        trips?.hub.relay(self)
+    }
+
+    /// Queues a change for the other servers, in order (the hubs call it; never waits).
+    public func announce(_ message: RelayMessage) { outgoing.yield(message) }
+
+    public func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.sendQueued() }
+            group.addTask { await self.transport.listen { text in await self.heard(text) } }
+            await withGracefulShutdownHandler {
+                await group.next()
+            } onGracefulShutdown: {
+                self.outgoing.finish()
+            }
+            group.cancelAll()
+        }
+    }
+
+    private func sendQueued() async {
+        let encoder = JSONEncoder()
+        for await message in queued {
+            do {
+                let text = String(decoding: try encoder.encode(Envelope(from: origin, message: message)), as: UTF8.self)
+                try await transport.send(text)
+            } catch {
+                // The change is stored; only other servers' live connections miss it until they read again.
+                logger.warning("a live change was not relayed to the other servers", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    private func heard(_ text: String?) async {
+        guard let text else {
+            // (Re)connected: what was announced meanwhile is lost, so the feeds are read again.
+            await receivers.withLock({ $0 })?.feedStored?(nil)
+            return
+        }
+        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(text.utf8)) else {
+            logger.warning("a relay message this version cannot read was ignored")
+            return
+        }
+        guard envelope.from != origin, let receivers = receivers.withLock({ $0 }) else { return }
+        do {
+            try await apply(envelope.message, receivers)
+        } catch {
+            logger.warning("a live change from another server could not be read", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Reads what the message names and announces it on this server's hubs only.
+    private func apply(_ message: RelayMessage, _ r: Receivers) async throws {
+        switch message {
+        case .routes(let account):
+            r.people.hub.deliver(try await r.people.repository.routes(accountId: account), of: account)
+        case .accountClosed(let account):
+            r.people.hub.deliverClose(account)
+        case .position(let trip, let position):
+            r.trips?.hub.deliver(.position(trip: trip, position))
+        case .members(let id):
+            guard let trips = r.trips, let trip = try await trips.repository.trip(id: id) else { return }
+            trips.hub.deliver(.members(trip))
+        case .event(let id):
+            guard let trips = r.trips, let event = try await trips.repository.event(id: id) else { return }
+            trips.hub.deliver(.event(event))
+        case .chat(let conversation, let sequence):
+            guard let trips = r.trips,
+                  let message = try await trips.repository.messages(in: conversation, before: sequence + 1, limit: 1).first,
+                  message.sequence == sequence else { return }
+            trips.hub.deliver(.chat(conversation, message))
+        case .broadcast(let trip, let id):
+            guard let trips = r.trips, let b = try await trips.repository.broadcasts(trip: trip, limit: 50).first(where: { $0.id == id }) else { return }
+            trips.hub.deliver(.broadcast(b))
+        case .feed(let source):
+            await r.feedStored?(source)
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import API
+import App
+import DataSources
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
+import Logging
+import OnwardCore
+import OnwardTesting
+import Server
+import SwiftProtobuf
+import GTFSRealtime
+import GTFSSource
+import Synchronization
+import Testing
+import Timetable
+
+/// Two servers built as `onward serve` builds them, on one PostgreSQL database: what is written on
+/// one reaches live connections on the other, and each realtime feed is polled by one of them.
+@Suite("several servers on one PostgreSQL", .enabled(if: TestPostgres.enabled, TestPostgres.skipped), .timeLimit(.minutes(5)))
+struct ScaleOutTests {
+    static func configuration(_ databaseURL: String) -> ServeConfiguration {
+        var config = ServeConfiguration()
+        config.port = 0
+        config.dataDir = NSTemporaryDirectory()
+        config.databaseURL = databaseURL
+        return config
+    }
+
+    static func quietLogger() -> Logger {
+        var l = Logger(label: "onward-scale-out-test")
+        l.logLevel = .error
+        return l
+    }
+
+    @Test("a person's phone on one server sees, within a second, a change made from their laptop on the other; sessions hold on both")
+    func routesAcrossServers() async throws {
+        try await TestPostgres.withDatabaseURL { url in
+            let a = try await ServerApplication.build(Self.configuration(url), logger: Self.quietLogger())
+            let b = try await ServerApplication.build(Self.configuration(url), logger: Self.quietLogger())
+            try await a.application.test(.live) { phoneServer in
+                try await b.application.test(.live) { laptopServer in
+                    // Signed up on one server, signed in on both: the session is in the shared database.
+                    let ana = try await PeopleAPITests.signUp(phoneServer, "ana")
+                    let bob = try await PeopleAPITests.signUp(laptopServer, "bob")
+                    #expect(try await PeopleAPITests.send(laptopServer, .get, "/api/v1/me", token: ana).status == .ok)
+                    try await phoneServer.ws("/live?me", configuration: PeopleLiveTests.bearer(ana)) { inbound, _, _ in
+                        var phone = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                        #expect(try PeopleLiveTests.routes(try await phone.next()).version == 0)
+                        for version in 1...3 {
+                            let sent = ContinuousClock.now
+                            let r = if version == 1 {
+                                try await PeopleAPITests.send(laptopServer, .post, "/api/v1/me/routes", PeopleAPITests.blokM, token: ana)
+                            } else {
+                                try await PeopleAPITests.send(laptopServer, .patch, "/api/v1/me/routes/\(try await Self.currentRoute(laptopServer, ana))",
+                                                              #"{"version": \#(version - 1), "name": "Office \#(version)"}"#, token: ana)
+                            }
+                            #expect(r.status == (version == 1 ? .created : .ok))
+                            let seen = try PeopleLiveTests.routes(try await phone.next())
+                            #expect(seen.version == version)
+                            #expect(ContinuousClock.now - sent < .seconds(1))
+                        }
+                        // Bob's change on the laptop's server is not Ana's: her phone hears nothing of it.
+                        #expect(try await PeopleAPITests.send(laptopServer, .post, "/api/v1/me/routes", PeopleAPITests.blokM, token: bob).status == .created)
+                        // Signing out everywhere on the laptop's server ends the phone's connection on the other:
+                        // the stream finishes with no message between (none of Bob's).
+                        #expect(try await PeopleAPITests.send(laptopServer, .delete, "/api/v1/sessions/current?everywhere=true", token: ana).status == .noContent)
+                        #expect(try await phone.next() == nil)
+                    }
+                    #expect(try await PeopleAPITests.send(phoneServer, .get, "/api/v1/me", token: ana).status == .unauthorized)
+                }
+            }
+            await a.storage.close()
+            await b.storage.close()
+        }
+    }
+
+    @Test("a trip's position, chat message, RSVP and member change written on one server reach the map on the other within a second")
+    func tripAcrossServers() async throws {
+        typealias P = PeopleAPITests
+        try await TestPostgres.withDatabaseURL { url in
+            let a = try await ServerApplication.build(Self.configuration(url), logger: Self.quietLogger())
+            let b = try await ServerApplication.build(Self.configuration(url), logger: Self.quietLogger())
+            try await a.application.test(.live) { hostServer in
+                try await b.application.test(.live) { travellerServer in
+                    let hana = try await P.signUp(hostServer, "hana"), tom = try await P.signUp(travellerServer, "tom")
+                    let soon = Instant.now()
+                    let trip = try P.decode(try await P.send(hostServer, .post, "/api/v1/trips",
+                                                             #"{"name": "Ski week", "endsAt": "\#(soon.adding(seconds: 7 * 86_400))"}"#, token: hana),
+                                            as: TripDTO.self)
+                    #expect(try await P.send(travellerServer, .post, "/api/v1/trips/join", #"{"code": "\#(trip.inviteCode!)"}"#, token: tom).status == .ok)
+                    let tomID = try await TripSocialAPITests.id(travellerServer, tom)
+                    try await TripLiveTests.live(hostServer, trip.id, hana, radius: 10_000) { host, _ in
+                        // Each written on the traveller's server, heard on the host's.
+                        func within(_ write: () async throws -> Void, _ heard: () async throws -> Bool) async throws {
+                            let sent = ContinuousClock.now
+                            try await write()
+                            let ok = try await heard()
+                            #expect(ok)
+                            #expect(ContinuousClock.now - sent < .seconds(1))
+                        }
+                        try await within({
+                            try await TripLiveTests.share(travellerServer, trip.id, tom, 42.5350919, 1.488898, until: soon.adding(seconds: 3600).description)
+                        }, { try await host.next()?.position?.person == tomID })
+                        try await within({
+                            _ = try await P.send(travellerServer, .post, "/api/v1/chat/trip:\(trip.id)", #"{"text": "On the lift"}"#, token: tom)
+                        }, { try await host.nextNonPosition()?.message?.text == "On the lift" })
+                        let event = try P.decode(try await P.send(hostServer, .post, "/api/v1/trips/\(trip.id)/events",
+                                                                  #"{"title": "Fondue", "at": "\#(soon.adding(seconds: 3600))", "latitude": 42.56, "longitude": 1.49, "audience": "chosen", "people": ["\#(tomID)"]}"#,
+                                                                  token: hana), as: TripEventDTO.self)
+                        #expect(try await host.nextNonPosition()?.event?.id == event.id)
+                        try await within({
+                            _ = try await P.send(travellerServer, .put, "/api/v1/trips/\(trip.id)/events/\(event.id)/rsvp", #"{"answer": "going"}"#, token: tom)
+                        }, { try await host.nextNonPosition()?.event?.answers == [tomID: "going"] })
+                        try await within({
+                            _ = try await P.send(travellerServer, .delete, "/api/v1/trips/\(trip.id)/members/me", token: tom)
+                        }, { try await host.nextNonPosition()?.type == "members" })
+                    }
+                }
+            }
+            await a.storage.close()
+            await b.storage.close()
+        }
+    }
+
+    @Test("one server polls a realtime feed, the other applies what it stored; when the poller stops, the other takes over")
+    func onePollerAtATime() async throws {
+        typealias H = HalifaxServer
+        try await TestPostgres.withDatabaseURL { url in
+            var config = try H.configuration(dataDir: NSTemporaryDirectory())
+            config.databaseURL = url
+            config.pollInterval = 1
+            // Each fetch a newer feed, as a real source's (a poller keeps an unchanged one without storing it again).
+            let capture = try TransitRealtime_FeedMessage(serializedBytes: try H.capture.get())
+            let fetches = Atomic<Int>(0)
+            let changing: FakeHTTPFetcher.Reply = { _ in
+                var next = capture
+                next.header.timestamp += UInt64(fetches.add(1, ordering: .relaxed).newValue)
+                return .success(DataSources.HTTPResponse(status: 200, headers: [:], body: try! next.serializedData()))
+            }
+            let fetcherA = FakeHTTPFetcher(), fetcherB = FakeHTTPFetcher()
+            await fetcherA.stub(H.url, changing)
+            await fetcherB.stub(H.url, changing)
+            let a = try await ServerApplication.build(config, logger: Self.quietLogger(), fetcher: fetcherA)
+            let b = try await ServerApplication.build(config, logger: Self.quietLogger(), fetcher: fetcherB)
+            let polled = { @Sendable (built: ServerApplication.Built) in (built.store.current.sources[H.source]?.successes ?? 0) > 0 }
+            // A starts first and leads.
+            let (stop, stopNow) = AsyncStream<Void>.makeStream()
+            let first = Task {
+                try await a.application.test(.router) { _ in
+                    for await _ in stop { break }
+                }
+            }
+            try await Self.wait(a.store) { _ in polled(a) }
+            try await b.application.test(.router) { _ in
+                // B applies what A stored and announced, without fetching.
+                try await Self.wait(b.store) { $0.sources[H.source]?.lastSuccess != nil }
+                #expect(await fetcherB.requests.isEmpty)
+                #expect((b.store.current.realtime.overlay.tripUpdatesTimestamp?.epochSeconds ?? 0) > H.captured.epochSeconds)
+                // A stops (its connection and lock go): B polls within a few seconds.
+                let stopped = ContinuousClock.now
+                stopNow.finish()
+                try await first.value
+                let fetchedByA = await fetcherA.requests.count
+                try await Self.wait(b.store) { _ in polled(b) }
+                #expect(ContinuousClock.now - stopped < .seconds(6))
+                #expect(await fetcherA.requests.count == fetchedByA)
+            }
+            await a.storage.close()
+            await b.storage.close()
+        }
+    }
+
+    /// Waits on a store's updates (never on time) until `done`.
+    static func wait(_ store: LiveStore, until done: @escaping @Sendable (NetworkState) -> Bool) async throws {
+        let updates = store.subscribe()
+        if done(store.current) { return }
+        for await _ in updates where done(store.current) { return }
+    }
+
+    static func currentRoute(_ client: some TestClientProtocol, _ token: String) async throws -> String {
+        let r = try await PeopleAPITests.send(client, .get, "/api/v1/me/routes", token: token)
+        return try #require(try PeopleAPITests.decode(r, as: SavedRoutes.self).currentRouteId)
+    }
+}
