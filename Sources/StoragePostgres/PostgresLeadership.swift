@@ -22,15 +22,8 @@ public struct PostgresLeadership: Sendable {
     public func whileLeading(_ job: String, _ lead: @escaping @Sendable () async -> Void) async {
         while !Task.isCancelled {
             do {
-                let connection = try await PostgresConnection.connect(configuration: try store.location.connectionConfiguration(), id: 2, logger: logger)
-                do {
-                    try await hold(job, on: connection, lead)
-                } catch {
-                    try? await connection.close()
-                    throw error
-                }
-                // Closing the connection releases the lock.
-                try? await connection.close()
+                // Closing the connection after releases the lock.
+                try await store.withOwnConnection { connection in try await hold(job, on: connection, lead) }
             } catch {
                 if Task.isCancelled { return }
                 logger.warning("lost the database while leading or waiting to lead; connecting again",

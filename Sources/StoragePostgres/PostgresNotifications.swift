@@ -28,18 +28,13 @@ public struct PostgresNotifications: Sendable {
         var wait = Duration.milliseconds(100)
         while !Task.isCancelled {
             do {
-                let connection = try await PostgresConnection.connect(configuration: try store.location.connectionConfiguration(), id: 1, logger: logger)
-                do {
+                try await store.withOwnConnection { connection in
                     try await connection.listen(on: Self.channel) { texts in
                         await heard(nil)
                         wait = .milliseconds(100)
                         for try await text in texts { await heard(text.payload) }
                     }
-                } catch {
-                    try? await connection.close()
-                    throw error
                 }
-                try? await connection.close()
             } catch {
                 if Task.isCancelled { return }
                 logger.warning("not hearing other servers' live changes; connecting again",

@@ -65,6 +65,16 @@ public final class PostgresStore: Sendable {
             .map { row throws(StorageError) in try decoded(String.self, row) }
     }
 
+    /// Runs `body` on a connection of its own, outside the pool (for a long LISTEN, or a lock held as long as
+    /// the connection lives), and closes it after, whether `body` returned or threw.
+    public func withOwnConnection<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let connection = try await PostgresConnection.connect(configuration: try location.connectionConfiguration(), id: 1, logger: access.logger)
+        let answer: Result<T, any Error>
+        do { answer = .success(try await body(connection)) } catch { answer = .failure(error) }
+        try? await connection.close()
+        return try answer.get()
+    }
+
     /// A first connection, outside the pool (which retries quietly), so a database that is not there
     /// or refuses Onward says so at once instead of when someone signs in.
     private func checkConnects(_ logger: Logger) async throws(StorageError) {

@@ -38,88 +38,85 @@ struct ScaleOutTests {
 
     @Test("a person's phone on one server sees, within a second, a change made from their laptop on the other; sessions hold on both")
     func routesAcrossServers() async throws {
-        try await TestPostgres.withDatabaseURL { url in
-            let a = try await ServerApplication.build(Self.configuration(url), logger: Self.quietLogger())
-            let b = try await ServerApplication.build(Self.configuration(url), logger: Self.quietLogger())
-            try await a.application.test(.live) { phoneServer in
-                try await b.application.test(.live) { laptopServer in
-                    // Signed up on one server, signed in on both: the session is in the shared database.
-                    let ana = try await PeopleAPITests.signUp(phoneServer, "ana")
-                    let bob = try await PeopleAPITests.signUp(laptopServer, "bob")
-                    #expect(try await PeopleAPITests.send(laptopServer, .get, "/api/v1/me", token: ana).status == .ok)
-                    try await phoneServer.ws("/live?me", configuration: PeopleLiveTests.bearer(ana)) { inbound, _, _ in
-                        var phone = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
-                        #expect(try PeopleLiveTests.routes(try await phone.next()).version == 0)
-                        for version in 1...3 {
-                            let sent = ContinuousClock.now
-                            let r = if version == 1 {
-                                try await PeopleAPITests.send(laptopServer, .post, "/api/v1/me/routes", PeopleAPITests.blokM, token: ana)
-                            } else {
-                                try await PeopleAPITests.send(laptopServer, .patch, "/api/v1/me/routes/\(try await Self.currentRoute(laptopServer, ana))",
-                                                              #"{"version": \#(version - 1), "name": "Office \#(version)"}"#, token: ana)
-                            }
-                            #expect(r.status == (version == 1 ? .created : .ok))
-                            let seen = try PeopleLiveTests.routes(try await phone.next())
-                            #expect(seen.version == version)
-                            #expect(ContinuousClock.now - sent < .seconds(1))
-                        }
-                        // Bob's change on the laptop's server is not Ana's: her phone hears nothing of it.
-                        #expect(try await PeopleAPITests.send(laptopServer, .post, "/api/v1/me/routes", PeopleAPITests.blokM, token: bob).status == .created)
-                        // Signing out everywhere on the laptop's server ends the phone's connection on the other:
-                        // the stream finishes with no message between (none of Bob's).
-                        #expect(try await PeopleAPITests.send(laptopServer, .delete, "/api/v1/sessions/current?everywhere=true", token: ana).status == .noContent)
-                        #expect(try await phone.next() == nil)
+        try await Self.twoServers { phoneServer, laptopServer in
+            // Signed up on one server, signed in on both: the session is in the shared database.
+            let ana = try await PeopleAPITests.signUp(phoneServer, "ana")
+            let bob = try await PeopleAPITests.signUp(laptopServer, "bob")
+            #expect(try await PeopleAPITests.send(laptopServer, .get, "/api/v1/me", token: ana).status == .ok)
+            try await phoneServer.ws("/live?me", configuration: PeopleLiveTests.bearer(ana)) { inbound, _, _ in
+                var phone = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                #expect(try PeopleLiveTests.routes(try await phone.next()).version == 0)
+                for version in 1...3 {
+                    let sent = ContinuousClock.now
+                    let r = if version == 1 {
+                        try await PeopleAPITests.send(laptopServer, .post, "/api/v1/me/routes", PeopleAPITests.blokM, token: ana)
+                    } else {
+                        try await PeopleAPITests.send(laptopServer, .patch, "/api/v1/me/routes/\(try await Self.currentRoute(laptopServer, ana))",
+                                                      #"{"version": \#(version - 1), "name": "Office \#(version)"}"#, token: ana)
                     }
-                    #expect(try await PeopleAPITests.send(phoneServer, .get, "/api/v1/me", token: ana).status == .unauthorized)
+                    #expect(r.status == (version == 1 ? .created : .ok))
+                    let seen = try PeopleLiveTests.routes(try await phone.next())
+                    #expect(seen.version == version)
+                    #expect(ContinuousClock.now - sent < .seconds(1))
                 }
+                // Bob's change on the laptop's server is not Ana's: her phone hears nothing of it.
+                #expect(try await PeopleAPITests.send(laptopServer, .post, "/api/v1/me/routes", PeopleAPITests.blokM, token: bob).status == .created)
+                // Signing out everywhere on the laptop's server ends the phone's connection on the other:
+                // the stream finishes with no message between (none of Bob's).
+                #expect(try await PeopleAPITests.send(laptopServer, .delete, "/api/v1/sessions/current?everywhere=true", token: ana).status == .noContent)
+                #expect(try await phone.next() == nil)
             }
-            await a.storage.close()
-            await b.storage.close()
+            #expect(try await PeopleAPITests.send(phoneServer, .get, "/api/v1/me", token: ana).status == .unauthorized)
         }
     }
 
     @Test("a trip's position, chat message, RSVP and member change written on one server reach the map on the other within a second")
     func tripAcrossServers() async throws {
         typealias P = PeopleAPITests
+        try await Self.twoServers { hostServer, travellerServer in
+            let hana = try await P.signUp(hostServer, "hana"), tom = try await P.signUp(travellerServer, "tom")
+            let soon = Instant.now()
+            let trip = try P.decode(try await P.send(hostServer, .post, "/api/v1/trips",
+                                                     #"{"name": "Ski week", "endsAt": "\#(soon.adding(seconds: 7 * 86_400))"}"#, token: hana),
+                                    as: TripDTO.self)
+            #expect(try await P.send(travellerServer, .post, "/api/v1/trips/join", #"{"code": "\#(trip.inviteCode!)"}"#, token: tom).status == .ok)
+            let tomID = try await TripSocialAPITests.id(travellerServer, tom)
+            try await TripLiveTests.live(hostServer, trip.id, hana, radius: 10_000) { host, _ in
+                // Each written on the traveller's server, heard on the host's.
+                func within(_ write: () async throws -> Void, _ heard: () async throws -> Bool) async throws {
+                    let sent = ContinuousClock.now
+                    try await write()
+                    let ok = try await heard()
+                    #expect(ok)
+                    #expect(ContinuousClock.now - sent < .seconds(1))
+                }
+                try await within({
+                    try await TripLiveTests.share(travellerServer, trip.id, tom, 42.5350919, 1.488898, until: soon.adding(seconds: 3600).description)
+                }, { try await host.next()?.position?.person == tomID })
+                try await within({
+                    _ = try await P.send(travellerServer, .post, "/api/v1/chat/trip:\(trip.id)", #"{"text": "On the lift"}"#, token: tom)
+                }, { try await host.nextNonPosition()?.message?.text == "On the lift" })
+                let event = try P.decode(try await P.send(hostServer, .post, "/api/v1/trips/\(trip.id)/events",
+                                                          #"{"title": "Fondue", "at": "\#(soon.adding(seconds: 3600))", "latitude": 42.56, "longitude": 1.49, "audience": "chosen", "people": ["\#(tomID)"]}"#,
+                                                          token: hana), as: TripEventDTO.self)
+                #expect(try await host.nextNonPosition()?.event?.id == event.id)
+                try await within({
+                    _ = try await P.send(travellerServer, .put, "/api/v1/trips/\(trip.id)/events/\(event.id)/rsvp", #"{"answer": "going"}"#, token: tom)
+                }, { try await host.nextNonPosition()?.event?.answers == [tomID: "going"] })
+                try await within({
+                    _ = try await P.send(travellerServer, .delete, "/api/v1/trips/\(trip.id)/members/me", token: tom)
+                }, { try await host.nextNonPosition()?.type == "members" })
+            }
+        }
+    }
+
+    /// Two servers on the bundled network and one new database, each listening on a port of its own.
+    static func twoServers(_ body: @escaping @Sendable (any TestClientProtocol & Sendable, any TestClientProtocol & Sendable) async throws -> Void) async throws {
         try await TestPostgres.withDatabaseURL { url in
             let a = try await ServerApplication.build(Self.configuration(url), logger: Self.quietLogger())
             let b = try await ServerApplication.build(Self.configuration(url), logger: Self.quietLogger())
-            try await a.application.test(.live) { hostServer in
-                try await b.application.test(.live) { travellerServer in
-                    let hana = try await P.signUp(hostServer, "hana"), tom = try await P.signUp(travellerServer, "tom")
-                    let soon = Instant.now()
-                    let trip = try P.decode(try await P.send(hostServer, .post, "/api/v1/trips",
-                                                             #"{"name": "Ski week", "endsAt": "\#(soon.adding(seconds: 7 * 86_400))"}"#, token: hana),
-                                            as: TripDTO.self)
-                    #expect(try await P.send(travellerServer, .post, "/api/v1/trips/join", #"{"code": "\#(trip.inviteCode!)"}"#, token: tom).status == .ok)
-                    let tomID = try await TripSocialAPITests.id(travellerServer, tom)
-                    try await TripLiveTests.live(hostServer, trip.id, hana, radius: 10_000) { host, _ in
-                        // Each written on the traveller's server, heard on the host's.
-                        func within(_ write: () async throws -> Void, _ heard: () async throws -> Bool) async throws {
-                            let sent = ContinuousClock.now
-                            try await write()
-                            let ok = try await heard()
-                            #expect(ok)
-                            #expect(ContinuousClock.now - sent < .seconds(1))
-                        }
-                        try await within({
-                            try await TripLiveTests.share(travellerServer, trip.id, tom, 42.5350919, 1.488898, until: soon.adding(seconds: 3600).description)
-                        }, { try await host.next()?.position?.person == tomID })
-                        try await within({
-                            _ = try await P.send(travellerServer, .post, "/api/v1/chat/trip:\(trip.id)", #"{"text": "On the lift"}"#, token: tom)
-                        }, { try await host.nextNonPosition()?.message?.text == "On the lift" })
-                        let event = try P.decode(try await P.send(hostServer, .post, "/api/v1/trips/\(trip.id)/events",
-                                                                  #"{"title": "Fondue", "at": "\#(soon.adding(seconds: 3600))", "latitude": 42.56, "longitude": 1.49, "audience": "chosen", "people": ["\#(tomID)"]}"#,
-                                                                  token: hana), as: TripEventDTO.self)
-                        #expect(try await host.nextNonPosition()?.event?.id == event.id)
-                        try await within({
-                            _ = try await P.send(travellerServer, .put, "/api/v1/trips/\(trip.id)/events/\(event.id)/rsvp", #"{"answer": "going"}"#, token: tom)
-                        }, { try await host.nextNonPosition()?.event?.answers == [tomID: "going"] })
-                        try await within({
-                            _ = try await P.send(travellerServer, .delete, "/api/v1/trips/\(trip.id)/members/me", token: tom)
-                        }, { try await host.nextNonPosition()?.type == "members" })
-                    }
-                }
+            try await a.application.test(.live) { first in
+                try await b.application.test(.live) { second in try await body(first, second) }
             }
             await a.storage.close()
             await b.storage.close()
