@@ -1,4 +1,5 @@
 import Foundation
+import Server
 import Storage
 import StoragePostgres
 
@@ -27,6 +28,8 @@ public struct ServeConfiguration: Sendable, Hashable {
     /// Sustained API requests per second per client, and the burst allowed.
     public var rateLimit = 50.0
     public var rateBurst = 100.0
+    /// Proxies (addresses or networks) whose `Forwarded` / `X-Forwarded-For` name the client; none by default.
+    public var trustedProxies: [String] = []
     public var logLevel = "info"
     /// National Rail Darwin (OpenLDBWS): the access token, and the endpoint (the public one by default).
     public var nationalRailToken: String?
@@ -63,7 +66,7 @@ public struct ServeConfiguration: Sendable, Hashable {
     public enum Key: String, CaseIterable, Sendable {
         case host, port, feeds, realtime, simulate, simulateInterval = "simulate_interval", dataDir = "data_dir", pollInterval = "poll_interval", maxAge = "max_age"
         case databaseURL = "database_url"
-        case rateLimit = "rate_limit", rateBurst = "rate_burst", logLevel = "log_level"
+        case rateLimit = "rate_limit", rateBurst = "rate_burst", logLevel = "log_level", trustedProxies = "trusted_proxies"
         case nationalRailToken = "national_rail_token", nationalRailURL = "national_rail_url", ctaKey = "cta_key", ctaURL = "cta_url"
         case pushSubject = "push_subject", pushAllowHTTP = "push_allow_http", commuteSimulationSpeed = "commute_simulation_speed"
         case telegramBotToken = "telegram_bot_token", telegramBotUsername = "telegram_bot_username"
@@ -161,6 +164,10 @@ public struct ServeConfiguration: Sendable, Hashable {
         if let v = try number(.maxAge, 1...86_400) { c.maxAge = Int(v) }
         if let v = try number(.rateLimit, 0.1...100_000) { c.rateLimit = v }
         if let v = try number(.rateBurst, 1...1_000_000) { c.rateBurst = v }
+        if let v = try list(.trustedProxies) {
+            do { _ = try TrustedProxies(v) } catch { throw Problem(description: "\(raw(.trustedProxies)!.source): \(error.description)") }
+            c.trustedProxies = v
+        }
         func url(_ key: Key) throws(Problem) -> String? {
             guard let v = try string(key) else { return nil }
             guard let u = URL(string: v), let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https", u.host != nil else {

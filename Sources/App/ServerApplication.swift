@@ -84,6 +84,7 @@ public enum ServerApplication {
                                       now: now, attribution: attribution(loaded),
                                       rateLimit: .init(ratePerSecond: config.rateLimit, burst: config.rateBurst), commutes: commutes,
                                       people: people)
+        deps.trustedProxies = try TrustedProxies(config.trustedProxies)
         let ski = try SkiAreaLoading.load(osm: config.skiArea, elevation: config.skiElevation)
         deps.ski = SkiRouter(ski)
         // The bundled town streets go with the bundled ski area only.

@@ -10,13 +10,17 @@ public struct OnwardRequestContext: RequestContext, WebSocketRequestContext, Rem
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<OnwardRequestContext>
     public var requestID = ""
-    /// The client's address, for rate limiting.
+    /// The peer's address: the client's, or a proxy's.
     public let remoteAddress: SocketAddress?
+    /// The client's address (what rate limits and sign-in attempts are counted by): the peer's, or the one a
+    /// trusted proxy names (`ClientOriginMiddleware`).
+    public var clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
         remoteAddress = source.channel.remoteAddress
+        clientAddress = remoteAddress?.ipAddress ?? "unknown"
     }
 }
 

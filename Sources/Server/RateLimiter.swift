@@ -3,8 +3,9 @@ import HTTPTypes
 import Hummingbird
 import Synchronization
 
-/// Per-client rate limiting of the API: a token bucket per client address.
-/// Over the limit, a `429` with `Retry-After` says when to come back.
+/// Rate limiting of the API: a token bucket per signed-in session (a person's device), else per client
+/// address (the one a trusted proxy names: see `TrustedProxies`), so one proxy's address does not
+/// throttle everyone behind it. Over the limit, a `429` with `Retry-After` says when to come back.
 public final class RateLimiter: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// Sustained requests per second per client.
@@ -43,14 +44,26 @@ struct RateLimitMiddleware: RouterMiddleware {
     let limiter: RateLimiter
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let client = context.remoteAddress?.ipAddress ?? "unknown"
-        if let wait = limiter.take(client: client, now: Date().timeIntervalSinceReferenceDate) {
+        let address = "client " + context.clientAddress
+        // A credential's bucket is keyed by its hash (never the token itself); it is not looked up here.
+        let credential = (Authenticator.bearer(request) ?? request.cookies[Authenticator.cookieName]?.value).map { "session " + Secrets.sha256($0) }
+        let now = Date().timeIntervalSinceReferenceDate
+        if let wait = limiter.take(client: credential ?? address, now: now) {
             var response = try Problem(status: .tooManyRequests, code: "rate-limited", title: "Too many requests",
                                        detail: "This client has made too many requests; try again in a moment.")
                 .response(from: request, context: context)
             response.headers[.retryAfter] = String(max(1, Int(wait.rounded(.up))))
             return response
         }
-        return try await next(request, context)
+        // A credential that signs nobody in costs its address a token too: made-up tokens are no way around the limit.
+        // (The 401 is usually thrown, and made a response by ErrorMiddleware further out.)
+        do {
+            let response = try await next(request, context)
+            if credential != nil, response.status == .unauthorized { _ = limiter.take(client: address, now: now) }
+            return response
+        } catch let error as Problem where credential != nil && error.status == HTTPResponse.Status.unauthorized.code {
+            _ = limiter.take(client: address, now: now)
+            throw error
+        }
     }
 }

@@ -9,6 +9,7 @@ public func buildRouter(_ deps: ServerDependencies) -> Router<OnwardRequestConte
     let router = Router(context: OnwardRequestContext.self)
     let pages = PageRoutes(deps: deps)
     let routes = RouteTable()
+    router.add(middleware: ClientOriginMiddleware(proxies: deps.trustedProxies))
     router.add(middleware: AccessLogMiddleware())
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware(page: pages.errorPage))

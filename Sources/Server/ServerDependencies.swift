@@ -18,6 +18,8 @@ public struct ServerDependencies: Sendable {
     /// The data's attribution, shown in every page's footer.
     public var attribution: String
     public var rateLimit: RateLimiter.Configuration
+    /// The proxies whose `Forwarded` / `X-Forwarded-For` name the client (none: every peer is the client).
+    public var trustedProxies = TrustedProxies.none
     /// Origins (scheme://host[:port]) besides the server's own that may open WebSockets.
     public var allowedOrigins: Set<String>
     /// Largest request body accepted.

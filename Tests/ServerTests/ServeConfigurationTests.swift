@@ -37,6 +37,9 @@ struct ServeConfigurationTests {
         (#"{"port": 8080"#, [:], "not valid JSON"),
         (#"{}"#, ["ONWARD_SIMULATE": "perhaps"], "ONWARD_SIMULATE"),
         (#"{}"#, ["ONWARD_LOG_LEVEL": "loud"], "log_level"),
+        (#"{"trusted_proxies": ["10.0.0.0/8", "nginx"]}"#, [:], "trusted_proxies: 'nginx' is not an IP address"),
+        (#"{}"#, ["ONWARD_DATABASE_URL": "mysql://onward:hunter2@db/onward"], "ONWARD_DATABASE_URL: the database URL must start with postgres://"),
+        (#"{"database_url": "postgres://onward:hunter2@db/onward?sslmode=sometimes"}"#, [:], "database_url: the database URL's sslmode"),
     ] as [(String, [String: String], String)])
     func problems(json: String, environment: [String: String], mention: String) throws {
         let f = try file(json)
@@ -46,6 +49,8 @@ struct ServeConfigurationTests {
             Issue.record("accepted")
         } catch {
             #expect(error.description.contains(mention), "\(error.description)")
+            // A database URL's password is never repeated.
+            #expect(!error.description.contains("hunter2"))
         }
     }
 

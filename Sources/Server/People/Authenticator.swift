@@ -75,8 +75,9 @@ struct Authenticator: Sendable {
         Cookie(name: cookieName, value: token, maxAge: maxAge, path: "/", secure: overTLS(request), httpOnly: true, sameSite: .lax)
     }
 
+    /// Over TLS directly, or (`X-Forwarded-Proto`, which `ClientOriginMiddleware` keeps only from a trusted proxy) through a proxy.
     static func overTLS(_ request: Request) -> Bool {
-        request.head.scheme == "https" || request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https"
+        request.head.scheme == "https" || request.headers[.xForwardedProto] == "https"
     }
 
     static let signInRequired = Problem(status: .unauthorized, code: "sign-in-required", title: "Sign-in required",

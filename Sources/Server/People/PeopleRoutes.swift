@@ -97,7 +97,7 @@ struct PeopleRoutes {
         try await people.prepared(route, for: signed.account.id, onto: stack, queries: deps.queries(), languages: try Params(request).languages)
     }
 
-    static func client(_ context: OnwardRequestContext) -> String { context.remoteAddress?.ipAddress ?? "unknown" }
+    static func client(_ context: OnwardRequestContext) -> String { context.clientAddress }
 
     static func signedIn(_ signed: PeopleService.Signed, token: String, status: HTTPResponse.Status) throws -> Response {
         var response = try json(SignedInDTO(me: PeopleService.me(signed.account), token: token, expiresAt: signed.session.expiresAt.description))
