@@ -3,7 +3,8 @@
 # against `onward serve --simulate`). Screenshots go to artifacts/screenshots/.
 # Without pytest, Selenium or Chromium the browser tests are skipped with a message
 # (unless ONWARD_REQUIRE_BROWSER=1, as in CI): see Scripts/browser-tests.sh. Between them,
-# the API is fuzzed from its OpenAPI document (Scripts/api-fuzz.sh, PyPI schemathesis).
+# two servers run on one PostgreSQL behind nginx (Scripts/scale-out-tests.sh), and the API is
+# fuzzed from its OpenAPI document (Scripts/api-fuzz.sh, PyPI schemathesis).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Generated files are current: the OpenAPI document is what its generator makes.
@@ -26,5 +27,7 @@ if ! swift test --skip-build 2>&1 | tee artifacts/swift-test.log; then
   grep -E "✘|recorded an issue|error: " artifacts/swift-test.log | grep -v "^20[0-9][0-9]-" | head -60 >&2 || true
   exit 1
 fi
+# Two servers on one PostgreSQL behind nginx, one killed under load.
+Scripts/scale-out-tests.sh
 Scripts/api-fuzz.sh
 Scripts/browser-tests.sh
