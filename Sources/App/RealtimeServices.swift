@@ -2,6 +2,7 @@ import DataSources
 import GTFSSource
 import Logging
 import OnwardCore
+import Server
 import ServiceLifecycle
 import StoragePostgres
 
@@ -46,5 +47,18 @@ struct SimulationService: Service {
 
     func run() async throws {
         await cancelWhenGracefulShutdown { await ticker.run() }
+    }
+}
+
+/// With several servers on one PostgreSQL: the commutes' clock (deadlines, simulated travellers, live
+/// times) runs on one server at a time, so each alert is given once; another takes over when it dies.
+struct LeadingCommuteClock: Service {
+    let commutes: CommuteService
+    let leadership: PostgresLeadership
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await leadership.whileLeading("commutes") { await commutes.lead() }
+        }
     }
 }

@@ -98,10 +98,13 @@ public enum ServerApplication {
         deps.trips = TripService(repository: database.trips, people: people, notifier: notifier, telegramWebhookSecret: config.telegramWebhookSecret, now: now)
         if let relay {
             let writer = network.writer, all = network.feeds.map(\.name)
-            relay.connect(people: people, trips: deps.trips) { source in
+            relay.connect(people: people, trips: deps.trips, commutes: commutes) { source in
                 try? await saved.restore(source.map { [$0] } ?? all, into: writer, logLevel: .debug)
             }
             services.append(relay)
+            if let postgres = database.postgres {
+                services.append(LeadingCommuteClock(commutes: commutes, leadership: PostgresLeadership(store: postgres, logger: logger)))
+            }
         }
         let router = buildRouter(deps)
         let app = Application(

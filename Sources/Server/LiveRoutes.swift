@@ -52,7 +52,7 @@ struct LiveRoutes {
                               detail: "Live updates are only for pages served by this server.")
             }
             if let id = commuteID(request) {
-                guard deps.commutes.exists(id) else { throw CommuteRoutes.notFound }
+                guard await deps.commutes.exists(id) else { throw CommuteRoutes.notFound }
                 return .upgrade([:])
             }
             if Self.wantsMe(request) {
@@ -232,7 +232,7 @@ struct LiveRoutes {
     func refusesUpgrade(_ request: Request) -> Bool {
         guard request.uri.path == "/live" else { return false }
         guard originAllowed(request) else { return true }
-        if let id = commuteID(request) { return !deps.commutes.exists(id) }
+        if let id = commuteID(request) { return !deps.commutes.mayExist(id) }
         // Whether the credentials are current is checked by the upgrade itself.
         let signedOut = Authenticator.bearer(request) == nil && request.cookies[Authenticator.cookieName] == nil
         if Self.wantsMe(request) { return signedOut }

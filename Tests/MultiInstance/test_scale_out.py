@@ -102,8 +102,8 @@ class Server:
     def log(self):
         return self.log_path.read_text(errors="replace")
 
-    def leads(self):
-        return "this server now leads" in self.log()
+    def leads(self, job="realtime"):
+        return any("this server now leads" in line and f"job={job}" in line for line in self.log().splitlines())
 
     def kill(self):
         self.proc.send_signal(signal.SIGKILL)
@@ -235,9 +235,9 @@ def cluster():
     try:
         a = Server("a", database_url, upstream, folder)
         started.append(a)
-        # A polls first; B starts once A leads, so which one leads is known.
+        # A polls and runs the commutes' clock first; B starts once A leads both, so which one leads is known.
         deadline = time.time() + 20
-        while not a.leads():
+        while not (a.leads() and a.leads("commutes")):
             assert time.time() < deadline, "server a never took the lead:\n" + a.log()
             time.sleep(0.1)
         b = Server("b", database_url, upstream, folder)
@@ -279,6 +279,11 @@ def test_two_servers_one_database_survive_a_sigkill(cluster):
     time.sleep(4)
     polled = upstream.requests_between(window_start, time.monotonic())
     assert 2 <= polled <= 6, f"{polled} requests in 4 s with a poll interval of 1 s"
+
+    # A simulated commute started through the phone's front (server a, whose clock runs the commutes).
+    status, commute = call(phone_front, "POST", "/api/v1/commutes", {"from": "SLBB", "to": "SBHI", "simulate": True, "speed": 600})
+    assert status == 201
+    assert a.leads("commutes") and not b.leads("commutes")
 
     # A trip whose chat is the load: messages posted through the phone's front (server a) without pause.
     status, trip = call(phone_front, "POST", "/api/v1/trips",
@@ -329,6 +334,12 @@ def test_two_servers_one_database_survive_a_sigkill(cluster):
         assert time.monotonic() < deadline, "server b never took over polling:\n" + b.log()
         time.sleep(0.1)
     taken_over = time.monotonic()
+    # The commute goes on: read through the same front (now server b), whose clock has taken over.
+    assert call(phone_front, "GET", f"/api/v1/commutes/{commute['id']}")[0] == 200
+    deadline = time.monotonic() + 10
+    while not b.leads("commutes"):
+        assert time.monotonic() < deadline, "server b never took over the commutes' clock:\n" + b.log()
+        time.sleep(0.1)
     time.sleep(4)
     polled = upstream.requests_between(taken_over, time.monotonic())
     assert 2 <= polled <= 6, f"{polled} requests in 4 s after the takeover"

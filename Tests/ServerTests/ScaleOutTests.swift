@@ -110,6 +110,29 @@ struct ScaleOutTests {
         }
     }
 
+    @Test("a commute started on one server is there on the other: its live channel follows the clock, and ending it ends it on both")
+    func commuteAcrossServers() async throws {
+        try await Self.twoServers { phoneServer, laptopServer in
+            let started = try await PeopleAPITests.send(laptopServer, .post, "/api/v1/commutes",
+                                                        #"{"from": "SLBB", "to": "SBHI", "simulate": true, "speed": 600}"#)
+            #expect(started.status == .created)
+            let id = try #require(try PeopleAPITests.decode(started, as: CommuteDTO.self).id)
+            // Read on the other server (from storage: it never saw the start).
+            #expect(try await PeopleAPITests.send(phoneServer, .get, "/api/v1/commutes/\(id)").status == .ok)
+            // The phone's live channel on that server follows the simulated traveller, whichever server's clock runs.
+            try await phoneServer.ws("/live?commute=\(id)") { inbound, _, _ in
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                guard case .text(let first)? = try await messages.next() else { Issue.record("no state"); return }
+                #expect(first.contains(#""type":"commute""#))
+                guard case .text(let next)? = try await messages.next() else { Issue.record("no update"); return }
+                #expect(next.contains(#""type":"commute""#) || next.contains(#""type":"alert""#))
+            }
+            // Ended on the phone's server: gone on the laptop's too.
+            #expect(try await PeopleAPITests.send(phoneServer, .delete, "/api/v1/commutes/\(id)").status == .noContent)
+            #expect(try await PeopleAPITests.send(laptopServer, .get, "/api/v1/commutes/\(id)").status == .notFound)
+        }
+    }
+
     /// Two servers on the bundled network and one new database, each listening on a port of its own.
     static func twoServers(_ body: @escaping @Sendable (any TestClientProtocol & Sendable, any TestClientProtocol & Sendable) async throws -> Void) async throws {
         try await TestPostgres.withDatabaseURL { url in

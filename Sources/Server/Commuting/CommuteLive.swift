@@ -24,7 +24,7 @@ struct CommuteLive {
     }
 
     func run(_ id: String, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        guard let (first, updates, cancel) = commutes.watch(id) else { return }
+        guard let (first, updates, cancel) = await commutes.watch(id) else { return }
         defer { cancel() }
         @Sendable func send(_ m: Outgoing) async throws {
             var m = m

@@ -18,7 +18,7 @@ struct CommuteRoutes {
     func add<R: RouterMethods>(to v1: R) where R.Context == OnwardRequestContext {
         v1.post("commutes") { request, _ in try await start(request) }
         v1.get("commutes/{commuteId}") { _, context in
-            guard let view = deps.commutes.view(try context.pathID("commuteId")) else { throw Self.notFound }
+            guard let view = await deps.commutes.view(try context.pathID("commuteId")) else { throw Self.notFound }
             return try json(view)
         }
         v1.delete("commutes/{commuteId}") { _, context in
@@ -28,7 +28,7 @@ struct CommuteRoutes {
         v1.post("commutes/{commuteId}/sightings") { request, context in
             let id = try context.pathID("commuteId")
             // Anyone else's commute is a 404 whatever they send.
-            guard deps.commutes.exists(id) else { throw Self.notFound }
+            guard await deps.commutes.exists(id) else { throw Self.notFound }
             let sighting: CommuteSightingDTO = try await jsonBody(request, limit: deps.maxBodyBytes)
             try Self.check(sighting)
             guard let alerts = try await deps.commutes.sighting(id, sighting) else { throw Self.notFound }
@@ -36,7 +36,7 @@ struct CommuteRoutes {
         }
         v1.put("commutes/{commuteId}/push") { request, context in
             let id = try context.pathID("commuteId")
-            guard deps.commutes.exists(id) else { throw Self.notFound }
+            guard await deps.commutes.exists(id) else { throw Self.notFound }
             let s: PushSubscriptionDTO = try await jsonBody(request, limit: deps.maxBodyBytes)
             let subscription = try PushSender.checked(s, sender: deps.commutes.pushSender)
             guard try await deps.commutes.setPush(id, subscription) else { throw Self.notFound }

@@ -35,6 +35,12 @@ public final class CommuteService: Service, Sendable {
     private let logger: Logger
     private let table = Mutex<[String: Entry]>([:])
     private let loaded = Mutex(false)
+    /// With several servers on one database (`share(through:)`): the relay that tells the others of each
+    /// change. A commute this server has not seen is then looked up in storage.
+    private let relay = Mutex<LiveRelay?>(nil)
+    /// Whether this server runs the commutes' clock (deadlines, simulations, live times): always alone,
+    /// and the leader among servers sharing a database, so no alert is given twice.
+    private let ticking = Atomic<Bool>(true)
     /// Pushes leave in the order their alerts were given.
     private let pushes: AsyncStream<(String, PushSubscription, Data)>.Continuation
     private let pushQueue: AsyncStream<(String, PushSubscription, Data)>
@@ -75,29 +81,35 @@ public final class CommuteService: Service, Sendable {
         table.withLock { $0[id] = Entry(state: state) }
         logger.info("commute started", metadata: ["simulated": .stringConvertible(simulationSpeed != nil)])
         await step(id)
-        return (id, view(id) ?? state.dto(id: id, at: real))
+        return (id, await view(id) ?? state.dto(id: id, at: real))
     }
 
     /// The commute's state, or nil for an ID that is not a commute in progress.
-    func view(_ id: String) -> CommuteDTO? {
+    func view(_ id: String) async -> CommuteDTO? {
+        guard await known(id) else { return nil }
         let real = now()
         return table.withLock { $0[id]?.state.dto(id: nil, at: real) }
     }
 
     /// Whether `id` is a commute in progress.
-    func exists(_ id: String) -> Bool { table.withLock { $0[id] != nil } }
+    func exists(_ id: String) async -> Bool { await known(id) }
+
+    /// Whether `id` may be a commute in progress, without waiting (for the connection's first check):
+    /// one this server has, or any when servers share a database (the upgrade then checks storage).
+    func mayExist(_ id: String) -> Bool { relay.withLock { $0 != nil } || table.withLock { $0[id] != nil } }
 
     /// Ends a commute and forgets it. False when there was none.
     func end(_ id: String) async throws -> Bool {
-        guard let watchers = table.withLock({ $0.removeValue(forKey: id)?.watchers }) else { return false }
+        guard await known(id), let watchers = table.withLock({ $0.removeValue(forKey: id)?.watchers }) else { return false }
         try await repository.remove(id: id)
+        relay.withLock { $0 }?.announce(.commute(id: id))
         for w in watchers.values { w.finish() }
         return true
     }
 
     /// Keeps (or, with nil, forgets) the subscription alerts are pushed to. False for an unknown commute.
     func setPush(_ id: String, _ subscription: PushSubscription?) async throws -> Bool {
-        guard let snapshot = mutate(id, { state in state.push = subscription; return [] }) else { return false }
+        guard await known(id), let snapshot = mutate(id, { state in state.push = subscription; return [] }) else { return false }
         try await persist(id, snapshot.state)
         return true
     }
@@ -107,7 +119,7 @@ public final class CommuteService: Service, Sendable {
     /// A position or beacon sighting from the traveller's device: the alerts it caused, or nil
     /// for an unknown commute. `at` is kept within the last five minutes and never ahead of now.
     func sighting(_ id: String, _ s: CommuteSightingDTO) async throws -> [CommuteAlertDTO]? {
-        guard let zone = table.withLock({ $0[id].map { Self.zone($0.state) } }) else { return nil }
+        guard await known(id), let zone = table.withLock({ $0[id].map { Self.zone($0.state) } }) else { return nil }
         let real = now()
         let event: CommuteEvent
         let reported = s.at.flatMap(Instant.init(iso8601:)) ?? real
@@ -132,7 +144,8 @@ public final class CommuteService: Service, Sendable {
     // MARK: Live clients
 
     /// The commute's state now and its updates from here on; nil for an unknown commute.
-    func watch(_ id: String) -> (CommuteDTO, AsyncStream<CommuteUpdate>, cancel: @Sendable () -> Void)? {
+    func watch(_ id: String) async -> (CommuteDTO, AsyncStream<CommuteUpdate>, cancel: @Sendable () -> Void)? {
+        guard await known(id) else { return nil }
         let (stream, continuation) = AsyncStream.makeStream(of: CommuteUpdate.self, bufferingPolicy: .bufferingNewest(64))
         let key = UUID()
         let real = now()
@@ -158,7 +171,9 @@ public final class CommuteService: Service, Sendable {
                     var sweep = 0
                     while !Task.isCancelled {
                         try await Task.sleep(for: .seconds(1))
-                        for id in self.table.withLock({ Array($0.keys) }) { await self.step(id) }
+                        if self.ticking.load(ordering: .relaxed) {
+                            for id in self.table.withLock({ Array($0.keys) }) { await self.step(id) }
+                        }
                         sweep += 1
                         if sweep % 60 == 0 { await self.forgetExpired() }
                     }
@@ -173,17 +188,91 @@ public final class CommuteService: Service, Sendable {
     /// Takes up the commutes storage kept (once).
     public func load() async throws {
         guard loaded.withLock({ done in defer { done = true }; return !done }) else { return }
-        let decoder = JSONDecoder()
-        var count = 0
-        for record in try await repository.active(at: now()) {
-            guard let state = try? decoder.decode(CommuteState.self, from: record.state) else {
-                logger.warning("a stored commute could not be read and was left as it was")
-                continue
-            }
-            table.withLock { t in if t[record.id] == nil { t[record.id] = Entry(state: state) } }
-            count += 1
-        }
+        let count = try await takeUpAll()
         if count > 0 { logger.info("commutes resumed", metadata: ["count": .stringConvertible(count)]) }
+    }
+
+    /// Takes up every commute in progress in storage (newer states replacing older ones here); returns how many.
+    @discardableResult private func takeUpAll() async throws -> Int {
+        var count = 0
+        for record in try await repository.active(at: now()) where takeUp(record) { count += 1 }
+        return count
+    }
+
+    // MARK: Several servers
+
+    /// Shares commutes with the other servers on this database: each change is announced through `relay`,
+    /// a commute started elsewhere is read from storage when asked for, and only the leader's clock runs
+    /// (`lead`), so every deadline's alert is given once.
+    public func share(through relay: LiveRelay) {
+        self.relay.withLock { $0 = relay }
+        ticking.store(false, ordering: .relaxed)
+    }
+
+    /// Runs the clock while `leading` runs (the caller holds the leadership): first taking up every commute
+    /// in storage, since some were started or changed on other servers.
+    public func lead() async {
+        do { try await takeUpAll() } catch {
+            logger.warning("the commutes in progress could not be read on taking the lead", metadata: ["error": "\(error)"])
+        }
+        ticking.store(true, ordering: .relaxed)
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3_600)) }
+        ticking.store(false, ordering: .relaxed)
+    }
+
+    /// Another server changed (or ended) a commute: this one takes the stored state if it has the commute
+    /// (for its live clients) or runs the clock (for the deadlines).
+    func heard(_ id: String) async {
+        guard ticking.load(ordering: .relaxed) || table.withLock({ $0[id] != nil }) else { return }
+        _ = await reload(id)
+    }
+
+    /// Whether `id` is a commute in progress. Sharing a database, storage says (read afresh: another server
+    /// may have changed or ended it, and a change made here then starts from the latest state).
+    private func known(_ id: String) async -> Bool {
+        guard relay.withLock({ $0 != nil }) else { return table.withLock { $0[id] != nil } }
+        return await reload(id)
+    }
+
+    /// Reads a commute from storage: taken up when newer than what this server has, forgotten when gone.
+    private func reload(_ id: String) async -> Bool {
+        let record: CommuteRecord?
+        do { record = try await repository.record(id: id) } catch {
+            logger.warning("a commute could not be read", metadata: ["error": "\(error)"])
+            return table.withLock { $0[id] != nil }
+        }
+        guard let record, record.expiresAt >= now() else {
+            table.withLock { $0.removeValue(forKey: id) }?.watchers.values.forEach { $0.finish() }
+            return false
+        }
+        return takeUp(record)
+    }
+
+    /// Takes a stored state when this server has none or an older one, and tells its live clients
+    /// (alerts given elsewhere too); never pushes, which is the giving server's job. False when unreadable.
+    private func takeUp(_ record: CommuteRecord) -> Bool {
+        guard let state = try? JSONDecoder().decode(CommuteState.self, from: record.state) else {
+            logger.warning("a stored commute could not be read and was left as it was")
+            return false
+        }
+        let real = now()
+        table.withLock { t in
+            guard let entry = t[record.id] else {
+                t[record.id] = Entry(state: state)
+                return
+            }
+            guard state.revision > entry.state.revision else { return }
+            let old = entry.state.alerts.count
+            t[record.id]!.state = state
+            guard !entry.watchers.isEmpty else { return }
+            let dto = state.dto(id: nil, at: real), zone = Self.zone(state)
+            let fresh = state.alerts.count > old ? Array(state.alerts[old...]) : []
+            for w in entry.watchers.values {
+                if fresh.isEmpty { w.yield(.state(dto)) }
+                for a in fresh { w.yield(.alert(CommuteAlertDTO(a, zone: zone), dto)) }
+            }
+        }
+        return true
     }
 
     /// Hands the clock to one commute: the simulated traveller's positions due by now, deadlines
@@ -284,6 +373,7 @@ public final class CommuteService: Service, Sendable {
     private func persist(_ id: String, _ state: CommuteState) async throws {
         let data = try JSONEncoder.api.encode(state)
         try await repository.save(CommuteRecord(id: id, state: data, revision: state.revision, updatedAt: now(), expiresAt: state.expiresAt))
+        relay.withLock { $0 }?.announce(.commute(id: id))
     }
 
     private func forgetExpired() async {

@@ -18,6 +18,8 @@ public enum RelayMessage: Sendable, Hashable, Codable {
     case event(id: String)
     case chat(Conversation, sequence: Int)
     case broadcast(trip: String, id: String)
+    /// A commute in progress changed or ended (its ID is a secret, but no more than in the database itself).
+    case commute(id: String)
     /// The server polling a realtime source stored a new feed from it: the others apply the stored one.
     case feed(source: String)
 }
@@ -52,6 +54,7 @@ public final class LiveRelay: Service, Sendable {
     struct Receivers: Sendable {
         var people: PeopleService
         var trips: TripService?
+        var commutes: CommuteService?
         /// Applies a realtime source's stored feed; every source's when nil.
         var feedStored: (@Sendable (String?) async -> Void)?
     }
@@ -65,10 +68,12 @@ public final class LiveRelay: Service, Sendable {
     /// Connects the hubs: their changes go out through this relay, and others' come in to them.
     /// `feedStored` applies a realtime source's feed that another server stored (every source's when nil:
     /// after a break in hearing the others, when announcements may have been missed).
-    public func connect(people: PeopleService, trips: TripService?, feedStored: (@Sendable (String?) async -> Void)? = nil) {
-        receivers.withLock { $0 = Receivers(people: people, trips: trips, feedStored: feedStored) }
+    public func connect(people: PeopleService, trips: TripService?, commutes: CommuteService?,
+                        feedStored: (@Sendable (String?) async -> Void)? = nil) {
+        receivers.withLock { $0 = Receivers(people: people, trips: trips, commutes: commutes, feedStored: feedStored) }
         people.hub.relay(self)
         trips?.hub.relay(self)
+        commutes?.share(through: self)
     }
 
     /// Queues a change for the other servers, in order (the hubs call it; never waits).
@@ -141,6 +146,8 @@ public final class LiveRelay: Service, Sendable {
         case .broadcast(let trip, let id):
             guard let trips = r.trips, let b = try await trips.repository.broadcasts(trip: trip, limit: 50).first(where: { $0.id == id }) else { return }
             trips.hub.deliver(.broadcast(b))
+        case .commute(let id):
+            await r.commutes?.heard(id)
         case .feed(let source):
             await r.feedStored?(source)
         }
