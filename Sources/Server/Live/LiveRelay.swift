@@ -94,13 +94,19 @@ public final class LiveRelay: Service, Sendable {
 
     private func sendQueued() async {
         let encoder = JSONEncoder()
+        var failures = 0
         for await message in queued {
             do {
                 let text = String(decoding: try encoder.encode(Envelope(from: origin, message: message)), as: UTF8.self)
                 try await transport.send(text)
+                failures = 0
             } catch {
                 // The change is stored; only other servers' live connections miss it until they read again.
-                logger.warning("a live change was not relayed to the other servers", metadata: ["error": "\(error)"])
+                // Said at the first failure in a row, then at the 10th, 100th…: a database that is away is not a log flood.
+                failures += 1
+                if String(failures).first == "1", String(failures).dropFirst().allSatisfy({ $0 == "0" }) {
+                    logger.warning("live changes are not reaching the other servers", metadata: ["error": "\(error)", "failures": "\(failures)"])
+                }
             }
         }
     }
