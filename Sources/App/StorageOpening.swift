@@ -17,14 +17,13 @@ public struct OpenedStorage: Sendable {
     /// The database as the start-up log names it (never a password).
     public var description: String
 
-    /// Opens the configured database and brings its schema up to date.
+    /// Opens the configured database and brings its schema up to date (the data folder must exist: the server makes it).
     public static func open(_ config: ServeConfiguration, logger: Logger) async throws -> OpenedStorage {
         if let url = config.databaseURL {
             let store = try await PostgresStore.open(try PostgresLocation(url: url), logger: logger)
             return OpenedStorage(realtimeFeeds: store.realtimeFeeds, commutes: store.commutes, people: store.people, trips: store.trips,
                                  postgres: store, description: store.location.description)
         }
-        try FileManager.default.createDirectory(atPath: config.dataDir, withIntermediateDirectories: true)
         let store = try SQLiteStore(directory: config.dataDir)
         return OpenedStorage(realtimeFeeds: store.realtimeFeeds, commutes: store.commutes, people: store.people, trips: store.trips,
                              postgres: nil, description: store.path)

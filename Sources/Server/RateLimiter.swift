@@ -56,11 +56,9 @@ struct RateLimitMiddleware: RouterMiddleware {
             return response
         }
         // A credential that signs nobody in costs its address a token too: made-up tokens are no way around the limit.
-        // (The 401 is usually thrown, and made a response by ErrorMiddleware further out.)
+        // (Every 401 is a thrown Problem, made a response by ErrorMiddleware further out.)
         do {
-            let response = try await next(request, context)
-            if credential != nil, response.status == .unauthorized { _ = limiter.take(client: address, now: now) }
-            return response
+            return try await next(request, context)
         } catch let error as Problem where credential != nil && error.status == HTTPResponse.Status.unauthorized.code {
             _ = limiter.take(client: address, now: now)
             throw error

@@ -44,20 +44,9 @@ enum TripFanout {
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         var logger = Logger(label: "onward-sync")
         logger.logLevel = .warning
-        var config = ServeConfiguration()
-        config.port = options.port
-        config.dataDir = dataDir
-        config.rateLimit = 100_000
-        config.rateBurst = 100_000
-        config.logLevel = ProcessInfo.processInfo.environment["ONWARD_LOG_LEVEL"] ?? "warning"
-        if let level = ProcessInfo.processInfo.environment["ONWARD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) { logger.logLevel = level }
-        let built = try await ServerApplication.build(config, logger: logger)
-        let server = Task { try await built.application.runService(gracefulShutdownSignals: []) }
-        let base = "http://127.0.0.1:\(options.port)"
-        for _ in 0..<300 {
-            if (try? await send("GET", base + "/health/live", nil)) != nil { break }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        let level = ProcessInfo.processInfo.environment["ONWARD_LOG_LEVEL"] ?? "warning"
+        if let l = Logger.Level(rawValue: level) { logger.logLevel = l }
+        let (built, server, base) = try await startServer(port: options.port, dataDir: dataDir, logger: logger, logLevel: level)
         log("creating \(options.travellers + 1) accounts")
         let count = options.travellers + 1
         var tokens = Array(repeating: "", count: count), ids = tokens

@@ -102,19 +102,7 @@ for i in 0..<options.writes {
 }
 
 // 2. The server.
-var config = ServeConfiguration()
-config.port = options.port
-config.dataDir = dataDir + "/server"
-config.rateLimit = 100_000
-config.rateBurst = 100_000
-config.logLevel = "warning"
-let built = try await ServerApplication.build(config, logger: logger)
-let server = Task { try await built.application.runService(gracefulShutdownSignals: []) }
-let base = "http://127.0.0.1:\(options.port)"
-for _ in 0..<300 {
-    if (try? await send("GET", base + "/health/live", nil)) != nil { break }
-    try await Task.sleep(for: .milliseconds(100))
-}
+let (built, server, base) = try await startServer(port: options.port, dataDir: dataDir + "/server", logger: logger, logLevel: "warning")
 
 // 3. People, each with one route. Accounts are made through the server's own service (bcrypt at cost 12,
 // two at a time, one per core), each as its own client: over HTTP, one address may sign up only so often.

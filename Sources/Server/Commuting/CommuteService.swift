@@ -22,25 +22,25 @@ enum CommuteUpdate: Sendable {
 /// is written to storage before it is acknowledged, so a restart loses no commute; each alert goes
 /// to the commute's live clients and, by Web Push, to its subscription.
 public final class CommuteService: Service, Sendable {
-    private struct Entry {
+    struct Entry {
         var state: CommuteState
         var watchers: [UUID: AsyncStream<CommuteUpdate>.Continuation] = [:]
     }
 
-    private let repository: any CommuteRepository
+    let repository: any CommuteRepository
     private let sources: SourceRegistry
     public let pushSender: PushSender?
     private let beacons: BeaconMap
-    private let now: @Sendable () -> Instant
-    private let logger: Logger
-    private let table = Mutex<[String: Entry]>([:])
+    let now: @Sendable () -> Instant
+    let logger: Logger
+    let table = Mutex<[String: Entry]>([:])
     private let loaded = Mutex(false)
     /// With several servers on one database (`share(through:)`): the relay that tells the others of each
     /// change. A commute this server has not seen is then looked up in storage.
-    private let relay = Mutex<LiveRelay?>(nil)
+    let relay = Mutex<LiveRelay?>(nil)
     /// Whether this server runs the commutes' clock (deadlines, simulations, live times): always alone,
     /// and the leader among servers sharing a database, so no alert is given twice.
-    private let ticking = Atomic<Bool>(true)
+    let ticking = Atomic<Bool>(true)
     /// Pushes leave in the order their alerts were given.
     private let pushes: AsyncStream<(String, PushSubscription, Data)>.Continuation
     private let pushQueue: AsyncStream<(String, PushSubscription, Data)>
@@ -193,86 +193,10 @@ public final class CommuteService: Service, Sendable {
     }
 
     /// Takes up every commute in progress in storage (newer states replacing older ones here); returns how many.
-    @discardableResult private func takeUpAll() async throws -> Int {
+    @discardableResult func takeUpAll() async throws -> Int {
         var count = 0
         for record in try await repository.active(at: now()) where takeUp(record) { count += 1 }
         return count
-    }
-
-    // MARK: Several servers
-
-    /// Shares commutes with the other servers on this database: each change is announced through `relay`,
-    /// a commute started elsewhere is read from storage when asked for, and only the leader's clock runs
-    /// (`lead`), so every deadline's alert is given once.
-    public func share(through relay: LiveRelay) {
-        self.relay.withLock { $0 = relay }
-        ticking.store(false, ordering: .relaxed)
-    }
-
-    /// Runs the clock while `leading` runs (the caller holds the leadership): first taking up every commute
-    /// in storage, since some were started or changed on other servers.
-    public func lead() async {
-        do { try await takeUpAll() } catch {
-            logger.warning("the commutes in progress could not be read on taking the lead", metadata: ["error": "\(error)"])
-        }
-        ticking.store(true, ordering: .relaxed)
-        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3_600)) }
-        ticking.store(false, ordering: .relaxed)
-    }
-
-    /// Another server changed (or ended) a commute: this one takes the stored state if it has the commute
-    /// (for its live clients) or runs the clock (for the deadlines).
-    func heard(_ id: String) async {
-        guard ticking.load(ordering: .relaxed) || table.withLock({ $0[id] != nil }) else { return }
-        _ = await reload(id)
-    }
-
-    /// Whether `id` is a commute in progress. Sharing a database, storage says (read afresh: another server
-    /// may have changed or ended it, and a change made here then starts from the latest state).
-    private func known(_ id: String) async -> Bool {
-        guard relay.withLock({ $0 != nil }) else { return table.withLock { $0[id] != nil } }
-        return await reload(id)
-    }
-
-    /// Reads a commute from storage: taken up when newer than what this server has, forgotten when gone.
-    private func reload(_ id: String) async -> Bool {
-        let record: CommuteRecord?
-        do { record = try await repository.record(id: id) } catch {
-            logger.warning("a commute could not be read", metadata: ["error": "\(error)"])
-            return table.withLock { $0[id] != nil }
-        }
-        guard let record, record.expiresAt >= now() else {
-            table.withLock { $0.removeValue(forKey: id) }?.watchers.values.forEach { $0.finish() }
-            return false
-        }
-        return takeUp(record)
-    }
-
-    /// Takes a stored state when this server has none or an older one, and tells its live clients
-    /// (alerts given elsewhere too); never pushes, which is the giving server's job. False when unreadable.
-    private func takeUp(_ record: CommuteRecord) -> Bool {
-        guard let state = try? JSONDecoder().decode(CommuteState.self, from: record.state) else {
-            logger.warning("a stored commute could not be read and was left as it was")
-            return false
-        }
-        let real = now()
-        table.withLock { t in
-            guard let entry = t[record.id] else {
-                t[record.id] = Entry(state: state)
-                return
-            }
-            guard state.revision > entry.state.revision else { return }
-            let old = entry.state.alerts.count
-            t[record.id]!.state = state
-            guard !entry.watchers.isEmpty else { return }
-            let dto = state.dto(id: nil, at: real), zone = Self.zone(state)
-            let fresh = state.alerts.count > old ? Array(state.alerts[old...]) : []
-            for w in entry.watchers.values {
-                if fresh.isEmpty { w.yield(.state(dto)) }
-                for a in fresh { w.yield(.alert(CommuteAlertDTO(a, zone: zone), dto)) }
-            }
-        }
-        return true
     }
 
     /// Hands the clock to one commute: the simulated traveller's positions due by now, deadlines
@@ -398,7 +322,7 @@ public final class CommuteService: Service, Sendable {
 
     // MARK: Helpers
 
-    private static func zone(_ state: CommuteState) -> TimeZone {
+    static func zone(_ state: CommuteState) -> TimeZone {
         TimeZone(identifier: state.journey.legs.first?.fromStop.timeZone ?? "UTC") ?? .gmt
     }
 }
