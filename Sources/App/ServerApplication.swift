@@ -71,7 +71,7 @@ public enum ServerApplication {
             throw Network.LoadError.nameTaken(taken.name)
         }
         let registry = SourceRegistry([network.source] + upstream.sources)
-        let commutes = try CommuteSetup.service(config, repository: database.commutes, sources: registry, fetcher: fetcher, now: now, logger: logger)
+        let commutes = try await CommuteSetup.service(config, repository: database.commutes, sources: registry, fetcher: fetcher, now: now, logger: logger)
         // Before the server listens, so a commute in progress answers from the first request.
         try await commutes.load()
         services.append(commutes)

@@ -44,6 +44,21 @@ public enum CommuteRepositoryContract {
             try await repo.remove(id: "never")
             #expect(try await repo.active(at: Instant(epochSeconds: 0)).map(\.id) == ["y"])
         },
+        Check(name: "the first push key stored is the one every later caller gets, even when many race") { repo async throws in
+            let answers = try await withThrowingTaskGroup(of: (String, String).self) { group in
+                for i in 0..<12 { group.addTask { ("key-\(i)", try await repo.pushKey(orStore: "key-\(i)")) } }
+                return try await group.reduce(into: [(String, String)]()) { $0.append($1) }
+            }
+            let kept = Set(answers.map(\.1))
+            #expect(kept.count == 1)
+            // The one kept was some caller's candidate, and asking again with another changes nothing.
+            #expect(answers.contains { $0.0 == kept.first })
+            #expect(try await repo.pushKey(orStore: "late") == kept.first)
+            // Commutes and their expiry leave it alone.
+            try await repo.save(sample("c", updated: 1, expires: 2))
+            #expect(try await repo.removeExpired(before: Instant(epochSeconds: 10)) == 1)
+            #expect(try await repo.pushKey(orStore: "later") == kept.first)
+        },
         Check(name: "saves from many tasks at once all land, each whole") { repo async throws in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for i in 0..<40 {

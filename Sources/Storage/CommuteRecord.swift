@@ -36,4 +36,8 @@ public protocol CommuteRepository: Sendable {
     func remove(id: String) async throws
     /// Forgets every commute that expired before `now`; returns how many.
     @discardableResult func removeExpired(before now: Instant) async throws -> Int
+    /// The server's Web Push (VAPID) private key as stored, storing `candidate` when none is yet:
+    /// every server on one database then signs with the same key, the one its pages' push
+    /// subscriptions were made with. The first server's candidate wins.
+    func pushKey(orStore candidate: String) async throws -> String
 }

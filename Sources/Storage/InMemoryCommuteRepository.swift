@@ -4,6 +4,7 @@ import Synchronization
 /// Commutes kept in memory for the life of the process: for tests and for running without a data folder.
 public final class InMemoryCommuteRepository: CommuteRepository {
     private let records = Mutex<[String: CommuteRecord]>([:])
+    private let storedPushKey = Mutex<String?>(nil)
 
     public init() {}
 
@@ -31,6 +32,14 @@ public final class InMemoryCommuteRepository: CommuteRepository {
             let gone = r.values.filter { $0.expiresAt < now }.map(\.id)
             for id in gone { r.removeValue(forKey: id) }
             return gone.count
+        }
+    }
+
+    public func pushKey(orStore candidate: String) async throws -> String {
+        storedPushKey.withLock { key in
+            if let key { return key }
+            key = candidate
+            return candidate
         }
     }
 }

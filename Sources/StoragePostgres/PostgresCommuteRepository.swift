@@ -36,6 +36,15 @@ public struct PostgresCommuteRepository: CommuteRepository {
         try await db.rows("remove the commutes that ended", "DELETE FROM commute WHERE expires_at < \(now.epochSeconds) RETURNING 1").count
     }
 
+    public func pushKey(orStore candidate: String) async throws -> String {
+        // Two statements, not one: an insert that waits for a racing server's commit does nothing, and
+        // only a statement begun after it sees the winner's row.
+        try await db.run("store the push key", "INSERT INTO push_key (id, private_key) VALUES (1, \(candidate)) ON CONFLICT (id) DO NOTHING")
+        let keys = try await db.rows("read the push key", "SELECT private_key FROM push_key WHERE id = 1") { row in try row.decode(String.self) }
+        guard let key = keys.first else { throw StorageError(.failed, "\(db.place): the push key was stored and then not found") }
+        return key
+    }
+
     private func records(_ what: String, _ query: PostgresQuery) async throws -> [CommuteRecord] {
         try await db.rows(what, query) { row in
             let (id, state, revision, updatedAt, expiresAt) = try row.decode((String, Data, Int, Int64, Int64).self)

@@ -85,6 +85,10 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX broadcast_by_trip ON broadcast (trip_id, at)",
         ]),
+        ("v6-push-key", [
+            // The server's Web Push (VAPID) private key: one row, shared by every server on the database.
+            "CREATE TABLE push_key (id integer PRIMARY KEY CHECK (id = 1), private_key text NOT NULL)",
+        ]),
     ]
 
     static var identifiers: [String] { steps.map(\.identifier) }

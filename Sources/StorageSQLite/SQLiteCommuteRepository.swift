@@ -44,6 +44,13 @@ public struct SQLiteCommuteRepository: CommuteRepository {
         }
     }
 
+    public func pushKey(orStore candidate: String) async throws -> String {
+        try await db.write("read the push key") { db in
+            try db.execute(sql: "INSERT INTO push_key (id, private_key) VALUES (1, ?) ON CONFLICT (id) DO NOTHING", arguments: [candidate])
+            return try String.fetchOne(db, sql: "SELECT private_key FROM push_key WHERE id = 1") ?? candidate
+        }
+    }
+
     private static func record(_ row: Row) -> CommuteRecord {
         CommuteRecord(id: row["id"], state: row["state"], revision: row["revision"], updatedAt: Instant(epochSeconds: row["updated_at"]),
                       expiresAt: Instant(epochSeconds: row["expires_at"]))

@@ -116,6 +116,10 @@ enum SQLiteMigrations {
             }
             try db.create(index: "broadcast_by_trip", on: "broadcast", columns: ["trip_id", "at"])
         }
+        migrator.registerMigration("v6-push-key") { db in
+            // The server's Web Push (VAPID) private key: one row, shared by every server on the database.
+            try db.execute(sql: "CREATE TABLE push_key (id INTEGER PRIMARY KEY CHECK (id = 1), private_key TEXT NOT NULL)")
+        }
         return migrator
     }
 }

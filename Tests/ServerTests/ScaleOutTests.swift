@@ -25,7 +25,8 @@ struct ScaleOutTests {
     static func configuration(_ databaseURL: String) -> ServeConfiguration {
         var config = ServeConfiguration()
         config.port = 0
-        config.dataDir = NSTemporaryDirectory()
+        // A data folder of each server's own, as on separate machines.
+        config.dataDir = NSTemporaryDirectory() + "onward-scale-out-" + UUID().uuidString
         config.databaseURL = databaseURL
         return config
     }
@@ -130,6 +131,20 @@ struct ScaleOutTests {
             // Ended on the phone's server: gone on the laptop's too.
             #expect(try await PeopleAPITests.send(phoneServer, .delete, "/api/v1/commutes/\(id)").status == .noContent)
             #expect(try await PeopleAPITests.send(laptopServer, .get, "/api/v1/commutes/\(id)").status == .notFound)
+        }
+    }
+
+    @Test("both servers hand pages one Web Push key, so a subscription made through one gets pushes sent by the other")
+    func onePushKey() async throws {
+        try await Self.twoServers { a, b in
+            var keys: [String] = []
+            for server in [a, b] {
+                let answer = try await PeopleAPITests.send(server, .get, "/api/v1/push/key")
+                #expect(answer.status == .ok)
+                keys.append(try PeopleAPITests.decode(answer, as: PushKeyDTO.self).publicKey)
+            }
+            #expect(keys[0] == keys[1])
+            #expect(keys[0].count == 87)  // a P-256 point, 65 bytes in base64url
         }
     }
 
