@@ -68,53 +68,6 @@ public struct AddedTrip: Sendable, Hashable {
     }
 }
 
-/// A call running late, indexed by stop so a board finds the services
-/// scheduled before it starts that are still to come.
-public struct LateCall: Sendable, Hashable {
-    public var scheduled: Int64
-    public var expected: Int64
-    public var instance: TripInstance
-    public var call: UInt16
-}
-
-/// Late calls grouped by stop in one flat array.
-public struct LateCalls: Sendable {
-    var start: [UInt32] = []
-    var calls: [LateCall] = []
-
-    /// The late calls at a stop, sorted by scheduled time.
-    public func at(_ stop: UInt32) -> ArraySlice<LateCall> {
-        guard Int(stop) + 1 < start.count else { return [] }
-        return calls[Int(start[Int(stop)])..<Int(start[Int(stop) + 1])]
-    }
-
-    public var isEmpty: Bool { calls.isEmpty }
-
-    init() {}
-
-    /// Groups by stop with a counting sort, then sorts each stop's few calls by
-    /// time: a general sort of all of them took most of the time of `reindex`.
-    init(stopCount: Int, _ unsorted: [(stop: UInt32, call: LateCall)]) {
-        guard !unsorted.isEmpty else { return }
-        var start = [UInt32](repeating: 0, count: stopCount + 1)
-        for item in unsorted { start[Int(item.stop) + 1] += 1 }
-        for i in 0..<stopCount { start[i + 1] += start[i] }
-        var next = start
-        var calls = [LateCall](unsafeUninitializedCapacity: unsorted.count) { buffer, count in
-            for item in unsorted {
-                (buffer.baseAddress! + Int(next[Int(item.stop)])).initialize(to: item.call)
-                next[Int(item.stop)] += 1
-            }
-            count = unsorted.count
-        }
-        for i in 0..<stopCount where start[i + 1] - start[i] > 1 {
-            calls[Int(start[i])..<Int(start[i + 1])].sort { $0.scheduled < $1.scheduled }
-        }
-        self.start = start
-        self.calls = calls
-    }
-}
-
 /// Realtime data laid over a `Timetable`: it points into the timetable by
 /// index and never changes it. Built whole from each fetch and swapped
 /// atomically, so a reader never sees half an update.
@@ -239,53 +192,4 @@ extension Timetable {
 extension Timetable {
     /// The template's first departure (seconds of the service day); a frequency run adds its shift.
     public func firstDepartureTime(of trip: UInt32) -> Int32 { departures[Int(tripTimes[Int(trip)])] }
-}
-
-extension Timetable {
-    /// Indexes the calls running late, and those moved to another platform, by
-    /// stop (with the same boarding rules as the static event indices), and
-    /// finds the largest delay and lead.
-    func lateCalls(_ trips: [TripInstance: TripLive]) -> (departures: LateCalls, arrivals: LateCalls, maxDelay: Int64, maxEarly: Int64,
-                                                          movedDepartures: LateCalls, movedArrivals: LateCalls) {
-        var lateDepartures: [(stop: UInt32, call: LateCall)] = [], lateArrivals: [(stop: UInt32, call: LateCall)] = []
-        var movedDepartures: [(stop: UInt32, call: LateCall)] = [], movedArrivals: [(stop: UInt32, call: LateCall)] = []
-        var late: Int64 = 0, early: Int64 = 0
-        // Nearly every call of a live trip runs late or early: room for all of them saves regrowing.
-        let calls = trips.values.reduce(0) { $0 + $1.arrival.count }
-        lateDepartures.reserveCapacity(calls); lateArrivals.reserveCapacity(calls)
-        for (key, live) in trips where live.status == .running {
-            let p = patternRange(tripPattern[Int(key.trip)])
-            let dayBase = base(zone: tripZone[Int(key.trip)], day: key.serviceDay) + Int64(key.shift)
-            let first = Int(tripTimes[Int(key.trip)])
-            for k in 0..<p.count where live.callStatus[k] == .scheduled {
-                let flags = patternFlags[p.lowerBound + k]
-                let moved = live.assignedStop[k]
-                let stop = moved ?? patternStop[p.lowerBound + k]
-                let departs = k < p.count - 1 && flags & 3 != 1, arrives = k > 0 && (flags >> 2) & 3 != 1
-                let scheduledDeparture = dayBase + Int64(departures[first + k]), scheduledArrival = dayBase + Int64(arrivals[first + k])
-                if live.departure[k] != TripLive.unknown {
-                    let delay = live.departure[k] - scheduledDeparture
-                    late = max(late, delay); early = max(early, -delay)
-                    if delay > 0 && departs {
-                        lateDepartures.append((stop, LateCall(scheduled: scheduledDeparture, expected: live.departure[k], instance: key, call: UInt16(k))))
-                    }
-                }
-                if live.arrival[k] != TripLive.unknown {
-                    let delay = live.arrival[k] - scheduledArrival
-                    late = max(late, delay); early = max(early, -delay)
-                    if delay > 0 && arrives {
-                        lateArrivals.append((stop, LateCall(scheduled: scheduledArrival, expected: live.arrival[k], instance: key, call: UInt16(k))))
-                    }
-                }
-                if let moved {
-                    let expectedDeparture = live.departure[k] == TripLive.unknown ? scheduledDeparture : live.departure[k]
-                    let expectedArrival = live.arrival[k] == TripLive.unknown ? scheduledArrival : live.arrival[k]
-                    if departs { movedDepartures.append((moved, LateCall(scheduled: scheduledDeparture, expected: expectedDeparture, instance: key, call: UInt16(k)))) }
-                    if arrives { movedArrivals.append((moved, LateCall(scheduled: scheduledArrival, expected: expectedArrival, instance: key, call: UInt16(k)))) }
-                }
-            }
-        }
-        return (LateCalls(stopCount: stopCount, lateDepartures), LateCalls(stopCount: stopCount, lateArrivals), late, early,
-                LateCalls(stopCount: stopCount, movedDepartures), LateCalls(stopCount: stopCount, movedArrivals))
-    }
 }

@@ -94,6 +94,9 @@ extension Timetable {
     /// building the joined string: the realtime applier asks it for every stop
     /// time update, and String's generic comparisons made it a tenth of the apply time.
     public func stopID(of stop: UInt32, is id: String, prefix: String) -> Bool {
+        // The first feed's IDs have no prefix: String's own equality then starts by comparing the
+        // two strings' bits, which for the short IDs feeds use is the whole comparison.
+        if prefix.isEmpty { return stopID[Int(stop)] == id }
         let own = stopID[Int(stop)].utf8, head = prefix.utf8, tail = id.utf8
         guard own.count == head.count + tail.count else { return false }
         // The local part first: it is where IDs differ.

@@ -88,7 +88,10 @@ enum RealtimeWireDecoder {
                 try decodeTripDescriptor(&trip, into: &record)
             case (2, .lengthDelimited):
                 var stu = try reader.message()
-                record.stopTimeUpdates.append(try decodeStopTimeUpdate(&stu))
+                // Decoded in place: returning a record and appending it copied it, and its strings'
+                // retains and releases were a tenth of the decode.
+                record.stopTimeUpdates.append(StopTimeUpdateRecord())
+                try decodeStopTimeUpdate(&stu, into: &record.stopTimeUpdates[record.stopTimeUpdates.count - 1])
             case (3, .lengthDelimited):
                 var vehicle = try reader.message()
                 while !vehicle.isAtEnd {
@@ -128,8 +131,7 @@ enum RealtimeWireDecoder {
         }
     }
 
-    private static func decodeStopTimeUpdate(_ reader: inout WireReader) throws(WireReader.Failure) -> StopTimeUpdateRecord {
-        var stu = StopTimeUpdateRecord()
+    private static func decodeStopTimeUpdate(_ reader: inout WireReader, into stu: inout StopTimeUpdateRecord) throws(WireReader.Failure) {
         while !reader.isAtEnd {
             let (field, type) = try reader.tag()
             switch (field, type) {
@@ -151,7 +153,6 @@ enum RealtimeWireDecoder {
             default: try reader.skip(type)
             }
         }
-        return stu
     }
 
     private static func decodeEvent(_ reader: inout WireReader) throws(WireReader.Failure) -> StopTimeEventRecord {
