@@ -30,6 +30,10 @@ struct Options {
     this tool, not by a timer), connects CLIENTS subscribers to /live?board=BOARD&limit=LIMIT,
     then applies ROUNDS realtime updates INTERVAL seconds apart, each the simulation STEP
     seconds later than the one before, and reports how long each subscriber took to receive it.
+
+    Also: onward-load bare --port 8183 --body FILE [--content-type application/json]
+    A bare Hummingbird server, no middleware, answering every GET with FILE's bytes: the floor
+    `Benchmarks/server-load.sh` compares the server's routes with, body for body.
     """
 
     init(_ arguments: [String]) throws {

@@ -15,6 +15,16 @@ import Transit
 /// on one board, then K updates; for each, the time from just before the state
 /// is swapped to each client having read the new message. See `Options.usage`.
 
+if CommandLine.arguments.dropFirst().first == "bare" {
+    do {
+        try await BareServer.main(Array(CommandLine.arguments.dropFirst(2)))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("onward-load bare: \(error)\n".utf8))
+        exit(2)
+    }
+}
+
 let options: Options
 do {
     options = try Options(Array(CommandLine.arguments.dropFirst()))
