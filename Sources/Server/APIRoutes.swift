@@ -58,18 +58,22 @@ struct APIRoutes {
     func board(_ request: Request, _ context: OnwardRequestContext, arrivals: Bool) async throws -> Response {
         let queries = deps.queries()
         let stopID = try context.pathID("stopId")
+        let key = request.uri.description + "|" + (request.headers[.acceptLanguage] ?? "")
+        let updates = (try? queries.resolveStop(stopID))?.source.updates
+        if let updates, let hit = cache.cached(key, version: updates.version, second: queries.now.epochSeconds) { return Self.board(hit) }
         let q = try Params(request)
         let query = Queries.BoardQuery(stopID: stopID, arrivals: arrivals, via: q.string(arrivals ? "from" : "to"),
                                        at: try await deps.boardMoment(q, stopID: stopID, queries: queries).moment,
                                        windowMinutes: try q.int("window", in: 1...Queries.maxWindowMinutes),
                                        limit: try q.int("limit", in: 1...Queries.maxLimit), languages: q.languages)
-        guard let updates = try queries.resolveStop(stopID).source.updates else { return try json(try await queries.board(query)) }
-        let key = request.uri.description + "|" + (request.headers[.acceptLanguage] ?? "")
-        let body = try await cache.answer(for: key, version: updates.version, second: queries.now.epochSeconds) {
+        guard let updates else { return try json(try await queries.board(query)) }
+        return Self.board(try await cache.answer(for: key, version: updates.version, second: queries.now.epochSeconds) {
             ByteBuffer(bytes: try JSONEncoder.api.encode(try await queries.board(query)))
-        }
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: body))
+        })
+    }
+
+    private static func board(_ body: ByteBuffer) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: body))
     }
 }
 

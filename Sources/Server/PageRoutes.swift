@@ -12,6 +12,8 @@ import WebPages
 /// error pages, and the page fragments live updates carry.
 struct PageRoutes: Sendable {
     let deps: ServerDependencies
+    /// Board pages as someone signed out sees them, by request, this second (see `ResponseCache`).
+    let boards = ResponseCache()
 
     func add(to router: Router<OnwardRequestContext>) {
         router.get("/") { request, _ in
@@ -31,9 +33,17 @@ struct PageRoutes: Sendable {
         }
         router.get("stops/{stopId}") { request, context in
             let queries = deps.queries()
+            let stopID = try context.pathID("stopId")
+            // Signed out, the page is the same for everyone who asks the same way this second:
+            // many people watch a busy stop. (Signed in, it names the person and carries their token.)
+            let visitorKey = request.cookies[Authenticator.cookieName] == nil
+                ? request.uri.description + "|" + (request.headers[.acceptLanguage] ?? "") + "|" + (request.headers[.cookie] ?? "") : nil
+            let updates = (try? queries.resolveStop(stopID))?.source.updates
+            if let visitorKey, let updates, let hit = boards.cached(visitorKey, version: updates.version, second: queries.now.epochSeconds) {
+                return page(hit, request)
+            }
             let q = try Params(request)
             let arrivals = q.string("arrivals") == "1"
-            let stopID = try context.pathID("stopId")
             // Without JavaScript the "calling at" box sends a name: take the stop it names.
             var via = q.string(arrivals ? "from" : "to")
             if let text = via, queries.registry.resolve(text, as: .stop) == nil {
@@ -50,7 +60,11 @@ struct PageRoutes: Sendable {
                                         options: .init(windowMinutes: window, limit: window == nil ? 20 : nil,
                                                        names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], board: board, queries),
                                                        at: moment.map { LocalTime($0, in: zone).iso8601 }))
-            return self.page(page, request)
+            let body = ByteBuffer(string: page)
+            if let visitorKey, let updates, ctx.person == nil {
+                _ = await boards.answer(for: visitorKey, version: updates.version, second: queries.now.epochSeconds) { body }
+            }
+            return self.page(body, request)
         }
         router.get("journeys") { request, _ in try await journeyPage(request) }
         router.get("services/{tripId}") { request, context in
@@ -179,7 +193,9 @@ struct PageRoutes: Sendable {
     }
 
     /// An HTML answer; a ?lang= or ?theme= choice (the switches' links, without JavaScript) is remembered in a cookie.
-    func page(_ html: String, _ request: Request) -> Response {
+    func page(_ html: String, _ request: Request) -> Response { page(ByteBuffer(string: html), request) }
+
+    func page(_ html: ByteBuffer, _ request: Request) -> Response {
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
         if let lang = request.uri.queryParameters.get("lang"), let language = Language(tag: String(lang)) {
             headers.append(HTTPField(name: .setCookie, value: "lang=\(language.tag); Path=/; Max-Age=31536000; SameSite=Lax"))
@@ -187,7 +203,7 @@ struct PageRoutes: Sendable {
         if let theme = request.uri.queryParameters.get("theme") {
             headers.append(HTTPField(name: .setCookie, value: "theme=\(Theme(value: String(theme)).rawValue); Path=/; Max-Age=31536000; SameSite=Lax"))
         }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: html))
     }
 
     static func cookies(_ request: Request) -> [String: String] {
