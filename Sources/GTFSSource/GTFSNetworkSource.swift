@@ -49,7 +49,8 @@ public final class GTFSNetworkSource: TransitSource {
     public func canonicalIDs(forLocal localID: String, as kind: IDKind) -> [String] {
         let tt = store.current.timetable
         switch kind {
-        case .stop: return Self.ids(tt.lookupStop(id: localID)) { tt.place($0).id }
+        // The ID alone, not the place: building the whole place was most of resolving a board's stop.
+        case .stop: return Self.ids(tt.lookupStop(id: localID)) { tt.stopIDString($0.raw) }
         case .service: return Self.ids(tt.lookupTrip(id: localID)) { tt.tripIdentifier($0) }
         case .route: return Self.ids(tt.lookupRoute(id: localID)) { tt.routeInfo($0).id }
         }

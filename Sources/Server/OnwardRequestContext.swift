@@ -29,7 +29,8 @@ extension OnwardRequestContext {
     /// so `/stops/national-rail%3AYRK` and `/stops/national-rail:YRK` are the same stop.
     func pathID(_ name: String) throws -> String {
         let raw = try parameters.require(name)
-        guard raw.contains("%") else { return raw }
+        // Bytes, not `contains("%")`: that is Foundation's substring search, a tenth of a cached board.
+        guard raw.utf8.contains(UInt8(ascii: "%")) else { return raw }
         guard let decoded = raw.removingPercentEncoding else {
             throw Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter",
                           detail: "The \(name) in the address is not valid percent-encoded UTF-8.", parameter: name)

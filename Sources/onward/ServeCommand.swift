@@ -50,6 +50,9 @@ struct ServeCommand: AsyncParsableCommand {
             } catch let error as ServeConfiguration.Problem {
                 throw CLIError(error.description)
             }
+            // Lines in batches: one write for many (see BatchedLogHandler); whatever waits is written on the way out.
+            LoggingSystem.bootstrap { label in BatchedLogHandler(label: label) }
+            defer { LogSink.standardError.flush() }
             var logger = Logger(label: "onward")
             logger.logLevel = Logger.Level(rawValue: settings.logLevel) ?? .info
             let built: ServerApplication.Built
