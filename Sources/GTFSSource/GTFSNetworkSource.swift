@@ -47,12 +47,17 @@ public final class GTFSNetworkSource: TransitSource {
 
     /// The timetable's own rule: a canonical ID, or an unprefixed one tried in each feed.
     public func canonicalIDs(forLocal localID: String, as kind: IDKind) -> [String] {
-        let tt = store.current.timetable
+        // Passed from the snapshot, not copied into a local: every request that names a stop comes
+        // here, and copying the timetable (retaining each of its arrays) showed in profiles.
+        Self.canonicalIDs(store.snapshot.state.timetable, localID, kind)
+    }
+
+    private static func canonicalIDs(_ tt: Timetable, _ localID: String, _ kind: IDKind) -> [String] {
         switch kind {
         // The ID alone, not the place: building the whole place was most of resolving a board's stop.
-        case .stop: return Self.ids(tt.lookupStop(id: localID)) { tt.stopIDString($0.raw) }
-        case .service: return Self.ids(tt.lookupTrip(id: localID)) { tt.tripIdentifier($0) }
-        case .route: return Self.ids(tt.lookupRoute(id: localID)) { tt.routeInfo($0).id }
+        case .stop: ids(tt.lookupStop(id: localID)) { tt.stopIDString($0.raw) }
+        case .service: ids(tt.lookupTrip(id: localID)) { tt.tripIdentifier($0) }
+        case .route: ids(tt.lookupRoute(id: localID)) { tt.routeInfo($0).id }
         }
     }
 

@@ -6,23 +6,37 @@ import TransitSources
 /// subscribers hear that something changed and read the state afresh, so one
 /// that falls behind catches up with the current state, not a backlog.
 public final class LiveStore: SourceUpdates {
-    private let state: Mutex<NetworkState>
+    /// One state, read by many requests at once: held in a box so that taking it is one
+    /// reference, not a copy of its hundred-odd arrays (each retained and released, under the
+    /// lock), which profiles of a cached board showed.
+    public final class Snapshot: Sendable {
+        public let state: NetworkState
+        init(_ state: NetworkState) { self.state = state }
+    }
+
+    private let state: Mutex<Snapshot>
     private let subscribers = Mutex<[UUID: AsyncStream<Int>.Continuation]>([:])
 
     public init(_ initial: NetworkState) {
-        state = Mutex(initial)
+        state = Mutex(Snapshot(initial))
     }
 
     /// The state now: a value, safe to read at leisure while updates go on.
-    public var current: NetworkState { state.withLock { $0 } }
+    public var current: NetworkState { snapshot.state }
 
-    public var version: Int { state.withLock { $0.version } }
+    /// The state now, by reference: for hot paths that read a little of it (`snapshot.state.timetable.…`).
+    public var snapshot: Snapshot { state.withLock { $0 } }
+
+    public var version: Int { snapshot.state.version }
 
     /// Changes the state and tells every subscriber.
     public func update(_ change: (inout NetworkState) -> Void) {
-        let version = state.withLock { s in
+        let version = state.withLock { box in
+            // Updates replace what they change (a new overlay, new health), so copying first costs little.
+            var s = box.state
             change(&s)
             s.version += 1
+            box = Snapshot(s)
             return s.version
         }
         for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(version) }
