@@ -99,8 +99,24 @@ extension Timetable {
         return bytes
     }
 
+    /// Writes the snapshot whole or not at all: into a file beside `url`, renamed over it when
+    /// complete. The bytes go from the array to the file as they are (wrapping them in `Data`
+    /// first copied the whole snapshot once more).
     public func writeSnapshot(to url: URL, shapes: ShapeTable = .empty) throws {
-        try Data(snapshotData(shapes: shapes)).write(to: url, options: .atomic)
+        let bytes = snapshotData(shapes: shapes)
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: partial)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: bytes)
+            guard rename(partial.path, url.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
     }
 
     /// Whether these bytes start like a snapshot (as opposed to a zip or a folder).
