@@ -2,43 +2,45 @@ import Foundation
 import Logging
 import Synchronization
 
-/// swift-log's `StreamLogHandler` lines (same format), written to standard error in batches:
+/// swift-log's `StreamLogHandler` lines, in its format, written to standard error in batches:
 /// one `write` for many lines rather than one per line. At 25,000 requests a second the access
-/// log's line-by-line writes and their flushes were a tenth of the server's time (perf, under
-/// wrk). A warning or worse is written at once, with every line before it, in order; other lines
-/// wait at most `LogSink`'s interval (0.1 s), or until 64 KB are waiting.
+/// log's line-by-line writes were a tenth of the server's time, and StreamLogHandler's work per
+/// line (the clock formatted each time, the metadata rendered again whenever a request's logger
+/// got its ID) another twentieth (perf, under wrk). Here the timestamp is formatted once a second
+/// and metadata when a line is written. A warning or worse is written at once, with every line
+/// before it, in order; other lines wait at most `LogSink`'s interval (0.1 s), or until 64 KB are waiting.
 public struct BatchedLogHandler: LogHandler {
-    private var inner: StreamLogHandler
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
+    public var metadataProvider: Logger.MetadataProvider?
+    private let label: String
     private let sink: LogSink
 
-    public init(label: String, sink: LogSink = .standardError) {
+    public init(label: String, sink: LogSink = .standardError, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider) {
+        self.label = label
         self.sink = sink
-        inner = StreamLogHandler(label: label, stream: LogSink.Stream(sink: sink))
-    }
-
-    public func log(event: LogEvent) {
-        inner.log(event: event)
-        if event.level >= .warning { sink.flush() }
-    }
-
-    public var logLevel: Logger.Level {
-        get { inner.logLevel }
-        set { inner.logLevel = newValue }
-    }
-
-    public var metadata: Logger.Metadata {
-        get { inner.metadata }
-        set { inner.metadata = newValue }
-    }
-
-    public var metadataProvider: Logger.MetadataProvider? {
-        get { inner.metadataProvider }
-        set { inner.metadataProvider = newValue }
+        self.metadataProvider = metadataProvider
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { inner[metadataKey: key] }
-        set { inner[metadataKey: key] = newValue }
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var all = metadata
+        if let provided = metadataProvider?.get(), !provided.isEmpty { all.merge(provided) { _, new in new } }
+        if let explicit = event.metadata, !explicit.isEmpty { all.merge(explicit) { _, new in new } }
+        if let error = event.error {
+            all["error.message"] = "\(error)"
+            all["error.type"] = "\(String(reflecting: type(of: error)))"
+        }
+        // As StreamLogHandler: "<time> <level> <label>: k=v k=v [<source>] <message>", keys sorted.
+        var line = " \(event.level)" + (label.isEmpty ? "" : " ") + label + ":"
+        for (key, value) in all.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(value)" }
+        line += " [\(event.source)] \(event.message)\n"
+        sink.append(line)
+        if event.level >= .warning { sink.flush() }
     }
 }
 
@@ -50,7 +52,13 @@ public final class LogSink: Sendable {
 
     static let batchBytes = 64 * 1024
     private let fileDescriptor: Int32
-    private let pending = Mutex<[UInt8]>([])
+    private struct Waiting {
+        var bytes: [UInt8] = []
+        /// The second `stamp` shows.
+        var stampSecond: time_t = -1
+        var stamp = ""
+    }
+    private let pending = Mutex(Waiting())
     private let writing = Mutex<Void>(())
 
     /// `interval`: how often a thread writes what is waiting; nil for none (the owner calls `flush`).
@@ -68,20 +76,35 @@ public final class LogSink: Sendable {
         }
     }
 
+    /// Appends one line, after its timestamp (formatted once a second, in local time as StreamLogHandler does).
     func append(_ line: String) {
-        let full = pending.withLock { bytes in
-            bytes.append(contentsOf: line.utf8)
-            return bytes.count >= Self.batchBytes
+        let now = time(nil)
+        let full = pending.withLock { waiting in
+            if now != waiting.stampSecond {
+                waiting.stampSecond = now
+                waiting.stamp = Self.timestamp(now)
+            }
+            waiting.bytes.append(contentsOf: waiting.stamp.utf8)
+            waiting.bytes.append(contentsOf: line.utf8)
+            return waiting.bytes.count >= Self.batchBytes
         }
         if full { flush() }
+    }
+
+    private static func timestamp(_ seconds: time_t) -> String {
+        var t = seconds, local = tm()
+        localtime_r(&t, &local)
+        var buffer = [Int8](repeating: 0, count: 64)
+        let n = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S%z", &local)
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Writes every line waiting, in order.
     public func flush() {
         writing.withLock { _ in
             let bytes = pending.withLock { waiting in
-                defer { waiting.removeAll(keepingCapacity: true) }
-                return waiting
+                defer { waiting.bytes.removeAll(keepingCapacity: true) }
+                return waiting.bytes
             }
             bytes.withUnsafeBytes { raw in
                 var offset = 0
@@ -91,11 +114,5 @@ public final class LogSink: Sendable {
                 }
             }
         }
-    }
-
-    /// The stream `StreamLogHandler` writes each formatted line to.
-    struct Stream: TextOutputStream, Sendable {
-        let sink: LogSink
-        mutating func write(_ string: String) { sink.append(string) }
     }
 }

@@ -52,6 +52,38 @@ struct BatchedLogHandlerTests {
         #expect(pipe.written().hasSuffix("[ServerTests] later\n"))
     }
 
+    /// StreamLogHandler's lines, collected.
+    final class Collected: @unchecked Sendable {
+        var lines: [String] = []
+    }
+    struct Collecting: TextOutputStream, @unchecked Sendable {
+        let into: Collected
+        mutating func write(_ string: String) { into.lines.append(string) }
+    }
+
+    @Test("the lines are StreamLogHandler's, character for character after the timestamp: metadata of the logger, the call and the error")
+    func sameFormatAsStreamLogHandler() throws {
+        struct Broken: Error, CustomStringConvertible { var description: String { "it broke" } }
+        let pipe = try Pipe()
+        let sink = LogSink(fileDescriptor: pipe.write, interval: nil)
+        let collected = Collected()
+        var ours = Logger(label: "onward") { BatchedLogHandler(label: $0, sink: sink, metadataProvider: nil) }
+        var theirs = Logger(label: "onward") { StreamLogHandler(label: $0, stream: Collecting(into: collected), metadataProvider: nil) }
+        ours[metadataKey: "hb.request.id"] = "abc"
+        theirs[metadataKey: "hb.request.id"] = "abc"
+        for logger in [ours, theirs] {
+            logger.info("plain")
+            logger.notice("with more", metadata: ["z": "last", "a": .array(["1", "2"]), "request.id": "abc"])
+            logger.error("failed", error: Broken())
+        }
+        sink.flush()
+        func dropStamp(_ line: Substring) -> String { String(line.drop { $0 != " " }) }
+        let mine = pipe.written().split(separator: "\n").map(dropStamp)
+        let reference = collected.lines.joined().split(separator: "\n").map(dropStamp)
+        #expect(mine.count == 3)
+        #expect(mine == reference)
+    }
+
     @Test("a full batch is written without waiting for the interval")
     func fullBatch() throws {
         let pipe = try Pipe()
