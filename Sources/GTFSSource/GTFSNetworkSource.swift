@@ -55,7 +55,12 @@ public final class GTFSNetworkSource: TransitSource {
     private static func canonicalIDs(_ tt: Timetable, _ localID: String, _ kind: IDKind) -> [String] {
         switch kind {
         // The ID alone, not the place: building the whole place was most of resolving a board's stop.
-        case .stop: ids(tt.lookupStop(id: localID)) { tt.stopIDString($0.raw) }
+        case .stop:
+            switch tt.lookupStop(id: localID) {
+            case .found(let stop): [tt.stopIDString(stop.raw)]
+            case .ambiguous(let ids): ids
+            case .notFound: []
+            }
         case .service: ids(tt.lookupTrip(id: localID)) { tt.tripIdentifier($0) }
         case .route: ids(tt.lookupRoute(id: localID)) { tt.routeInfo($0).id }
         }

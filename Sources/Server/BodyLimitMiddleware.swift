@@ -21,12 +21,14 @@ struct BodyLimitMiddleware: RouterMiddleware {
     init(maxBytes: Int) { defaultMaxBytes = maxBytes }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let declared = request.headers[.contentLength]
+        // No body (nearly every GET): nothing to measure, not even the path.
+        if declared == nil && request.headers[.transferEncoding] == nil { return try await next(request, context) }
         let maxBytes = Self.limit(for: Substring(request.uri.path), default: defaultMaxBytes)
-        if let declared = request.headers[.contentLength] {
+        if let declared {
             guard let length = Int(declared), length <= maxBytes else { throw tooLarge(maxBytes) }
             return try await next(request, context)
         }
-        guard request.headers[.transferEncoding] != nil else { return try await next(request, context) }
         var request = request
         do {
             _ = try await request.collectBody(upTo: maxBytes)

@@ -31,7 +31,10 @@ extension Timetable {
     /// Every ID stored is canonical (`feed:local`, prefixed at import), so a canonical ID is
     /// one exact search. Only when that fails, and the ID's prefix names no loaded feed, is it
     /// taken as a local ID and tried in each feed: a few more searches per query, none per row.
-    func resolveID(_ id: String, exact: (String) -> UInt32?) -> IDLookup<UInt32> {
+    /// Static, given the feeds and a search over the arrays it needs: a closure over `self` copied
+    /// the whole timetable (retaining each of its arrays) on every lookup, which showed in
+    /// profiles of a board served from the cache.
+    static func resolveID(_ id: String, feeds: [FeedSummary], exact: (String) -> UInt32?) -> IDLookup<UInt32> {
         if let i = exact(id) { return .found(i) }
         if let (source, _) = CanonicalID.split(id), feeds.contains(where: { $0.name == source }) { return .notFound }
         var found: [(id: String, index: UInt32)] = []

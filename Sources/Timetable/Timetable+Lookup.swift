@@ -22,20 +22,22 @@ extension Timetable {
     /// A stop by ID: canonical (`feed:local`) IDs resolve within that feed; an unprefixed
     /// one is found when exactly one feed has it, and otherwise lists the candidates.
     public func lookupStop(id: String) -> IDLookup<StopIndex> {
-        resolveID(id) { binarySearch(order: stopOrder, ids: stopID, $0) }.map(StopIndex.init)
+        let order = stopOrder, ids = stopID
+        return Self.resolveID(id, feeds: feeds) { Self.binarySearch(order: order, ids: ids, $0) }.map(StopIndex.init)
     }
 
     /// A trip by ID, with the same rule as `lookupStop(id:)`.
     public func lookupTrip(id: String) -> IDLookup<TripIndex> {
-        resolveID(id) { binarySearch(order: tripOrder, ids: tripID, $0) }.map(TripIndex.init)
+        let order = tripOrder, ids = tripID
+        return Self.resolveID(id, feeds: feeds) { Self.binarySearch(order: order, ids: ids, $0) }.map(TripIndex.init)
     }
 
     /// A stop by its exact stored ID (canonical), with no resolution of unprefixed IDs.
-    public func stopIndex(exactID id: String) -> UInt32? { binarySearch(order: stopOrder, ids: stopID, id) }
+    public func stopIndex(exactID id: String) -> UInt32? { Self.binarySearch(order: stopOrder, ids: stopID, id) }
     /// A trip by its exact stored ID (canonical), with no resolution of unprefixed IDs.
-    public func tripIndex(exactID id: String) -> UInt32? { binarySearch(order: tripOrder, ids: tripID, id) }
+    public func tripIndex(exactID id: String) -> UInt32? { Self.binarySearch(order: tripOrder, ids: tripID, id) }
 
-    func binarySearch(order: [UInt32], ids: [String], _ id: String) -> UInt32? {
+    static func binarySearch(order: [UInt32], ids: [String], _ id: String) -> UInt32? {
         var lo = 0, hi = order.count
         while lo < hi {
             let mid = (lo + hi) / 2

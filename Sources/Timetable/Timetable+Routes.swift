@@ -41,7 +41,8 @@ extension Timetable {
 
     /// A route by ID, with the rule of `lookupStop(id:)`.
     public func lookupRoute(id: String) -> IDLookup<RouteIndex> {
-        resolveID(id) { routeID.firstIndex(of: $0).map(UInt32.init) }.map(RouteIndex.init)
+        let ids = routeID
+        return Self.resolveID(id, feeds: feeds) { ids.firstIndex(of: $0).map(UInt32.init) }.map(RouteIndex.init)
     }
 
     public func routeInfo(_ route: RouteIndex) -> RouteInfo {
