@@ -5,7 +5,7 @@ import Timetable
 extension FeedImport {
     /// The hot loop of an import: millions of rows, parsed from bytes.
     mutating func readStopTimes(_ b: inout TimetableBuilder) throws {
-        let trips = self.trips, stops = self.stops
+        let trips = self.trips, stopsByID = self.stops, stops = ByteKeyIndex(self.stops)
         let fileIndex = b.fileIndex(qualifiesFiles ? "\(name)/stop_times.txt" : "stop_times.txt")
         if let size = source.size(of: "stop_times.txt") { b.stopTimes.reserve(b.stopTimes.count + size / 40) }
         var lastTripBytes: [UInt8] = []
@@ -34,9 +34,9 @@ extension FeedImport {
                 lastTrip = trip
                 lastTripBytes = Array(tb)
             }
-            let stopID = String(decoding: row.bytes(stopC), as: UTF8.self)
-            guard let stop = stops[stopID] else {
-                throw t.error("unknownReference", line: row.line, field: "stop_id", "stop_id '\(stopID)' is not in stops.txt")
+            // By bytes; then as a string, which also matches an ID written in another Unicode normal form.
+            guard let stop = stops.value(row.bytes(stopC)) ?? stopsByID[row.string(stopC)] else {
+                throw t.error("unknownReference", line: row.line, field: "stop_id", "stop_id '\(row.string(stopC))' is not in stops.txt")
             }
             guard let seq = FieldParsing.int(row.bytes(seqC)), seq >= 0, seq <= Int(UInt32.max) else {
                 throw t.error("invalidValue", line: row.line, field: "stop_sequence", "'\(row.string(seqC))' is not a non-negative whole number")

@@ -169,10 +169,16 @@ public struct DirectoryGTFSSource: GTFSSource, Sendable {
     }
 
     public func read(_ file: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
-        let handle = try FileHandle(forReadingFrom: url.appendingPathComponent(file))
-        defer { try? handle.close() }
-        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
-            try data.withUnsafeBytes { try chunk($0) }
+        // Mapped, not read: the kernel's copying into a buffer was a tenth of a big import
+        // (perf). Handed on in 1 MB pieces, as before, for progress.
+        let data = try Data(contentsOf: url.appendingPathComponent(file), options: .alwaysMapped)
+        try data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let end = min(offset + (1 << 20), raw.count)
+                try chunk(UnsafeRawBufferPointer(rebasing: raw[offset..<end]))
+                offset = end
+            }
         }
     }
 }
