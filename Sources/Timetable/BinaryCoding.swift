@@ -6,6 +6,9 @@ import Foundation
 struct BinaryWriter {
     private(set) var bytes: [UInt8] = []
 
+    /// Room for about this many bytes at once: a big snapshot's array otherwise grew by doubling, copying itself each time.
+    mutating func reserve(_ n: Int) { bytes.reserveCapacity(n) }
+
     mutating func write<T: FixedWidthInteger>(_ value: T) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }

@@ -13,6 +13,9 @@ public struct ShapeTable: Sendable, Equatable {
     /// shape_dist_traveled, NaN where absent.
     var distance: [Float]
 
+    /// About the bytes it takes in a snapshot.
+    var approximateByteSize: Int { ids.reduce(0) { $0 + $1.utf8.count + 4 } + start.count * 4 + latE7.count * 12 }
+
     public struct Point: Sendable, Equatable {
         public var latitude: Double
         public var longitude: Double

@@ -59,6 +59,8 @@ extension Timetable {
     /// The compiled timetable (and optionally its shapes) as bytes, ready to be written to a file.
     public func snapshotData(shapes: ShapeTable = .empty) -> [UInt8] {
         var w = BinaryWriter()
+        // The arrays' sizes, strings' bytes and the shapes' points, with some room: one allocation.
+        w.reserve(approximateByteSize + shapes.approximateByteSize + (1 << 16))
         for b in SnapshotLayout.magic { w.write(b) }
         w.write(SnapshotLayout.version)
         w.write(UInt32(0))
