@@ -55,12 +55,12 @@ public struct ZipGTFSSource: GTFSSource, @unchecked Sendable {
         // A big file is inflated on a thread of its own while the caller parses what is ready:
         // on two cores a million-row stop_times.txt then costs about its parsing alone, where
         // inflating first (a third of the import) made the two add up.
-        guard (sizes[file] ?? 0) >= InflatingPipe.threshold else { return try extract(file, path: path, chunk) }
+        guard (sizes[file] ?? 0) >= InflatingPipe.threshold else { return try extract(file, path: path) { try $0.withUnsafeBytes(chunk) } }
         let pipe = InflatingPipe()
         let source = self
         let producer = Thread {
             do {
-                try source.extract(file, path: path) { bytes in try pipe.put(Data(bytes)) }
+                try source.extract(file, path: path) { data in try pipe.put(data) }
                 pipe.finish(nil)
             } catch {
                 pipe.finish(error)
@@ -72,7 +72,7 @@ public struct ZipGTFSSource: GTFSSource, @unchecked Sendable {
     }
 
     /// Inflates one entry in chunks, checking its checksum.
-    private func extract(_ file: String, path: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+    private func extract(_ file: String, path: String, _ chunk: (Data) throws -> Void) throws {
         let archive = try Archive(url: url, accessMode: .read)
         guard let entry = archive[path] else { return }
         // ZIPFoundation's CRC-32 on Linux is a byte-at-a-time loop that took 14% of an import;
@@ -80,10 +80,10 @@ public struct ZipGTFSSource: GTFSSource, @unchecked Sendable {
         var crc: UInt = 0
         try withoutActuallyEscaping(chunk) { chunk in
             _ = try archive.extract(entry, bufferSize: 1 << 18, skipCRC32: true) { data in
-                try data.withUnsafeBytes { bytes in
+                data.withUnsafeBytes { bytes in
                     crc = crc32(crc, bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(bytes.count))
-                    try chunk(bytes)
                 }
+                try chunk(data)
             }
         }
         guard UInt32(truncatingIfNeeded: crc) == entry.checksum else {
