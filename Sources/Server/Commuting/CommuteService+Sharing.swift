@@ -34,6 +34,12 @@ extension CommuteService {
         _ = await reload(id)
     }
 
+    /// After a break in the relay: every commute a live client here follows is read again, so a change
+    /// made on another server meanwhile reaches it.
+    func catchUp() async {
+        for id in table.withLock({ $0.filter { !$0.value.watchers.isEmpty }.map(\.key) }) { _ = await reload(id) }
+    }
+
     /// Whether `id` is a commute in progress. Sharing a database, storage says (read afresh: another server
     /// may have changed or ended it, and a change made here then starts from the latest state).
     func known(_ id: String) async -> Bool {

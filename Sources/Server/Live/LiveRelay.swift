@@ -113,8 +113,11 @@ public final class LiveRelay: Service, Sendable {
 
     private func heard(_ text: String?) async {
         guard let text else {
-            // (Re)connected: what was announced meanwhile is lost, so the feeds are read again.
-            await receivers.withLock({ $0 })?.feedStored?(nil)
+            // (Re)connected: what was announced meanwhile is lost, so the feeds are read again and this
+            // server's live connections are brought up to date from storage.
+            guard let receivers = receivers.withLock({ $0 }) else { return }
+            await receivers.feedStored?(nil)
+            await catchUp(receivers)
             return
         }
         guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(text.utf8)) else {
@@ -127,6 +130,35 @@ public final class LiveRelay: Service, Sendable {
         } catch {
             logger.warning("a live change from another server could not be read", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// Announces, on this server only, the stored state of everything its live connections follow:
+    /// each listening person's routes; each watched trip's members, positions, events and latest chat
+    /// message (a page that sees a gap in chat numbers reads the page again); each followed commute.
+    /// What a connection already has comes again, which it takes as it is.
+    private func catchUp(_ r: Receivers) async {
+        do {
+            for account in r.people.hub.accountsListening {
+                r.people.hub.deliver(try await r.people.repository.routes(accountId: account), of: account)
+            }
+            if let trips = r.trips {
+                for id in trips.hub.watchedTrips {
+                    guard let trip = try await trips.repository.trip(id: id) else { continue }
+                    trips.hub.deliver(.members(trip))
+                    let known = trips.hub.room(id)?.positions ?? [:]
+                    for p in try await trips.repository.positions(trip: id) where known[p.person].map({ $0.at < p.at }) ?? true {
+                        trips.hub.deliver(.position(trip: id, p))
+                    }
+                    for event in try await trips.repository.events(trip: id) { trips.hub.deliver(.event(event)) }
+                    if let last = try await trips.repository.messages(in: .trip(id), before: nil, limit: 1).first {
+                        trips.hub.deliver(.chat(.trip(id), last))
+                    }
+                }
+            }
+        } catch {
+            logger.warning("live connections could not be brought up to date after the relay reconnected", metadata: ["error": "\(error)"])
+        }
+        await r.commutes?.catchUp()
     }
 
     /// Reads what the message names and announces it on this server's hubs only.

@@ -54,6 +54,9 @@ public final class RoutesHub: Sendable {
         }
     }
 
+    /// The accounts with a live connection on this server.
+    var accountsListening: [String] { listeners.withLock { Array($0.keys) } }
+
     /// How many live connections are listening.
     public var count: Int { listeners.withLock { $0.values.reduce(0) { $0 + $1.count } } }
 }

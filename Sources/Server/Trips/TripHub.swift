@@ -105,6 +105,9 @@ public final class TripHub: Sendable {
         for c in targets { c.yield(signal) }
     }
 
+    /// The trips someone on this server watches.
+    var watchedTrips: [String] { state.withLock { Array($0.rooms.keys) } }
+
     /// How many live trip connections are open.
     public var count: Int { state.withLock { $0.listeners.count } }
 }
