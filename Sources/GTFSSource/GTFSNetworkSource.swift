@@ -47,8 +47,10 @@ public final class GTFSNetworkSource: TransitSource {
 
     /// The timetable's own rule: a canonical ID, or an unprefixed one tried in each feed.
     public func canonicalIDs(forLocal localID: String, as kind: IDKind) -> [String] {
-        // Passed from the snapshot, not copied into a local: every request that names a stop comes
-        // here, and copying the timetable (retaining each of its arrays) showed in profiles.
+        // Every request that names a stop comes here. Taking the state by reference saves copying
+        // all of it; the timetable is still copied once on the way in (its arrays retained and
+        // released: 1.3% of a cached board's time under load), which only a timetable held by
+        // reference would avoid.
         Self.canonicalIDs(store.snapshot.state.timetable, localID, kind)
     }
 
