@@ -27,16 +27,18 @@ struct RealtimePollingService: Service {
     }
 }
 
-/// With several servers on one PostgreSQL: a realtime feed polled by one server at a time, the one
-/// that holds its lock (so the upstream sees one client, not one per server). The others apply what
-/// it stores, as the relay announces it; when it dies, one of them takes over within seconds.
-struct LeadingPollingService: Service {
-    let polling: RealtimePollingService
+/// With several servers on one PostgreSQL: a job that runs on one server at a time, the one that
+/// holds its lock; when that server dies, another takes over within seconds. Used for each realtime
+/// feed's polling (the upstream sees one client, not one per server; the others apply what the
+/// poller stores, as the relay announces it) and for the commutes' clock (each alert is given once).
+struct LeadingService: Service {
+    let job: String
     let leadership: PostgresLeadership
+    let work: @Sendable () async -> Void
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            await leadership.whileLeading("realtime \(polling.feed.name)") { await polling.poll() }
+            await leadership.whileLeading(job) { await work() }
         }
     }
 }
@@ -47,18 +49,5 @@ struct SimulationService: Service {
 
     func run() async throws {
         await cancelWhenGracefulShutdown { await ticker.run() }
-    }
-}
-
-/// With several servers on one PostgreSQL: the commutes' clock (deadlines, simulated travellers, live
-/// times) runs on one server at a time, so each alert is given once; another takes over when it dies.
-struct LeadingCommuteClock: Service {
-    let commutes: CommuteService
-    let leadership: PostgresLeadership
-
-    func run() async throws {
-        await cancelWhenGracefulShutdown {
-            await leadership.whileLeading("commutes") { await commutes.lead() }
-        }
     }
 }

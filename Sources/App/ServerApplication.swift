@@ -62,7 +62,7 @@ public enum ServerApplication {
         var services: [any Service] = network.feeds.map { feed -> any Service in
             let polling = RealtimePollingService(feed: feed, logger: logger)
             guard let postgres = database.postgres else { return polling }
-            return LeadingPollingService(polling: polling, leadership: PostgresLeadership(store: postgres, logger: logger))
+            return LeadingService(job: "realtime \(feed.name)", leadership: PostgresLeadership(store: postgres, logger: logger)) { await polling.poll() }
         }
         if let ticker = network.simulation { services.append(SimulationService(ticker: ticker)) }
         let upstream = ProtocolSources.registry(config, fetcher: fetcher, now: now)
@@ -103,7 +103,7 @@ public enum ServerApplication {
             }
             services.append(relay)
             if let postgres = database.postgres {
-                services.append(LeadingCommuteClock(commutes: commutes, leadership: PostgresLeadership(store: postgres, logger: logger)))
+                services.append(LeadingService(job: "commutes", leadership: PostgresLeadership(store: postgres, logger: logger)) { await commutes.lead() })
             }
         }
         let router = buildRouter(deps)

@@ -105,7 +105,6 @@ final class InflatingPipe: @unchecked Sendable {
     private var finished = false
     private var failure: (any Error)?
     private var abandoned = false
-    private var producerDone = false
 
     struct Abandoned: Error {}
 
@@ -123,7 +122,6 @@ final class InflatingPipe: @unchecked Sendable {
     func finish(_ error: (any Error)?) {
         condition.lock()
         finished = true
-        producerDone = true
         failure = error
         condition.broadcast()
         condition.unlock()
@@ -148,7 +146,7 @@ final class InflatingPipe: @unchecked Sendable {
         condition.lock()
         abandoned = true
         condition.broadcast()
-        while !producerDone { condition.wait() }
+        while !finished { condition.wait() }
         condition.unlock()
     }
 }

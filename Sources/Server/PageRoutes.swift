@@ -62,7 +62,7 @@ struct PageRoutes: Sendable {
                                                        at: moment.map { LocalTime($0, in: zone).iso8601 }))
             let body = ByteBuffer(string: page)
             if let visitorKey, let updates, ctx.person == nil {
-                _ = await boards.answer(for: visitorKey, version: updates.version, second: queries.now.epochSeconds) { body }
+                boards.keep(body, for: visitorKey, version: updates.version, second: queries.now.epochSeconds)
             }
             return self.page(body, request)
         }

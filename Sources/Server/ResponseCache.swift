@@ -32,10 +32,15 @@ final class ResponseCache: Sendable {
     func answer(for key: String, version: Int, second: Int64, compute: () async throws -> ByteBuffer) async rethrows -> ByteBuffer {
         if let hit = cached(key, version: version, second: second) { return hit }
         let fresh = try await compute()
+        keep(fresh, for: key, version: version, second: second)
+        return fresh
+    }
+
+    /// Keeps an answer computed this second from this version (the table starts afresh when either moved on).
+    func keep(_ answer: ByteBuffer, for key: String, version: Int, second: Int64) {
         table.withLock { t in
             if t.version != version || t.second != second { t = Table(version: version, second: second) }
-            if t.answers.count < capacity { t.answers[key] = fresh }
+            if t.answers.count < capacity { t.answers[key] = answer }
         }
-        return fresh
     }
 }
