@@ -9,8 +9,8 @@ public struct CommuteRecord: Sendable, Hashable {
     /// The commute's ID: a secret that only its traveller's devices hold.
     public var id: String
     public var state: Data
-    /// Counts the commute's changes: a save never replaces a later revision, so two writes that
-    /// land out of order (or from two servers) keep the newer state.
+    /// Counts the commute's changes: each save names the revision it follows (`save(_:over:)`), so two
+    /// servers that change one state cannot both land, and the second one's change is not lost.
     public var revision: Int
     /// When it was last written.
     public var updatedAt: Instant
@@ -25,9 +25,10 @@ public struct CommuteRecord: Sendable, Hashable {
 /// Keeps the commutes in progress. Drivers throw `StorageError`, never their library's errors,
 /// and a save returns only once the record is durable.
 public protocol CommuteRepository: Sendable {
-    /// Stores `record`, replacing a record with its ID and an earlier (or the same) revision;
-    /// a later revision already stored is kept.
-    func save(_ record: CommuteRecord) async throws
+    /// Stores `record` when the stored revision of its commute is `previous` (nil: when none is stored),
+    /// and returns true; otherwise stores nothing and returns false. A compare-and-set: a writer that
+    /// read revision n and lost the race to another reads again and applies its change to the winner's.
+    func save(_ record: CommuteRecord, over previous: Int?) async throws -> Bool
     /// The record with `id`, or nil when there is none.
     func record(id: String) async throws -> CommuteRecord?
     /// Every record that has not expired at `now`, ordered by ID.

@@ -8,10 +8,11 @@ public final class InMemoryCommuteRepository: CommuteRepository {
 
     public init() {}
 
-    public func save(_ record: CommuteRecord) async throws {
+    public func save(_ record: CommuteRecord, over previous: Int?) async throws -> Bool {
         records.withLock { r in
-            if let kept = r[record.id], kept.revision > record.revision { return }
+            guard r[record.id]?.revision == previous else { return false }
             r[record.id] = record
+            return true
         }
     }
 

@@ -8,14 +8,21 @@ public struct PostgresCommuteRepository: CommuteRepository {
     let db: PostgresAccess
 
     // The ID is a secret: operations are named without it, so it never reaches an error message or a log.
-    public func save(_ record: CommuteRecord) async throws {
-        try await db.run("save a commute", """
-            INSERT INTO commute (id, state, revision, updated_at, expires_at)
-            VALUES (\(record.id), \(record.state), \(record.revision), \(record.updatedAt.epochSeconds), \(record.expiresAt.epochSeconds))
-            ON CONFLICT (id) DO UPDATE SET state = excluded.state, revision = excluded.revision,
-                updated_at = excluded.updated_at, expires_at = excluded.expires_at
-            WHERE excluded.revision >= commute.revision
-            """)
+    public func save(_ record: CommuteRecord, over previous: Int?) async throws -> Bool {
+        // An update that waits on a racing server's commit checks the revision again on the row it committed,
+        // and an insert that meets a committed row does nothing: either way one writer of a revision wins.
+        guard let previous else {
+            return try await !db.rows("save a commute", """
+                INSERT INTO commute (id, state, revision, updated_at, expires_at)
+                VALUES (\(record.id), \(record.state), \(record.revision), \(record.updatedAt.epochSeconds), \(record.expiresAt.epochSeconds))
+                ON CONFLICT (id) DO NOTHING RETURNING 1
+                """).isEmpty
+        }
+        return try await !db.rows("save a commute", """
+            UPDATE commute SET state = \(record.state), revision = \(record.revision), updated_at = \(record.updatedAt.epochSeconds),
+                expires_at = \(record.expiresAt.epochSeconds)
+            WHERE id = \(record.id) AND revision = \(previous) RETURNING 1
+            """).isEmpty
     }
 
     public func record(id: String) async throws -> CommuteRecord? {

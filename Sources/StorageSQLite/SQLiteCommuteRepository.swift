@@ -8,14 +8,18 @@ public struct SQLiteCommuteRepository: CommuteRepository {
     let db: SQLiteAccess
 
     // The ID is a secret: operations are named without it, so it never reaches an error message or a log.
-    public func save(_ record: CommuteRecord) async throws {
+    public func save(_ record: CommuteRecord, over previous: Int?) async throws -> Bool {
         try await db.write("save a commute") { db in
-            try db.execute(sql: """
-                INSERT INTO commute (id, state, revision, updated_at, expires_at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET state = excluded.state, revision = excluded.revision,
-                    updated_at = excluded.updated_at, expires_at = excluded.expires_at
-                WHERE excluded.revision >= commute.revision
-                """, arguments: [record.id, record.state, record.revision, record.updatedAt.epochSeconds, record.expiresAt.epochSeconds])
+            if let previous {
+                try db.execute(sql: """
+                    UPDATE commute SET state = ?, revision = ?, updated_at = ?, expires_at = ? WHERE id = ? AND revision = ?
+                    """, arguments: [record.state, record.revision, record.updatedAt.epochSeconds, record.expiresAt.epochSeconds, record.id, previous])
+            } else {
+                try db.execute(sql: """
+                    INSERT INTO commute (id, state, revision, updated_at, expires_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                    """, arguments: [record.id, record.state, record.revision, record.updatedAt.epochSeconds, record.expiresAt.epochSeconds])
+            }
+            return db.changesCount == 1
         }
     }
 

@@ -85,6 +85,42 @@ struct CommuteAPITests {
         }
     }
 
+    @Test("two servers that change one commute from the same state both land: the second applies its change to the first's")
+    func raceBetweenServers() async throws {
+        let repository = InMemoryCommuteRepository()
+        let clock = Clock()
+        let first = TestServer.app(try await Self.deps(repository, clock: clock))
+        try await first.test(.router) { phone in
+            let started: CommuteDTO = try Self.decode(try await Self.post(phone, "/api/v1/commutes", Self.start))
+            let id = try #require(started.id)
+            // The second server takes the commute up now and hears nothing of the first's change below,
+            // as when a sighting there and a change here are stored in the same milliseconds.
+            let second = TestServer.app(try await Self.deps(repository, clock: clock))
+            let leaves = try #require(Instant(iso8601: started.journey.legs[0].departure))
+            clock.set(leaves.adding(seconds: -90))
+            let onPlatform = try await Self.post(phone, "/api/v1/commutes/\(id)/sightings", #"{"lat": -6.2892744, "lon": 106.7749355, "accuracy": 20}"#)
+            #expect(try Self.decode(onPlatform, as: CommuteAlertsDTO.self).alerts.map(\.kind) == ["vehicleArriving"])
+            let lastArrival = try #require(started.journey.legs.last?.arrival)
+            let arrives = try #require(Instant(iso8601: lastArrival))
+            clock.set(arrives)
+            try await second.test(.router) { laptop in
+                let there = try await Self.post(laptop, "/api/v1/commutes/\(id)/sightings", #"{"lat": -6.1918644, "lon": 106.8230084, "accuracy": 10}"#)
+                #expect(there.status == .ok)
+                #expect(try Self.decode(there, as: CommuteAlertsDTO.self).alerts.map(\.kind) == ["arrivingAtDestination"])
+                let view: CommuteDTO = try Self.decode(try await laptop.execute(uri: "/api/v1/commutes/\(id)", method: .get))
+                #expect(view.alerts.map(\.kind) == ["vehicleArriving", "arrivingAtDestination"])
+            }
+            // Storage holds both changes, one after the other.
+            let stored = try #require(try await repository.record(id: id))
+            #expect(stored.revision >= 2)
+            let third = TestServer.app(try await Self.deps(repository, clock: clock))
+            try await third.test(.router) { client in
+                let view: CommuteDTO = try Self.decode(try await client.execute(uri: "/api/v1/commutes/\(id)", method: .get))
+                #expect(view.alerts.map(\.kind) == ["vehicleArriving", "arrivingAtDestination"])
+            }
+        }
+    }
+
     @Test("someone else's commute is a 404 everywhere, exactly like one that does not exist, and an ended one too")
     func privateByDefault() async throws {
         let clock = Clock()

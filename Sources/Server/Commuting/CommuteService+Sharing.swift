@@ -48,7 +48,7 @@ extension CommuteService {
     }
 
     /// Reads a commute from storage: taken up when newer than what this server has, forgotten when gone.
-    private func reload(_ id: String) async -> Bool {
+    func reload(_ id: String) async -> Bool {
         let record: CommuteRecord?
         do { record = try await repository.record(id: id) } catch {
             logger.warning("a commute could not be read", metadata: ["error": "\(error)"])

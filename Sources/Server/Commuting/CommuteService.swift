@@ -77,7 +77,11 @@ public final class CommuteService: Service, Sendable {
                                      start: journey.departure.adding(seconds: -360 - Self.simulationDelaySeconds * Int64(speed)), speed: speed)
         }
         let id = Secrets.token()
-        try await persist(id, state)
+        let record = CommuteRecord(id: id, state: try JSONEncoder.api.encode(state), revision: state.revision, updatedAt: real, expiresAt: state.expiresAt)
+        guard try await repository.save(record, over: nil) else {
+            throw StorageError(.conflict, "a new commute's ID was taken; start it again")
+        }
+        relay.withLock { $0 }?.announce(.commute(id: id))
         table.withLock { $0[id] = Entry(state: state) }
         logger.info("commute started", metadata: ["simulated": .stringConvertible(simulationSpeed != nil)])
         await step(id)
@@ -109,9 +113,8 @@ public final class CommuteService: Service, Sendable {
 
     /// Keeps (or, with nil, forgets) the subscription alerts are pushed to. False for an unknown commute.
     func setPush(_ id: String, _ subscription: PushSubscription?) async throws -> Bool {
-        guard await known(id), let snapshot = mutate(id, { state in state.push = subscription; return [] }) else { return false }
-        try await persist(id, snapshot.state)
-        return true
+        guard await known(id) else { return false }
+        return try await change(id) { state in state.push = subscription; return [] } != nil
     }
 
     // MARK: Sightings
@@ -133,11 +136,11 @@ public final class CommuteService: Service, Sendable {
         } else {
             return []
         }
-        guard let changed = mutate(id, { state in
+        guard let changed = try await change(id, { state in
             // A simulated commute follows its own traveller: the device's positions are not its.
             state.simulation == nil ? state.session.handle(event) : []
         }) else { return nil }
-        try await settle(id, changed)
+        try await replan(id, after: changed)
         return changed.alerts.map { CommuteAlertDTO($0, zone: zone) }
     }
 
@@ -210,29 +213,37 @@ public final class CommuteService: Service, Sendable {
             let fresh = await Queries(sources, now: real).refreshed(state.journey)
             if fresh != state.journey { journeyUpdate = fresh }
         }
-        guard let changed = mutate(id, { state in
-            var alerts: [CommuteAlert] = []
-            if refresh { state.refreshedAt = real }
-            if let journeyUpdate {
-                state.journey = journeyUpdate
-                alerts += state.session.handle(.journey(journeyUpdate, at: max(real, state.session.time ?? real)))
-            }
-            let clock = state.clock(at: real)
-            if var sim = state.simulation {
-                var events = sim.track[sim.handled...]
-                let before = events.count
-                alerts += state.session.advance(to: clock, events: &events)
-                sim.handled += before - events.count
-                state.simulation = sim
-            } else {
-                var none = ArraySlice<CommuteEvent>()
-                alerts += state.session.advance(to: clock, events: &none)
-            }
-            return alerts
-        }) else { return }
-        do { try await settle(id, changed) } catch {
+        do {
+            guard let changed = try await change(id, { state in
+                Self.tick(&state, at: real, refreshed: refresh, journey: journeyUpdate)
+            }) else { return }
+            try await replan(id, after: changed)
+        } catch {
             logger.warning("a commute could not be saved", metadata: ["error": .string("\(error)")])
         }
+    }
+
+    /// One step of the clock on a state: the live times when `refreshed`, the simulated traveller's
+    /// positions due by now, deadlines passed. Applied again to a newer state after a lost race.
+    private static func tick(_ state: inout CommuteState, at real: Instant, refreshed: Bool, journey: Journey?) -> [CommuteAlert] {
+        var alerts: [CommuteAlert] = []
+        if refreshed { state.refreshedAt = real }
+        if let journey {
+            state.journey = journey
+            alerts += state.session.handle(.journey(journey, at: max(real, state.session.time ?? real)))
+        }
+        let clock = state.clock(at: real)
+        if var sim = state.simulation {
+            var events = sim.track[sim.handled...]
+            let before = events.count
+            alerts += state.session.advance(to: clock, events: &events)
+            sim.handled += before - events.count
+            state.simulation = sim
+        } else {
+            var none = ArraySlice<CommuteEvent>()
+            alerts += state.session.advance(to: clock, events: &none)
+        }
+        return alerts
     }
 
     // MARK: Changes
@@ -243,39 +254,60 @@ public final class CommuteService: Service, Sendable {
         var changed: Bool
     }
 
-    /// Applies `body` to a commute's state under the lock; new alerts are kept and sent to its live clients.
-    private func mutate(_ id: String, _ body: (inout CommuteState) -> [CommuteAlert]) -> Change? {
+    /// How many times a change is applied again after losing a race to store it, before giving up.
+    static let attempts = 8
+
+    /// Applies `body` to a commute's state and stores the result before anyone hears of it; then its live
+    /// clients get the new state and alerts, and its push subscription the alerts. Storage keeps one line
+    /// of revisions: when another server (or another task here) stored a change first, its state is taken
+    /// up and `body` applied to that, so neither change is lost and no alert is given for a state that was
+    /// not kept. Nil for a commute that is not (or no longer) in progress.
+    private func change(_ id: String, _ body: (inout CommuteState) -> [CommuteAlert]) async throws -> Change? {
+        for _ in 0..<Self.attempts {
+            guard let before = table.withLock({ $0[id]?.state }) else { return nil }
+            var state = before
+            let alerts = body(&state)
+            state.alerts += alerts
+            guard !alerts.isEmpty || state != before else { return Change(state: state, alerts: [], changed: false) }
+            state.revision = before.revision + 1
+            let data = try JSONEncoder.api.encode(state)
+            let record = CommuteRecord(id: id, state: data, revision: state.revision, updatedAt: now(), expiresAt: state.expiresAt)
+            if try await repository.save(record, over: before.revision) {
+                relay.withLock { $0 }?.announce(.commute(id: id))
+                deliver(id, state, alerts)
+                return Change(state: state, alerts: alerts, changed: true)
+            }
+            guard await reload(id) else { return nil }
+        }
+        throw StorageError(.failed, "a commute changed \(Self.attempts) times while one change was being saved; that change was not saved")
+    }
+
+    /// Takes a stored change into the table and tells its live clients and its push subscription.
+    private func deliver(_ id: String, _ state: CommuteState, _ alerts: [CommuteAlert]) {
         let real = now()
-        return table.withLock { t -> Change? in
-            guard var entry = t[id] else { return nil }
-            let before = entry.state
-            let alerts = body(&entry.state)
-            entry.state.alerts += alerts
-            let changed = !alerts.isEmpty || before != entry.state
-            if changed { entry.state.revision += 1 }
-            t[id] = entry
-            let zone = Self.zone(entry.state)
-            // The view is made only when someone is watching a change: this runs every second for every commute.
-            if changed, !entry.watchers.isEmpty {
-                let dto = entry.state.dto(id: nil, at: real)
-                for w in entry.watchers.values {
-                    if alerts.isEmpty { w.yield(.state(dto)) }
-                    for a in alerts { w.yield(.alert(CommuteAlertDTO(a, zone: zone), dto)) }
-                }
+        let zone = Self.zone(state)
+        table.withLock { t in
+            // A reload after a lost race may have taken this state up already, and told the live clients.
+            guard let entry = t[id], entry.state.revision < state.revision else { return }
+            t[id]!.state = state
+            // The view is made only when someone is watching: this runs every second for every commute.
+            guard !entry.watchers.isEmpty else { return }
+            let dto = state.dto(id: nil, at: real)
+            for w in entry.watchers.values {
+                if alerts.isEmpty { w.yield(.state(dto)) }
+                for a in alerts { w.yield(.alert(CommuteAlertDTO(a, zone: zone), dto)) }
             }
-            if let push = entry.state.push, pushSender != nil {
-                for a in alerts {
-                    let body = CommutePushDTO(alert: CommuteAlertDTO(a, zone: zone), url: "/commute")
-                    if let data = try? JSONEncoder.api.encode(body) { pushes.yield((id, push, data)) }
-                }
+        }
+        if let push = state.push, pushSender != nil {
+            for a in alerts {
+                let body = CommutePushDTO(alert: CommuteAlertDTO(a, zone: zone), url: "/commute")
+                if let data = try? JSONEncoder.api.encode(body) { pushes.yield((id, push, data)) }
             }
-            return Change(state: entry.state, alerts: alerts, changed: changed)
         }
     }
 
-    /// Stores a change, then plans again if a change was missed.
-    private func settle(_ id: String, _ change: Change) async throws {
-        if change.changed { try await persist(id, change.state) }
+    /// Plans again after a missed change, when the engine asks.
+    private func replan(_ id: String, after change: Change) async throws {
         guard let from = change.state.session.replanFrom, let at = change.state.session.time else { return }
         let plan = change.state.plan
         var q = Queries.JourneyQuery(from: from.stopID, to: plan.destination, at: at)
@@ -285,19 +317,11 @@ public final class CommuteService: Service, Sendable {
             // No other way: carry on with the old journey (the engine goes on once asked again).
             return
         }
-        if let again = mutate(id, { state in
+        _ = try await self.change(id) { state in
             guard state.session.replanFrom == from else { return [] }
             state.journey = journey
             return state.session.handle(.journey(journey, at: at))
-        }), again.changed {
-            try await persist(id, again.state)
         }
-    }
-
-    private func persist(_ id: String, _ state: CommuteState) async throws {
-        let data = try JSONEncoder.api.encode(state)
-        try await repository.save(CommuteRecord(id: id, state: data, revision: state.revision, updatedAt: now(), expiresAt: state.expiresAt))
-        relay.withLock { $0 }?.announce(.commute(id: id))
     }
 
     private func forgetExpired() async {
@@ -312,10 +336,10 @@ public final class CommuteService: Service, Sendable {
         guard let sender = pushSender else { return }
         for await (id, subscription, payload) in pushQueue {
             if case .gone = await sender.send(payload, to: subscription) {
-                if let change = mutate(id, { state in
+                _ = try? await change(id) { state in
                     if state.push == subscription { state.push = nil }
                     return []
-                }), change.changed { try? await persist(id, change.state) }
+                }
             }
         }
     }
