@@ -109,6 +109,10 @@ struct LiveRelayTests {
         let (ana, _) = try await peopleA.createAccount(username: "ana", password: "correct horse battery", displayName: nil,
                                                       client: "test", kind: .token)
         let trip = try await tripsA.create(by: ana.account.id, name: "Alps", endsAt: clock.adding(seconds: 86_400))
+        // Ben travels with her, so they may write to each other directly.
+        let (ben, _) = try await peopleA.createAccount(username: "ben", password: "correct horse battery", displayName: nil,
+                                                      client: "test", kind: .token)
+        _ = try await tripsA.join(ben.account.id, code: trip.inviteCode)
         // Ana's laptop on server B follows her routes and the trip.
         var routes = peopleB.hub.subscribe(ana.account.id).makeAsyncIterator()
         var signals = tripsB.hub.subscribe(trip: trip.id, person: ana.account.id).makeAsyncIterator()
@@ -119,8 +123,9 @@ struct LiveRelayTests {
         _ = try await peopleA.edit(ana.account.id, version: 0, .create(SavedRoute(id: "r1", name: "Home", kind: .board, stopId: "SLBB")))
         try await tripsA.share(trip.id, person: ana.account.id, latitude: 46.0, longitude: 7.0, accuracy: 10, until: clock.adding(seconds: 3_600))
         _ = try await tripsA.post("trip:\(trip.id)", by: ana.account.id, text: "on the lift")
+        _ = try await tripsA.post("person:\(ana.account.id)", by: ben.account.id, text: "lunch at the top?")
         #expect(peopleB.hub.count == 1)
-        try await bus.waitForSent(before + 3)  // all three went out while B was not hearing
+        try await bus.waitForSent(before + 4)  // all four went out while B was not hearing
 
         // B hears again: its connections get what they missed, read from storage.
         await bus.reconnect(2)
@@ -130,8 +135,9 @@ struct LiveRelayTests {
         func has(_ kind: (TripSignal) -> Bool) -> Bool { seen.contains(where: kind) }
         let isMembers: (TripSignal) -> Bool = { if case .members(let t) = $0 { t.id == trip.id } else { false } }
         let isPosition: (TripSignal) -> Bool = { if case .position(_, let p) = $0 { p.latitude == 46.0 } else { false } }
-        let isChat: (TripSignal) -> Bool = { if case .chat(_, let m) = $0 { m.text == "on the lift" } else { false } }
-        while !(has(isMembers) && has(isPosition) && has(isChat)), let next = await signals.next() { seen.append(next) }
-        #expect(has(isMembers) && has(isPosition) && has(isChat))
+        let isChat: (TripSignal) -> Bool = { if case .chat(.trip, let m) = $0 { m.text == "on the lift" } else { false } }
+        let isDirect: (TripSignal) -> Bool = { if case .chat(.direct, let m) = $0 { m.text == "lunch at the top?" } else { false } }
+        while !(has(isMembers) && has(isPosition) && has(isChat) && has(isDirect)), let next = await signals.next() { seen.append(next) }
+        #expect(has(isMembers) && has(isPosition) && has(isChat) && has(isDirect))
     }
 }

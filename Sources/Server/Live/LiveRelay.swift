@@ -1,3 +1,4 @@
+import API
 import Foundation
 import Logging
 import OnwardCore
@@ -134,7 +135,8 @@ public final class LiveRelay: Service, Sendable {
 
     /// Announces, on this server only, the stored state of everything its live connections follow:
     /// each listening person's routes; each watched trip's members, positions, events and latest chat
-    /// message (a page that sees a gap in chat numbers reads the page again); each followed commute.
+    /// message, and the latest message of each direct conversation of the people watching (a page that
+    /// sees a gap in chat numbers reads the page again); each followed commute.
     /// What a connection already has comes again, which it takes as it is.
     private func catchUp(_ r: Receivers) async {
         do {
@@ -152,6 +154,15 @@ public final class LiveRelay: Service, Sendable {
                     for event in try await trips.repository.events(trip: id) { trips.hub.deliver(.event(event)) }
                     if let last = try await trips.repository.messages(in: .trip(id), before: nil, limit: 1).first {
                         trips.hub.deliver(.chat(.trip(id), last))
+                    }
+                }
+                var direct = Set<Conversation>()
+                for person in trips.hub.watchingPeople {
+                    for friend in try await trips.friends(of: person) { direct.insert(.between(person, friend.id)) }
+                }
+                for conversation in direct {
+                    if let last = try await trips.repository.messages(in: conversation, before: nil, limit: 1).first {
+                        trips.hub.deliver(.chat(conversation, last))
                     }
                 }
             }

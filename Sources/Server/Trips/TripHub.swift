@@ -108,6 +108,9 @@ public final class TripHub: Sendable {
     /// The trips someone on this server watches.
     var watchedTrips: [String] { state.withLock { Array($0.rooms.keys) } }
 
+    /// The people with a live trip connection on this server.
+    var watchingPeople: Set<String> { state.withLock { Set($0.listeners.values.map(\.person)) } }
+
     /// How many live trip connections are open.
     public var count: Int { state.withLock { $0.listeners.count } }
 }
