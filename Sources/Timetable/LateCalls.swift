@@ -83,7 +83,19 @@ extension Timetable {
         // Nearly every call of a live trip runs late or early: room for all of them saves regrowing.
         let calls = trips.values.reduce(0) { $0 + $1.arrival.count }
         lateDepartures.reserveCapacity(calls); lateArrivals.reserveCapacity(calls)
-        for (key, live) in trips where live.status == .running {
+        // Trips in the order they set out: each stop's calls then come nearly in time order, and the
+        // insertion sort per stop in `LateCalls` has little left to do (in the dictionary's order it
+        // was most of the indexing).
+        var order: [(start: Int64, index: Dictionary<TripInstance, TripLive>.Index)] = []
+        order.reserveCapacity(trips.count)
+        for i in trips.indices where trips[i].value.status == .running {
+            let key = trips[i].key
+            let dayBase = base(zone: tripZone[Int(key.trip)], day: key.serviceDay) + Int64(key.shift)
+            order.append((dayBase + Int64(departures[Int(tripTimes[Int(key.trip)])]), i))
+        }
+        order.sort { $0.start < $1.start }
+        for (_, i) in order {
+            let (key, live) = trips[i]
             let p = patternRange(tripPattern[Int(key.trip)])
             let dayBase = base(zone: tripZone[Int(key.trip)], day: key.serviceDay) + Int64(key.shift)
             let first = Int(tripTimes[Int(key.trip)])

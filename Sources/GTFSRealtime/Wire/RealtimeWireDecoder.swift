@@ -7,9 +7,13 @@ import SwiftProtobuf
 /// Unknown fields and fields of an unexpected wire type are skipped, as
 /// protobuf requires.
 enum RealtimeWireDecoder {
-    static func decode(_ data: Data) throws(WireReader.Failure) -> RealtimeMessage {
+    /// A message of at least this many bytes is decoded in two halves at once.
+    static let splitBytes = 64 * 1024
+
+    /// `parts`: how many threads decode a large message's entities (1 for a test's reference decode).
+    static func decode(_ data: Data, parts: Int = 2) throws(WireReader.Failure) -> RealtimeMessage {
         do {
-            return try data.withUnsafeBytes { raw in try decodeMessage(raw) }
+            return try data.withUnsafeBytes { raw in try decodeMessage(raw, parts: raw.count >= splitBytes ? parts : 1) }
         } catch let failure as WireReader.Failure {
             throw failure
         } catch {
@@ -17,31 +21,71 @@ enum RealtimeWireDecoder {
         }
     }
 
-    private static func decodeMessage(_ raw: UnsafeRawBufferPointer) throws -> RealtimeMessage {
-        var message = RealtimeMessage()
+    /// Reads the top level (the header, and where each entity lies), then the entities, in `parts`
+    /// runs of consecutive entities at once, joined in order. Entities are independent, and on these
+    /// two cores decoding was 40% of decode + apply (`onward-bench realtime`): halves cut it nearly in
+    /// two. A failure is the one a front-to-back read meets first: an earlier run's before a later's,
+    /// and an entity's before a fault in the framing after it.
+    private static func decodeMessage(_ raw: UnsafeRawBufferPointer, parts: Int) throws -> RealtimeMessage {
+        var header: TransitRealtime_FeedHeader?
+        var entities: [Range<Int>] = []
+        var framingFailure: (any Error)?
         var reader = WireReader(raw)
-        var sawHeader = false
-        while !reader.isAtEnd {
-            let (field, type) = try reader.tag()
-            switch (field, type) {
-            case (1, .lengthDelimited):
-                let range = try reader.lengthDelimited()
-                message.others.header = try TransitRealtime_FeedHeader(serializedBytes: Data(raw[range]))
-                sawHeader = true
-            case (2, .lengthDelimited):
-                var entity = try reader.message()
-                message.entityCount += 1
-                try decodeEntity(&entity, raw: raw, into: &message)
-            default:
-                try reader.skip(type)
+        do {
+            while !reader.isAtEnd {
+                let (field, type) = try reader.tag()
+                switch (field, type) {
+                case (1, .lengthDelimited):
+                    let range = try reader.lengthDelimited()
+                    header = try TransitRealtime_FeedHeader(serializedBytes: Data(raw[range]))
+                case (2, .lengthDelimited): entities.append(try reader.lengthDelimited())
+                default: try reader.skip(type)
+                }
             }
+        } catch {
+            framingFailure = error
         }
-        guard sawHeader else { throw WireReader.Failure(reason: "no feed header", offset: 0) }
-        let header = message.others.header
+        let runs = max(1, min(parts, entities.count / 32))
+        var results = [Result<RealtimeMessage, any Error>](repeating: .success(RealtimeMessage()), count: runs)
+        results.withUnsafeMutableBufferPointer { results in
+            let runner = Runs(raw: raw, entities: entities, results: results)
+            if runs == 1 { runner.decode(0) } else { DispatchQueue.concurrentPerform(iterations: runs) { runner.decode($0) } }
+        }
+        var message = try results[0].get()
+        for result in results.dropFirst() {
+            let part = try result.get()
+            message.tripUpdates += part.tripUpdates
+            message.others.entity += part.others.entity
+        }
+        if let framingFailure { throw framingFailure }
+        message.entityCount = entities.count
+        guard let header else { throw WireReader.Failure(reason: "no feed header", offset: 0) }
+        message.others.header = header
         message.version = header.gtfsRealtimeVersion
         message.isFullDataset = header.incrementality == .fullDataset
         message.timestamp = header.hasTimestamp ? header.timestamp : nil
         return message
+    }
+
+    /// Runs of entities decoded at once. Unchecked: each run writes only its own result, and the bytes
+    /// outlive the runs (`concurrentPerform` returns when every run has).
+    private struct Runs: @unchecked Sendable {
+        let raw: UnsafeRawBufferPointer
+        let entities: [Range<Int>]
+        let results: UnsafeMutableBufferPointer<Result<RealtimeMessage, any Error>>
+
+        func decode(_ i: Int) {
+            let run = entities.count * i / results.count..<entities.count * (i + 1) / results.count
+            results[i] = Result {
+                var part = RealtimeMessage()
+                part.tripUpdates.reserveCapacity(run.count)
+                for range in entities[run] {
+                    var entity = WireReader(raw, from: range.lowerBound, to: range.upperBound)
+                    try decodeEntity(&entity, raw: raw, into: &part)
+                }
+                return part
+            }
+        }
     }
 
     /// A trip-update entity is read by hand; any other (or one that also
