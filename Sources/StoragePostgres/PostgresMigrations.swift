@@ -89,6 +89,15 @@ enum PostgresMigrations {
             // The server's Web Push (VAPID) private key: one row, shared by every server on the database.
             "CREATE TABLE push_key (id integer PRIMARY KEY CHECK (id = 1), private_key text NOT NULL)",
         ]),
+        ("v7-upstream-answers", [
+            // On-demand upstreams' answers, shared so one server's fetch serves all; and who is fetching which.
+            """
+            CREATE TABLE upstream_answer (
+                source text NOT NULL, key text NOT NULL, status integer NOT NULL, headers text NOT NULL, body bytea NOT NULL,
+                fetched_at bigint NOT NULL, PRIMARY KEY (source, key))
+            """,
+            "CREATE TABLE upstream_claim (source text NOT NULL, key text NOT NULL, until bigint NOT NULL, PRIMARY KEY (source, key))",
+        ]),
     ]
 
     static var identifiers: [String] { steps.map(\.identifier) }

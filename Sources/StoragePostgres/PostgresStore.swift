@@ -19,6 +19,8 @@ public final class PostgresStore: Sendable {
     public let people: PostgresPeopleRepository
     /// Group trips: members, positions, events, chat, friendships.
     public let trips: PostgresTripRepository
+    /// On-demand upstreams\' answers, shared between servers.
+    public let upstreamAnswers: PostgresUpstreamAnswerRepository
 
     /// The pool, for what else needs the database (notifications, leader locks).
     public let client: PostgresClient
@@ -48,6 +50,7 @@ public final class PostgresStore: Sendable {
         commutes = PostgresCommuteRepository(db: access)
         people = PostgresPeopleRepository(db: access)
         trips = PostgresTripRepository(db: access)
+        upstreamAnswers = PostgresUpstreamAnswerRepository(db: access)
     }
 
     /// Stops the pool (its connections close); the store answers nothing afterwards.

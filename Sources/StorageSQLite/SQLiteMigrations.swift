@@ -120,6 +120,16 @@ enum SQLiteMigrations {
             // The server's Web Push (VAPID) private key: one row, shared by every server on the database.
             try db.execute(sql: "CREATE TABLE push_key (id INTEGER PRIMARY KEY CHECK (id = 1), private_key TEXT NOT NULL)")
         }
+        migrator.registerMigration("v7-upstream-answers") { db in
+            // On-demand upstreams' answers, shared so one server's fetch serves all (used with PostgreSQL; kept
+            // here so both drivers have one schema history).
+            try db.execute(sql: """
+                CREATE TABLE upstream_answer (
+                    source TEXT NOT NULL, key TEXT NOT NULL, status INTEGER NOT NULL, headers TEXT NOT NULL, body BLOB NOT NULL,
+                    fetched_at INTEGER NOT NULL, PRIMARY KEY (source, key))
+                """)
+            try db.execute(sql: "CREATE TABLE upstream_claim (source TEXT NOT NULL, key TEXT NOT NULL, until INTEGER NOT NULL, PRIMARY KEY (source, key))")
+        }
         return migrator
     }
 }

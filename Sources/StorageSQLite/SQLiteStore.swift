@@ -23,6 +23,8 @@ public final class SQLiteStore: Sendable {
     public let people: SQLitePeopleRepository
     /// Group trips: members, positions, events, chat, friendships.
     public let trips: SQLiteTripRepository
+    /// On-demand upstreams\' answers, shared between servers.
+    public let upstreamAnswers: SQLiteUpstreamAnswerRepository
 
     private let pool: DatabasePool
 
@@ -53,6 +55,7 @@ public final class SQLiteStore: Sendable {
         commutes = SQLiteCommuteRepository(db: access)
         people = SQLitePeopleRepository(db: access)
         trips = SQLiteTripRepository(db: access)
+        upstreamAnswers = SQLiteUpstreamAnswerRepository(db: access)
     }
 
     /// The migrations this version knows and has applied to the file, in order.

@@ -84,3 +84,23 @@ struct TripRepositoryContractTests {
         try await TestPostgres.withStore { store in try await check.run(on: store.trips) }
     }
 }
+
+@Suite("upstream answer repository contract")
+struct UpstreamAnswerRepositoryContractTests {
+    @Test("in memory", arguments: UpstreamAnswerRepositoryContract.checks)
+    func inMemory(_ check: UpstreamAnswerRepositoryContract.Check) async throws {
+        try await check.run(on: InMemoryUpstreamAnswerRepository())
+    }
+
+    @Test("SQLite", arguments: UpstreamAnswerRepositoryContract.checks)
+    func sqlite(_ check: UpstreamAnswerRepositoryContract.Check) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try await check.run(on: try SQLiteStore(directory: folder.path).upstreamAnswers)
+    }
+
+    @Test("PostgreSQL", .enabled(if: TestPostgres.enabled, TestPostgres.skipped), arguments: UpstreamAnswerRepositoryContract.checks)
+    func postgres(_ check: UpstreamAnswerRepositoryContract.Check) async throws {
+        try await TestPostgres.withStore { store in try await check.run(on: store.upstreamAnswers) }
+    }
+}
