@@ -208,7 +208,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: ["Server", "App", "Transit", "API", "OnwardCore", "Timetable", "OnwardTesting", "GTFSRealtime", "GTFSSource", "DataSources",
-                           "Storage", "StorageSQLite", "TransitSources", "SkiMap", "WebPush", "Trips",
+                           "Storage", "StorageSQLite", "StoragePostgres", "TransitSources", "SkiMap", "WebPush", "Trips",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "InMemoryLogging", package: "swift-log"),

@@ -9,15 +9,17 @@ import TransitSources
 /// The sources behind the `TransitSource` protocol that configuration turns on: the
 /// one place that names the concrete adapters. Adding a source is a line here.
 public enum ProtocolSources {
+    /// `shared`: with several servers on one database, what they fetch is shared, so each upstream sees one client.
     public static func registry(_ config: ServeConfiguration, fetcher: any HTTPFetching = Fetchers.live(),
+                                shared: (any SharedUpstreamAnswers)? = nil,
                                 now: @escaping @Sendable () -> Instant = { .now() }) -> SourceRegistry {
         var sources: [any TransitSource] = []
         // URLs were checked when the configuration was read.
         if let token = config.nationalRailToken, let url = URL(string: config.nationalRailURL) {
-            sources.append(NationalRailSource(token: token, endpoint: url, fetcher: fetcher, now: now))
+            sources.append(NationalRailSource(token: token, endpoint: url, fetcher: fetcher, shared: shared, now: now))
         }
         if let key = config.ctaKey, let url = URL(string: config.ctaURL) {
-            sources.append(CTABusTrackerSource(key: key, base: url, fetcher: fetcher, now: now))
+            sources.append(CTABusTrackerSource(key: key, base: url, fetcher: fetcher, shared: shared, now: now))
         }
         return SourceRegistry(sources)
     }

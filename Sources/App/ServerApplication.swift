@@ -65,7 +65,8 @@ public enum ServerApplication {
             return LeadingService(job: "realtime \(feed.name)", leadership: PostgresLeadership(store: postgres, logger: logger)) { await polling.poll() }
         }
         if let ticker = network.simulation { services.append(SimulationService(ticker: ticker)) }
-        let upstream = ProtocolSources.registry(config, fetcher: fetcher, now: now)
+        let shared = database.postgres.map { StoredUpstreamAnswers(repository: $0.upstreamAnswers, logger: logger, now: now) }
+        let upstream = ProtocolSources.registry(config, fetcher: fetcher, shared: shared, now: now)
         // A feed named like a protocol source would have its IDs claimed by that source.
         if let taken = loaded.timetable.feeds.first(where: { upstream.source(named: $0.name) != nil }) {
             throw Network.LoadError.nameTaken(taken.name)

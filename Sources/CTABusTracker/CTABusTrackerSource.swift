@@ -38,7 +38,8 @@ public final class CTABusTrackerSource: TransitSource {
     ///   - dailyLimit: the most requests sent in any 24 hours; nil for no limit of our own.
     ///   - retry: how transient failures are retried.
     ///   - timeout: for each request.
-    public init(key: String, base: URL = CTARequest.defaultBase, fetcher: any HTTPFetching,
+    ///   - shared: answers shared with the other servers on one database, so the API sees one client.
+    public init(key: String, base: URL = CTARequest.defaultBase, fetcher: any HTTPFetching, shared: (any SharedUpstreamAnswers)? = nil,
                 now: @escaping @Sendable () -> Instant = { Instant.now() },
                 dailyLimit: Int? = CTABusTrackerSource.defaultDailyLimit, retry: RetryPolicy = RetryPolicy(),
                 timeout: Duration = .seconds(10)) {
@@ -49,7 +50,7 @@ public final class CTABusTrackerSource: TransitSource {
         self.client = UpstreamClient(
             configuration: UpstreamClient.Configuration(name: CTAIDs.source, requestLimit: dailyLimit, retry: retry,
                                                         timeout: timeout, secrets: key.isEmpty ? [] : [key]),
-            fetcher: fetcher, now: now)
+            fetcher: fetcher, shared: shared, now: now)
     }
 
     /// Stops the adapter has seen in a `getstops` answer, and routes in a `getroutes`

@@ -11,6 +11,10 @@ public struct UpstreamCache: Sendable {
         public var response: HTTPResponse
         public var storedAt: Instant
 
+        public init(response: HTTPResponse, storedAt: Instant) {
+            self.response = response; self.storedAt = storedAt
+        }
+
         /// How long ago the entry was stored, never negative (the clock may step back).
         public func age(at now: Instant) -> Duration {
             .seconds(max(0, now.epochSeconds - storedAt.epochSeconds))

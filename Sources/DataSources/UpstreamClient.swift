@@ -39,6 +39,8 @@ public actor UpstreamClient {
     public nonisolated var name: String { configuration.name }
 
     private let fetcher: any HTTPFetching
+    /// The answers shared with other servers on one database; nil for a lone server.
+    private let shared: (any SharedUpstreamAnswers)?
     private let now: @Sendable () -> Instant
     private let sleep: @Sendable (Duration) async throws -> Void
     private var random: SendableRandom
@@ -48,7 +50,7 @@ public actor UpstreamClient {
     /// The fetch under way per cache key: later callers for the key wait for it
     /// instead of sending their own. A task owned here, not by a caller, so one
     /// caller giving up does not fail the others.
-    private var inFlight: [String: Task<Result<HTTPResponse, SourceError>, Never>] = [:]
+    private var inFlight: [String: Task<Result<UpstreamCache.Entry, SourceError>, Never>] = [:]
     private var stats = UpstreamCounters()
 
     /// - Parameters:
@@ -56,12 +58,14 @@ public actor UpstreamClient {
     ///   - now: the wall clock that ages answers and counts the budget.
     ///   - sleep: waits between retries; tests pass one that returns at once (and records the wait).
     ///   - random: the jitter source for retry backoff.
-    public init(configuration: Configuration, fetcher: any HTTPFetching,
+    ///   - shared: answers shared with the other servers on one database (each key fetched by one of them).
+    public init(configuration: Configuration, fetcher: any HTTPFetching, shared: (any SharedUpstreamAnswers)? = nil,
                 now: @escaping @Sendable () -> Instant = { Instant.now() },
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
                 random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
         self.configuration = configuration
         self.fetcher = fetcher
+        self.shared = shared
         self.now = now
         self.sleep = sleep
         self.random = SendableRandom(random)
@@ -125,25 +129,28 @@ public actor UpstreamClient {
             }
             if age < policy.ttl + policy.staleWhileRevalidate {
                 stats.staleServed += 1
-                if inFlight[key] == nil { startFetch(request, key: key) }
+                if inFlight[key] == nil { startFetch(request, key: key, ttl: policy.ttl) }
                 return UpstreamResult(response: entry.response, origin: .stale, age: age)
             }
         }
 
-        let task: Task<Result<HTTPResponse, SourceError>, Never>
+        let task: Task<Result<UpstreamCache.Entry, SourceError>, Never>
         if let running = inFlight[key] {
             stats.coalescedWaits += 1
             task = running
         } else {
-            task = startFetch(request, key: key)
+            task = startFetch(request, key: key, ttl: policy.ttl)
         }
         let outcome = await task.value
-        if let stale = staleFallback(for: outcome, key: key, policy: policy) {
+        if let stale = staleFallback(for: outcome.map(\.response), key: key, policy: policy) {
             stats.staleServed += 1
             return stale
         }
         switch outcome {
-        case .success(let response): return UpstreamResult(response: response, origin: .upstream)
+        case .success(let entry):
+            // Another server's answer has the age it had there.
+            let age = entry.age(at: now())
+            return UpstreamResult(response: entry.response, origin: age > .zero ? .cache : .upstream, age: age)
         case .failure(let error):
             stats.failures += 1
             throw error
@@ -163,21 +170,52 @@ public actor UpstreamClient {
 
     /// Starts the shared fetch for `key`; it stores a 2xx answer and clears itself when done.
     @discardableResult
-    private func startFetch(_ request: HTTPRequest, key: String) -> Task<Result<HTTPResponse, SourceError>, Never> {
+    private func startFetch(_ request: HTTPRequest, key: String, ttl: Duration) -> Task<Result<UpstreamCache.Entry, SourceError>, Never> {
         // Listed before the task can run (it needs this actor, which is busy until
         // the caller suspends), so no second caller starts a second fetch.
-        let task = Task { await self.fetchAndStore(request, key: key) }
+        let task = Task { await self.fetchAndStore(request, key: key, ttl: ttl) }
         inFlight[key] = task
         return task
     }
 
-    private func fetchAndStore(_ request: HTTPRequest, key: String) async -> Result<HTTPResponse, SourceError> {
-        let outcome = await send(request)
-        if case .success(let response) = outcome, (200..<300).contains(response.status) {
-            cache.store(response, for: key, at: now())
+    private func fetchAndStore(_ request: HTTPRequest, key: String, ttl: Duration) async -> Result<UpstreamCache.Entry, SourceError> {
+        defer { inFlight[key] = nil }
+        if let shared, let entry = await sharedAnswer(key, ttl: ttl, request: request, shared) {
+            stats.sharedAnswers += 1
+            cache.store(entry.response, for: key, at: entry.storedAt)
+            return .success(entry)
         }
-        inFlight[key] = nil
-        return outcome
+        let outcome = await send(request)
+        guard case .success(let response) = outcome else { return outcome.map { UpstreamCache.Entry(response: $0, storedAt: now()) } }
+        let entry = UpstreamCache.Entry(response: response, storedAt: now())
+        if (200..<300).contains(response.status) {
+            cache.store(response, for: key, at: entry.storedAt)
+            await shared?.store(source: name, key: key, entry)
+        }
+        return .success(entry)
+    }
+
+    /// How often a server waiting for another's fetch looks for its answer.
+    static let sharedPoll = Duration.milliseconds(100)
+
+    /// A fresh answer another server fetched for `key`: there already, or, while another server holds the
+    /// claim to fetch it, waited for (up to the request's timeout, after which this server fetches: the
+    /// other may have died). Nil when this server is to fetch (it then holds the claim).
+    private func sharedAnswer(_ key: String, ttl: Duration, request: HTTPRequest, _ shared: any SharedUpstreamAnswers) async -> UpstreamCache.Entry? {
+        func fresh() async -> UpstreamCache.Entry? {
+            guard let entry = await shared.answer(source: name, key: key), entry.age(at: now()) < ttl else { return nil }
+            return entry
+        }
+        if let entry = await fresh() { return entry }
+        // The claim lasts as long as a fetch may: each attempt's timeout, and the waits between retries.
+        let attempts = configuration.retry.maxRetries + 1
+        let claim = Int64((request.timeout * attempts).components.seconds) + Int64(attempts) * 2
+        if await shared.claim(source: name, key: key, until: now().adding(seconds: claim)) { return nil }
+        for _ in 0..<Int(request.timeout / Self.sharedPoll) {
+            do { try await Task.sleep(for: Self.sharedPoll) } catch { return nil }
+            if let entry = await fresh() { return entry }
+        }
+        return nil
     }
 
     /// A stale answer in place of a failure, when the policy or a spent budget allows one.

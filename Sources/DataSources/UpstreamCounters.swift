@@ -11,6 +11,8 @@ public struct UpstreamCounters: Sendable, Hashable {
     public var coalescedWaits = 0
     /// Calls answered by a stale entry (while revalidating, on error, or over budget).
     public var staleServed = 0
+    /// Fetches answered by another server's answer (servers sharing a database), with no request.
+    public var sharedAnswers = 0
     /// Requests not sent because the budget was spent.
     public var budgetRefusals = 0
     /// Calls that ended in an error thrown to the caller.

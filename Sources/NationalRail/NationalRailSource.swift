@@ -41,11 +41,13 @@ public final class NationalRailSource: TransitSource {
     /// - Parameters:
     ///   - token: the OpenLDBWS access token.
     ///   - stations: the station list; nil for the bundled one.
+    ///   - shared: answers shared with the other servers on one database, so Darwin sees one client.
     public init(token: String, endpoint: URL = NationalRailSource.defaultEndpoint, fetcher: any HTTPFetching,
+                shared: (any SharedUpstreamAnswers)? = nil,
                 now: @escaping @Sendable () -> Instant = { Instant.now() }, stations: StationDirectory? = nil) {
         self.token = token; self.endpoint = endpoint; self.now = now
         client = UpstreamClient(configuration: .init(name: NationalRailIDs.source, secrets: token.isEmpty ? [] : [token]),
-                                fetcher: fetcher, now: now)
+                                fetcher: fetcher, shared: shared, now: now)
         if let stations {
             directory = .success(stations)
         } else {
