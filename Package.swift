@@ -222,7 +222,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "StorageSQLite", "StoragePostgres", "OnwardCore", "OnwardTesting", "Trips",
-                                                      .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
+                                                      .product(name: "GRDB", package: "GRDB.swift"),
+                                                      .product(name: "PostgresNIO", package: "postgres-nio")], swiftSettings: strict),
         .testTarget(name: "WebPagesTests", dependencies: ["WebPages", "API", "OnwardCore"], swiftSettings: strict),
         .testTarget(name: "NationalRailTests", dependencies: ["NationalRail", "OnwardCore", "DataSources", "TransitSources"],
                     swiftSettings: strict),

@@ -19,6 +19,8 @@ if [ -z "${ONWARD_TEST_POSTGRES_URL:-}" ] && ls /usr/lib/postgresql/*/bin/initdb
   pg_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   ONWARD_TEST_POSTGRES_URL=$(Scripts/postgres.sh start "$pg_folder" "$pg_port")
   export ONWARD_TEST_POSTGRES_URL
+  # The cluster's certificate authority, for the tests of each sslmode.
+  if [ -f "$pg_folder/tls/ca.pem" ]; then export ONWARD_TEST_POSTGRES_CA="$pg_folder/tls/ca.pem"; fi
 fi
 # The log is long and CI shows its end: a failure's lines are repeated there.
 mkdir -p artifacts

@@ -16,6 +16,12 @@ public enum TestPostgres {
     /// Whether the PostgreSQL tests run: a cluster is named, or one is required (and its absence is then a failure).
     public static var enabled: Bool { url != nil || ProcessInfo.processInfo.environment["ONWARD_REQUIRE_POSTGRES"] == "1" }
 
+    /// The test cluster's certificate authority (`Scripts/postgres.sh` makes one when openssl is there).
+    public static var caFile: String? { ProcessInfo.processInfo.environment["ONWARD_TEST_POSTGRES_CA"].flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// Whether the TLS tests run: the cluster has a certificate authority, or PostgreSQL is required (CI).
+    public static var tlsEnabled: Bool { caFile != nil || ProcessInfo.processInfo.environment["ONWARD_REQUIRE_POSTGRES"] == "1" }
+
     public static let skipped: Comment = "PostgreSQL tests skipped: set ONWARD_TEST_POSTGRES_URL (Scripts/postgres.sh start FOLDER prints one)"
 
     /// The cluster's location, with a new schema of its own: every check starts on an empty database.

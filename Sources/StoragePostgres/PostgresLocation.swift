@@ -7,11 +7,15 @@ import Storage
 ///
 ///     postgres://USER:PASSWORD@HOST:PORT/DATABASE?sslmode=require&pool_max=20&search_path=onward
 ///
-/// `host=/path` in the query names a Unix socket folder instead (as libpq does). `sslmode` is
-/// `disable`, `prefer` (the default, as libpq) or `require`; `pool_max` bounds the connections
-/// one server opens; `search_path` puts Onward's tables in a schema of their own.
+/// `host=/path` in the query names a Unix socket folder instead (as libpq does). `sslmode` and
+/// `sslrootcert` mean what they mean to libpq, so a URL that works with `psql` works here:
+/// `disable`; `allow` or `prefer` (the default: TLS when the server offers it, its certificate not
+/// checked); `require` (TLS always; the certificate checked against `sslrootcert` when one is
+/// named, else not); `verify-ca` (the certificate must chain to `sslrootcert`, else to the system's
+/// roots); `verify-full` (that, and name the host). `pool_max` bounds the connections one server
+/// opens; `search_path` puts Onward's tables in a schema of their own.
 public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
-    public enum TLSMode: String, Sendable, Hashable { case disable, prefer, require }
+    public enum TLSMode: String, Sendable, Hashable { case disable, prefer, require, verifyCA = "verify-ca", verifyFull = "verify-full" }
 
     public var host: String
     public var port: Int
@@ -21,6 +25,8 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     var password: String?
     public var database: String
     public var tls: TLSMode
+    /// A PEM file of the certificate authorities the server's certificate must chain to (`sslrootcert`).
+    public var rootCertificates: String?
     public var poolMax: Int
     public var searchPath: String?
 
@@ -41,12 +47,16 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
             let value = item.value ?? ""
             switch item.name {
             case "sslmode":
-                // libpq's verify-ca and verify-full verify the certificate too: NIOSSL's client configuration always does.
-                let mode = ["verify-ca": "require", "verify-full": "require", "allow": "prefer"][value] ?? value
-                guard let m = TLSMode(rawValue: mode) else {
-                    throw StorageError(.cannotOpen, "the database URL's sslmode \"\(value)\" is not disable, prefer or require")
+                guard let m = TLSMode(rawValue: value == "allow" ? "prefer" : value) else {
+                    throw StorageError(.cannotOpen,
+                                       "the database URL's sslmode \"\(value)\" is not disable, allow, prefer, require, verify-ca or verify-full")
                 }
                 tls = m
+            case "sslrootcert":
+                guard value.hasPrefix("/") else {
+                    throw StorageError(.cannotOpen, "the database URL's sslrootcert \"\(value)\" is not a file's full path (it must start with /)")
+                }
+                rootCertificates = value
             case "pool_max":
                 guard let n = Int(value), (1...1_000).contains(n) else {
                     throw StorageError(.cannotOpen, "the database URL's pool_max \"\(value)\" is not a number from 1 to 1000")
@@ -63,7 +73,7 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
                 }
                 socketFolder = value
             default:
-                throw StorageError(.cannotOpen, "the database URL has an unknown parameter \"\(item.name)\" (known: sslmode, pool_max, search_path, host)")
+                throw StorageError(.cannotOpen, "the database URL has an unknown parameter \"\(item.name)\" (known: sslmode, sslrootcert, pool_max, search_path, host)")
             }
         }
     }
@@ -82,9 +92,13 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The pool's configuration (a socket path when the URL named one).
-    var clientConfiguration: PostgresClient.Configuration {
-        var c = socketPath.map { PostgresClient.Configuration(unixSocketPath: $0, username: user, password: password, database: database) }
-            ?? PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: clientTLS)
+    func clientConfiguration() throws(StorageError) -> PostgresClient.Configuration {
+        var c: PostgresClient.Configuration
+        if let socketPath {
+            c = PostgresClient.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
+        } else {
+            c = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: try clientTLS())
+        }
         c.options.maximumConnections = poolMax
         c.options.connectTimeout = .seconds(5)
         // Startup parameters are the server's settings for the session: every pooled connection gets the schema.
@@ -105,19 +119,38 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     private var socketPath: String? { socketFolder.map { "\($0)/.s.PGSQL.\(port)" } }
     private var startupParameters: [(String, String)] { searchPath.map { [("search_path", $0)] } ?? [] }
 
-    private var clientTLS: PostgresClient.Configuration.TLS {
+    private func clientTLS() throws(StorageError) -> PostgresClient.Configuration.TLS {
         switch tls {
         case .disable: .disable
-        case .prefer: .prefer(.makeClientConfiguration())
-        case .require: .require(.makeClientConfiguration())
+        case .prefer: .prefer(try tlsConfiguration())
+        default: .require(try tlsConfiguration())
         }
     }
 
     private func connectionTLS() throws -> PostgresConnection.Configuration.TLS {
         switch tls {
         case .disable: .disable
-        case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .prefer: .prefer(try NIOSSLContext(configuration: try tlsConfiguration()))
+        default: .require(try NIOSSLContext(configuration: try tlsConfiguration()))
         }
+    }
+
+    /// What the mode checks of the server's certificate, as libpq does.
+    public func tlsConfiguration() throws(StorageError) -> TLSConfiguration {
+        var c = TLSConfiguration.makeClientConfiguration()
+        if let rootCertificates {
+            do {
+                c.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(rootCertificates))
+            } catch {
+                throw StorageError(.cannotOpen, "the database URL's sslrootcert \(rootCertificates) cannot be read as PEM certificates (\(error))")
+            }
+        }
+        switch tls {
+        case .disable, .prefer: c.certificateVerification = .none
+        case .require: c.certificateVerification = rootCertificates == nil ? .none : .noHostnameVerification
+        case .verifyCA: c.certificateVerification = .noHostnameVerification
+        case .verifyFull: c.certificateVerification = .fullVerification
+        }
+        return c
     }
 }

@@ -29,7 +29,7 @@ public final class PostgresStore: Sendable {
 
     /// Connects, brings the schema up to date, and returns the store; the pool runs until `close()`.
     public static func open(_ location: PostgresLocation, logger: Logger) async throws(StorageError) -> PostgresStore {
-        let store = PostgresStore(location: location, logger: logger)
+        let store = PostgresStore(location: location, configuration: try location.clientConfiguration(), logger: logger)
         do {
             try await store.checkConnects(logger)
             try await store.migrate()
@@ -40,9 +40,9 @@ public final class PostgresStore: Sendable {
         return store
     }
 
-    private init(location: PostgresLocation, logger: Logger) {
+    private init(location: PostgresLocation, configuration: PostgresClient.Configuration, logger: Logger) {
         self.location = location
-        client = PostgresClient(configuration: location.clientConfiguration, backgroundLogger: logger)
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let client = client
         running = Task { await client.run() }
         access = PostgresAccess(client: client, place: location.description, logger: logger)
@@ -85,8 +85,16 @@ public final class PostgresStore: Sendable {
             let connection = try await PostgresConnection.connect(configuration: try location.connectionConfiguration(), id: 0, logger: logger)
             try await connection.close()
         } catch {
+            let reason = PostgresAccess.reason(error)
+            if reason.contains("CERTIFICATE_VERIFY_FAILED") {
+                throw StorageError(.cannotOpen, """
+                    cannot open the database \(location): its TLS certificate is not trusted (\(location.tls.rawValue) checks it). Name \
+                    the authority that signed it with sslrootcert=/path/to/ca.pem in database_url, or use sslmode=require to \
+                    encrypt without checking.
+                    """)
+            }
             throw StorageError(.cannotOpen, """
-                cannot open the database \(location) (\(PostgresAccess.reason(error))). Check database_url, and that PostgreSQL \
+                cannot open the database \(location) (\(reason)). Check database_url, and that PostgreSQL \
                 is running and reachable.
                 """)
         }
