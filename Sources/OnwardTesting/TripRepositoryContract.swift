@@ -125,22 +125,37 @@ public enum TripRepositoryContract {
             #expect(try await repo.unread(in: c, by: "tom") == 2)
             #expect(try await repo.unread(in: .trip("t2"), by: "tom") == 0)
         },
-        Check(name: "friendships change in one step and read back") { repo async throws in
-            #expect(try await repo.friendships() == Friendships())
-            try await repo.updateFriendships { $0.request(from: "tom", to: "wes") }
-            try await repo.updateFriendships { $0.request(from: "uma", to: "vic") }
-            #expect(try await repo.updateFriendships { $0.accept(by: "vic", from: "uma") })
-            #expect(!(try await repo.updateFriendships { $0.accept(by: "vic", from: "uma") }))
+        Check(name: "friendships change in one step and read back, each person's alone") { repo async throws in
+            #expect(try await repo.friendships(of: ["tom"]) == Friendships())
+            try await repo.updateFriendships(of: ["tom", "wes"]) { $0.request(from: "tom", to: "wes") }
+            try await repo.updateFriendships(of: ["uma", "vic"]) { $0.request(from: "uma", to: "vic") }
+            #expect(try await repo.updateFriendships(of: ["vic", "uma"]) { $0.accept(by: "vic", from: "uma") })
+            #expect(!(try await repo.updateFriendships(of: ["vic", "uma"]) { $0.accept(by: "vic", from: "uma") }))
             var f = Friendships()
             f.request(from: "tom", to: "wes")
             f.request(from: "uma", to: "vic")
             f.accept(by: "vic", from: "uma")
-            #expect(try await repo.friendships() == f)
+            #expect(try await repo.friendships(of: ["tom", "wes", "uma", "vic"]) == f)
+            // One person's: only what involves them.
+            #expect(try await repo.friendships(of: ["vic"]) == f.involving(["vic"]))
+            #expect(try await repo.friendships(of: ["wes"]).requests == [Friendships.Request(from: "tom", to: "wes")])
+            #expect(try await repo.friendships(of: ["wes"]).accepted.isEmpty)
+            #expect(try await repo.friendships(of: ["nobody"]) == Friendships())
+            // A change sees only its people's: another's stay as they were.
+            try await repo.updateFriendships(of: ["tom"]) { $0.forget("tom") }
+            #expect(try await repo.friendships(of: ["tom", "wes", "uma", "vic"]) == f.involving(["uma", "vic"]))
             // Many at once: none is lost.
-            try await atOnce(20, warmUp: { _ = try await repo.friendships() }) { i in
-                try await repo.updateFriendships { $0.request(from: "p\(i)", to: "hana") }
+            try await atOnce(20, warmUp: { _ = try await repo.friendships(of: ["hana"]) }) { i in
+                try await repo.updateFriendships(of: ["p\(i)", "hana"]) { $0.request(from: "p\(i)", to: "hana") }
             }
-            #expect(try await repo.friendships().requests.count == 21)
+            #expect(try await repo.friendships(of: ["hana"]).requests.count == 20)
+            // Two who ask each other at the same moment become friends, never two waiting requests.
+            try await atOnce(2, warmUp: { _ = try await repo.friendships(of: ["ines"]) }) { i in
+                let (me, other) = i == 0 ? ("ines", "jo") : ("jo", "ines")
+                try await repo.updateFriendships(of: [me, other]) { $0.request(from: me, to: other) }
+            }
+            let pair = try await repo.friendships(of: ["ines"])
+            #expect(pair.accepted == [Friendships.Pair("ines", "jo")] && pair.requests.isEmpty)
         },
         Check(name: "forgetting a person removes their profile, positions, read marks and friendships, and no one else's") { repo async throws in
             try await repo.saveTrip(trip("t1", code: "A"))
@@ -150,13 +165,13 @@ public enum TripRepositoryContract {
             }
             _ = try await repo.post("hi", by: "uma", at: t0, in: .trip("t1"))
             try await repo.markRead(in: .trip("t1"), by: "tom", upTo: 1)
-            try await repo.updateFriendships { $0.request(from: "tom", to: "vic"); $0.request(from: "uma", to: "vic") }
+            try await repo.updateFriendships(of: ["tom", "uma", "vic"]) { $0.request(from: "tom", to: "vic"); $0.request(from: "uma", to: "vic") }
             try await repo.forget(person: "tom")
             #expect(try await repo.profile(person: "tom") == nil)
             #expect(try await repo.profile(person: "uma")?.bio == "uma")
             #expect(try await repo.positions(trip: "t1").map(\.person) == ["uma"])
             #expect(try await repo.unread(in: .trip("t1"), by: "tom") == 1)
-            #expect(try await repo.friendships().requests == [Friendships.Request(from: "uma", to: "vic")])
+            #expect(try await repo.friendships(of: ["tom", "uma", "vic"]).requests == [Friendships.Request(from: "uma", to: "vic")])
         },
         Check(name: "a profile reads back whole; broadcasts newest first, per trip") { repo async throws in
             #expect(try await repo.profile(person: "tom") == nil)

@@ -80,9 +80,19 @@ public final class InMemoryTripRepository: TripRepository {
         tables.withLock { ($0.chats[conversation] ?? ChatLog()).unread(by: person) }
     }
 
-    public func friendships() async throws -> Friendships { tables.withLock { $0.friendships } }
-    public func updateFriendships<T: Sendable>(_ change: @escaping @Sendable (inout Friendships) -> T) async throws -> T {
-        tables.withLock { change(&$0.friendships) }
+    public func friendships(of people: Set<String>) async throws -> Friendships { tables.withLock { $0.friendships.involving(people) } }
+    public func updateFriendships<T: Sendable>(of people: Set<String>, _ change: @escaping @Sendable (inout Friendships) -> T) async throws -> T {
+        tables.withLock { t in
+            // As the drivers do: the change sees only these people's, and what it changes replaces them.
+            let before = t.friendships.involving(people)
+            var theirs = before
+            let answer = change(&theirs)
+            t.friendships.accepted.subtract(before.accepted.subtracting(theirs.accepted))
+            t.friendships.accepted.formUnion(theirs.accepted)
+            t.friendships.requests.subtract(before.requests.subtracting(theirs.requests))
+            t.friendships.requests.formUnion(theirs.requests)
+            return answer
+        }
     }
 
     public func profile(person: String) async throws -> Profile? { tables.withLock { $0.profiles[person] } }

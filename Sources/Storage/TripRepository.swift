@@ -36,9 +36,12 @@ public protocol TripRepository: Sendable {
     /// How many messages of others `person` has not read in a conversation.
     func unread(in conversation: Conversation, by person: String) async throws -> Int
 
-    func friendships() async throws -> Friendships
-    /// Changes the friendships in one step (no other change falls between the read and the write) and returns `change`'s answer.
-    func updateFriendships<T: Sendable>(_ change: @escaping @Sendable (inout Friendships) -> T) async throws -> T
+    /// The friendships and requests that involve any of `people` (a city's are never read whole).
+    func friendships(of people: Set<String>) async throws -> Friendships
+    /// Changes the friendships of `people` in one step: `change` sees those that involve any of them, no other
+    /// change to theirs falls between the read and the write (changes for other people run alongside), and
+    /// what it adds or removes is stored. Returns `change`'s answer. It may touch only pairs that involve them.
+    func updateFriendships<T: Sendable>(of people: Set<String>, _ change: @escaping @Sendable (inout Friendships) -> T) async throws -> T
 
     /// A person's profile (bio, photo, push address), nil when they never wrote one.
     func profile(person: String) async throws -> Profile?

@@ -98,6 +98,24 @@ enum PostgresMigrations {
             """,
             "CREATE TABLE upstream_claim (source text NOT NULL, key text NOT NULL, until bigint NOT NULL, PRIMARY KEY (source, key))",
         ]),
+        ("v8-friendship-rows", [
+            // Friendships one row each (an accepted pair, the smaller ID first; or a request, from and to), so a
+            // change locks two people, not a city, and a read is of one person's, not everyone's.
+            """
+            CREATE TABLE friendship (
+                a text NOT NULL, b text NOT NULL, kind text NOT NULL CHECK (kind IN ('friends', 'request')), PRIMARY KEY (a, b, kind))
+            """,
+            "CREATE INDEX friendship_by_b ON friendship (b)",
+            """
+            INSERT INTO friendship (a, b, kind)
+            SELECT p->>'a', p->>'b', 'friends' FROM friendships, jsonb_array_elements(convert_from(state, 'UTF8')::jsonb -> 'accepted') AS p
+            """,
+            """
+            INSERT INTO friendship (a, b, kind)
+            SELECT p->>'from', p->>'to', 'request' FROM friendships, jsonb_array_elements(convert_from(state, 'UTF8')::jsonb -> 'requests') AS p
+            """,
+            "DROP TABLE friendships",
+        ]),
     ]
 
     static var identifiers: [String] { steps.map(\.identifier) }

@@ -140,6 +140,8 @@ enum AdvisoryLock {
     static let chat: Int32 = 0x4F6E_0002
     /// With a job's hash: held by the server that does the job (`PostgresLeadership`).
     static let leader: Int32 = 0x4F6E_0003
+    /// With a person's hash: one change to their friendships at a time.
+    static let friendships: Int32 = 0x4F6E_0004
 }
 
 /// One column of a row, or a `StorageError` saying the database answered in a shape this version does not read.

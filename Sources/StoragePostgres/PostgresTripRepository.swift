@@ -141,23 +141,45 @@ public struct PostgresTripRepository: TripRepository {
             """) { try $0.decode(Int.self) }.first ?? 0
     }
 
-    public func friendships() async throws -> Friendships {
-        try await decodeAll(Friendships.self, "read friendships", "SELECT state FROM friendships WHERE id = 1").first ?? Friendships()
+    public func friendships(of people: Set<String>) async throws -> Friendships {
+        try Self.friendships(try await db.rows("read friendships", Self.friendshipsQuery(people)))
     }
 
-    public func updateFriendships<T: Sendable>(_ change: @escaping @Sendable (inout Friendships) -> T) async throws -> T {
+    public func updateFriendships<T: Sendable>(of people: Set<String>, _ change: @escaping @Sendable (inout Friendships) -> T) async throws -> T {
         try await db.transaction("change friendships") { tx in
-            var friendships = try await lockedFriendships(tx)
-            let answer = change(&friendships)
-            try await tx.run("UPDATE friendships SET state = \(try StoredState.encode(friendships)) WHERE id = 1")
+            // One change per person at a time, each person's lock taken in one order so two changes cannot wait on each other.
+            for person in people.sorted() { try await tx.run("SELECT pg_advisory_xact_lock(\(AdvisoryLock.friendships), hashtext(\(person)))") }
+            let before = try Self.friendships(try await tx.rows(Self.friendshipsQuery(people)))
+            var after = before
+            let answer = change(&after)
+            for p in before.accepted.subtracting(after.accepted) {
+                try await tx.run("DELETE FROM friendship WHERE a = \(p.a) AND b = \(p.b) AND kind = 'friends'")
+            }
+            for r in before.requests.subtracting(after.requests) {
+                try await tx.run("DELETE FROM friendship WHERE a = \(r.from) AND b = \(r.to) AND kind = 'request'")
+            }
+            for p in after.accepted.subtracting(before.accepted) {
+                try await tx.run("INSERT INTO friendship (a, b, kind) VALUES (\(p.a), \(p.b), 'friends') ON CONFLICT DO NOTHING")
+            }
+            for r in after.requests.subtracting(before.requests) {
+                try await tx.run("INSERT INTO friendship (a, b, kind) VALUES (\(r.from), \(r.to), 'request') ON CONFLICT DO NOTHING")
+            }
             return answer
         }
     }
 
-    /// The friendships, their row locked to the end of the transaction (made first when there is none, so there is a row to lock).
-    private func lockedFriendships(_ tx: PostgresAccess.Transaction) async throws -> Friendships {
-        try await tx.run("INSERT INTO friendships (id, state) VALUES (1, \(try StoredState.encode(Friendships()))) ON CONFLICT (id) DO NOTHING")
-        return try await stored(Friendships.self, tx, "SELECT state FROM friendships WHERE id = 1 FOR UPDATE") ?? Friendships()
+    private static func friendshipsQuery(_ people: Set<String>) -> PostgresQuery {
+        let list = Array(people)
+        return "SELECT a, b, kind FROM friendship WHERE a = ANY(\(list)) OR b = ANY(\(list))"
+    }
+
+    private static func friendships(_ rows: [PostgresRow]) throws -> Friendships {
+        var f = Friendships()
+        for row in rows {
+            let (a, b, kind) = try row.decode((String, String, String).self)
+            if kind == "friends" { f.accepted.insert(.init(a, b)) } else { f.requests.insert(.init(from: a, to: b)) }
+        }
+        return f
     }
 
     public func profile(person: String) async throws -> Profile? {
@@ -176,9 +198,8 @@ public struct PostgresTripRepository: TripRepository {
             try await tx.run("DELETE FROM profile WHERE person = \(person)")
             try await tx.run("DELETE FROM trip_position WHERE person = \(person)")
             try await tx.run("DELETE FROM chat_read WHERE person = \(person)")
-            var friendships = try await lockedFriendships(tx)
-            friendships.forget(person)
-            try await tx.run("UPDATE friendships SET state = \(try StoredState.encode(friendships)) WHERE id = 1")
+            try await tx.run("SELECT pg_advisory_xact_lock(\(AdvisoryLock.friendships), hashtext(\(person)))")
+            try await tx.run("DELETE FROM friendship WHERE a = \(person) OR b = \(person)")
         }
     }
 

@@ -130,6 +130,26 @@ enum SQLiteMigrations {
                 """)
             try db.execute(sql: "CREATE TABLE upstream_claim (source TEXT NOT NULL, key TEXT NOT NULL, until INTEGER NOT NULL, PRIMARY KEY (source, key))")
         }
+        migrator.registerMigration("v8-friendship-rows") { db in
+            // Friendships one row each (an accepted pair, the smaller ID first; or a request, from and to): a read
+            // is of one person's, not everyone's.
+            try db.execute(sql: """
+                CREATE TABLE friendship (
+                    a TEXT NOT NULL, b TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('friends', 'request')), PRIMARY KEY (a, b, kind))
+                """)
+            try db.execute(sql: "CREATE INDEX friendship_by_b ON friendship (b)")
+            try db.execute(sql: """
+                INSERT INTO friendship (a, b, kind)
+                SELECT json_extract(p.value, '$.a'), json_extract(p.value, '$.b'), 'friends'
+                FROM friendships, json_each(CAST(friendships.state AS TEXT), '$.accepted') AS p
+                """)
+            try db.execute(sql: """
+                INSERT INTO friendship (a, b, kind)
+                SELECT json_extract(p.value, '$.from'), json_extract(p.value, '$.to'), 'request'
+                FROM friendships, json_each(CAST(friendships.state AS TEXT), '$.requests') AS p
+                """)
+            try db.execute(sql: "DROP TABLE friendships")
+        }
         return migrator
     }
 }

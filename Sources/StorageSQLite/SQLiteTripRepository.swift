@@ -124,20 +124,43 @@ public struct SQLiteTripRepository: TripRepository {
         }
     }
 
-    public func friendships() async throws -> Friendships {
-        try await decodeOne(Friendships.self, "read friendships", "SELECT state FROM friendships WHERE id = 1", []) ?? Friendships()
+    public func friendships(of people: Set<String>) async throws -> Friendships {
+        try await db.read("read friendships") { db in try Self.friendships(db, of: people) }
     }
 
-    public func updateFriendships<T: Sendable>(_ change: @escaping @Sendable (inout Friendships) -> T) async throws -> T {
-        let path = db.path
-        return try await db.write("change friendships") { db in
+    public func updateFriendships<T: Sendable>(of people: Set<String>, _ change: @escaping @Sendable (inout Friendships) -> T) async throws -> T {
+        try await db.write("change friendships") { db in
             // Read and written in one write transaction: SQLite runs one at a time, so no other change falls between.
-            var friendships = try Self.stored(Friendships.self, db, "SELECT state FROM friendships WHERE id = 1", [], path: path) ?? Friendships()
-            let answer = change(&friendships)
-            try db.execute(sql: "INSERT INTO friendships (id, state) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET state = excluded.state",
-                           arguments: [try Self.encode(friendships)])
+            let before = try Self.friendships(db, of: people)
+            var after = before
+            let answer = change(&after)
+            for p in before.accepted.subtracting(after.accepted) {
+                try db.execute(sql: "DELETE FROM friendship WHERE a = ? AND b = ? AND kind = 'friends'", arguments: [p.a, p.b])
+            }
+            for r in before.requests.subtracting(after.requests) {
+                try db.execute(sql: "DELETE FROM friendship WHERE a = ? AND b = ? AND kind = 'request'", arguments: [r.from, r.to])
+            }
+            for p in after.accepted.subtracting(before.accepted) {
+                try db.execute(sql: "INSERT INTO friendship (a, b, kind) VALUES (?, ?, 'friends') ON CONFLICT DO NOTHING", arguments: [p.a, p.b])
+            }
+            for r in after.requests.subtracting(before.requests) {
+                try db.execute(sql: "INSERT INTO friendship (a, b, kind) VALUES (?, ?, 'request') ON CONFLICT DO NOTHING", arguments: [r.from, r.to])
+            }
             return answer
         }
+    }
+
+    /// The rows that involve any of `people`.
+    private static func friendships(_ db: Database, of people: Set<String>) throws -> Friendships {
+        var f = Friendships()
+        guard !people.isEmpty else { return f }
+        let list = Array(people), marks = Array(repeating: "?", count: people.count).joined(separator: ", ")
+        for row in try Row.fetchAll(db, sql: "SELECT a, b, kind FROM friendship WHERE a IN (\(marks)) OR b IN (\(marks))",
+                                    arguments: StatementArguments(list + list)) {
+            let a: String = row["a"], b: String = row["b"], kind: String = row["kind"]
+            if kind == "friends" { f.accepted.insert(.init(a, b)) } else { f.requests.insert(.init(from: a, to: b)) }
+        }
+        return f
     }
 
     public func markRead(in conversation: Conversation, by person: String, upTo sequence: Int) async throws {
@@ -174,15 +197,11 @@ public struct SQLiteTripRepository: TripRepository {
     }
 
     public func forget(person: String) async throws {
-        let path = db.path
         try await db.write("forget a person's trip data") { db in
             try db.execute(sql: "DELETE FROM profile WHERE person = ?", arguments: [person])
             try db.execute(sql: "DELETE FROM trip_position WHERE person = ?", arguments: [person])
             try db.execute(sql: "DELETE FROM chat_read WHERE person = ?", arguments: [person])
-            if var friendships = try Self.stored(Friendships.self, db, "SELECT state FROM friendships WHERE id = 1", [], path: path) {
-                friendships.forget(person)
-                try db.execute(sql: "UPDATE friendships SET state = ? WHERE id = 1", arguments: [try Self.encode(friendships)])
-            }
+            try db.execute(sql: "DELETE FROM friendship WHERE a = ? OR b = ?", arguments: [person, person])
         }
     }
 

@@ -38,6 +38,14 @@ public struct Friendships: Sendable, Hashable, Codable {
         }
     }
 
+    /// The friendships and requests that involve any of `people`: what a repository reads for them.
+    public func involving(_ people: Set<String>) -> Friendships {
+        var f = Friendships()
+        f.accepted = accepted.filter { people.contains($0.a) || people.contains($0.b) }
+        f.requests = requests.filter { people.contains($0.from) || people.contains($0.to) }
+        return f
+    }
+
     /// Forgets every friendship and request of `person` (their account is gone).
     public mutating func forget(_ person: String) {
         accepted = accepted.filter { $0.a != person && $0.b != person }

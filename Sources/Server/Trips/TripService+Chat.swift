@@ -33,7 +33,7 @@ extension TripService {
         case .trip(let id): trips = try await repository.trip(id: id).map { [$0] } ?? []
         case .direct: trips = try await repository.trips(of: person)
         }
-        return conversation.isOpen(to: person, trips: trips, friendships: try await repository.friendships())
+        return conversation.isOpen(to: person, trips: trips, friendships: try await repository.friendships(of: [person]))
     }
 
     /// How `viewer` names a conversation.

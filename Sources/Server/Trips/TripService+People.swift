@@ -12,8 +12,8 @@ extension TripService {
     public func requestFriend(_ person: String, from: String) async throws -> FriendshipDTO {
         guard person != from, try await people.repository.account(id: person) != nil else { throw Self.personNotFound }
         let trips = try await repository.trips(of: from)
-        if try await repository.friendships().areFriends(from, person, trips: trips) { return FriendshipDTO(status: "friends") }
-        let accepted = try await repository.updateFriendships { f in
+        if try await repository.friendships(of: [from]).areFriends(from, person, trips: trips) { return FriendshipDTO(status: "friends") }
+        let accepted = try await repository.updateFriendships(of: [from, person]) { f in
             f.request(from: from, to: person)
             return f.accepted.contains(.init(from, person))
         }
@@ -21,13 +21,13 @@ extension TripService {
     }
 
     public func acceptFriend(_ from: String, by person: String) async throws -> FriendshipDTO {
-        guard try await repository.updateFriendships({ $0.accept(by: person, from: from) }) else { throw Self.requestNotFound }
+        guard try await repository.updateFriendships(of: [person, from], { $0.accept(by: person, from: from) }) else { throw Self.requestNotFound }
         return FriendshipDTO(status: "friends")
     }
 
     /// `person`'s friends (by a shared trip or an accepted request), by name.
     func friends(of person: String) async throws -> [FriendsDTO.Person] {
-        let friendships = try await repository.friendships()
+        let friendships = try await repository.friendships(of: [person])
         var ids = Set(friendships.accepted.compactMap { $0.a == person ? $0.b : $0.b == person ? $0.a : nil })
         for trip in try await repository.trips(of: person) { ids.formUnion(trip.members.keys) }
         ids.remove(person)
@@ -35,7 +35,7 @@ extension TripService {
     }
 
     public func friendsList(_ person: String) async throws -> FriendsDTO {
-        let friendships = try await repository.friendships()
+        let friendships = try await repository.friendships(of: [person])
         return FriendsDTO(friends: try await friends(of: person),
                           incoming: try await named(Set(friendships.requests.filter { $0.to == person }.map(\.from))),
                           outgoing: try await named(Set(friendships.requests.filter { $0.from == person }.map(\.to))))
@@ -53,7 +53,7 @@ extension TripService {
         let viewerTrips = try await repository.trips(of: viewer)
         let shared = person == viewer ? viewerTrips : viewerTrips.filter { $0.isMember(person) }
         if person != viewer, shared.isEmpty {
-            guard try await repository.friendships().areFriends(viewer, person, trips: []) else { throw Self.personNotFound }
+            guard try await repository.friendships(of: [viewer]).areFriends(viewer, person, trips: []) else { throw Self.personNotFound }
         }
         let profile = try await repository.profile(person: person) ?? Profile(person: person)
         return ProfileDTO(id: person, displayName: account.displayName, bio: profile.bio,

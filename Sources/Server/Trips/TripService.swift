@@ -130,7 +130,7 @@ public final class TripService: Sendable {
         var positions: [SharedPosition] = [], friendships = Friendships()
         if case .chosen = audience {} else {
             positions = try await repository.positions(trip: id)
-            friendships = try await repository.friendships()
+            friendships = try await repository.friendships(of: [person])
         }
         let sent = try Self.mapped { () throws(Trip.Failure) in
             try TripEvent(id: Secrets.id(), trip: trip, creator: person, title: trimmed, at: at, latitude: latitude, longitude: longitude,
