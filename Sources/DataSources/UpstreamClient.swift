@@ -50,7 +50,7 @@ public actor UpstreamClient {
     /// The fetch under way per cache key: later callers for the key wait for it
     /// instead of sending their own. A task owned here, not by a caller, so one
     /// caller giving up does not fail the others.
-    private var inFlight: [String: Task<Result<UpstreamCache.Entry, SourceError>, Never>] = [:]
+    private var inFlight: [String: Task<Result<Fetched, SourceError>, Never>] = [:]
     private var stats = UpstreamCounters()
 
     /// - Parameters:
@@ -134,7 +134,7 @@ public actor UpstreamClient {
             }
         }
 
-        let task: Task<Result<UpstreamCache.Entry, SourceError>, Never>
+        let task: Task<Result<Fetched, SourceError>, Never>
         if let running = inFlight[key] {
             stats.coalescedWaits += 1
             task = running
@@ -147,10 +147,10 @@ public actor UpstreamClient {
             return stale
         }
         switch outcome {
-        case .success(let entry):
-            // Another server's answer has the age it had there.
-            let age = entry.age(at: now())
-            return UpstreamResult(response: entry.response, origin: age > .zero ? .cache : .upstream, age: age)
+        case .success(let fetched):
+            // Another server's answer is as old as it is, from the database as from a cache.
+            guard let at = fetched.fetchedElsewhereAt else { return UpstreamResult(response: fetched.response, origin: .upstream) }
+            return UpstreamResult(response: fetched.response, origin: .cache, age: UpstreamCache.Entry(response: fetched.response, storedAt: at).age(at: now()))
         case .failure(let error):
             stats.failures += 1
             throw error
@@ -170,7 +170,7 @@ public actor UpstreamClient {
 
     /// Starts the shared fetch for `key`; it stores a 2xx answer and clears itself when done.
     @discardableResult
-    private func startFetch(_ request: HTTPRequest, key: String, ttl: Duration) -> Task<Result<UpstreamCache.Entry, SourceError>, Never> {
+    private func startFetch(_ request: HTTPRequest, key: String, ttl: Duration) -> Task<Result<Fetched, SourceError>, Never> {
         // Listed before the task can run (it needs this actor, which is busy until
         // the caller suspends), so no second caller starts a second fetch.
         let task = Task { await self.fetchAndStore(request, key: key, ttl: ttl) }
@@ -178,21 +178,26 @@ public actor UpstreamClient {
         return task
     }
 
-    private func fetchAndStore(_ request: HTTPRequest, key: String, ttl: Duration) async -> Result<UpstreamCache.Entry, SourceError> {
+    /// What a shared fetch gave: an answer from the upstream now, or one another server fetched (with its age).
+    private struct Fetched: Sendable {
+        var response: HTTPResponse
+        var fetchedElsewhereAt: Instant?
+    }
+
+    private func fetchAndStore(_ request: HTTPRequest, key: String, ttl: Duration) async -> Result<Fetched, SourceError> {
         defer { inFlight[key] = nil }
         if let shared, let entry = await sharedAnswer(key, ttl: ttl, request: request, shared) {
             stats.sharedAnswers += 1
             cache.store(entry.response, for: key, at: entry.storedAt)
-            return .success(entry)
+            return .success(Fetched(response: entry.response, fetchedElsewhereAt: entry.storedAt))
         }
         let outcome = await send(request)
-        guard case .success(let response) = outcome else { return outcome.map { UpstreamCache.Entry(response: $0, storedAt: now()) } }
-        let entry = UpstreamCache.Entry(response: response, storedAt: now())
-        if (200..<300).contains(response.status) {
+        if case .success(let response) = outcome, (200..<300).contains(response.status) {
+            let entry = UpstreamCache.Entry(response: response, storedAt: now())
             cache.store(response, for: key, at: entry.storedAt)
             await shared?.store(source: name, key: key, entry)
         }
-        return .success(entry)
+        return outcome.map { Fetched(response: $0) }
     }
 
     /// How often a server waiting for another's fetch looks for its answer.

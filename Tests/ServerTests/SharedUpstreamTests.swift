@@ -71,6 +71,7 @@ struct SharedUpstreamTests {
         #expect(await upstream.count == 1)
         #expect(fromA.response.body == fromB.response.body)
         #expect(fromB.response.headers["content-type"] == "text/xml")
+        #expect(fromA.origin == .upstream && fromB.origin == .cache)
         let counters = await b.counters
         #expect(counters.upstreamRequests == 0 && counters.sharedAnswers == 1)
         // Within the TTL, a third server (a restart) answers from the database without asking.
