@@ -42,6 +42,12 @@ public final class StoredUpstreamAnswers: SharedUpstreamAnswers {
         }
     }
 
+    public func release(source: String, key: String) async {
+        do { try await repository.release(source: source, key: key) } catch {
+            logger.warning("a fetch claim could not be given up in the database; it runs out by itself", metadata: ["error": "\(error)"])
+        }
+    }
+
     public func claim(source: String, key: String, until: Instant) async -> Bool {
         do {
             return try await repository.claim(source: source, key: key, until: until, now: now())

@@ -11,4 +11,6 @@ public protocol SharedUpstreamAnswers: Sendable {
     func store(source: String, key: String, _ entry: UpstreamCache.Entry) async
     /// Claims the fetch of the key until `until`: false while another server holds an unexpired claim.
     func claim(source: String, key: String, until: Instant) async -> Bool
+    /// Gives up this server's claim without an answer (the fetch failed): a waiting server then fetches at once.
+    func release(source: String, key: String) async
 }

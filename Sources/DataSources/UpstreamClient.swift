@@ -6,8 +6,9 @@ import OnwardCore
 /// coalescing, a rolling request budget and bounded retries.
 ///
 /// A hundred travellers watching one station cost one upstream request per
-/// TTL, not a hundred; a spent budget or a failing upstream still lets the
-/// cache answer, marked stale with its age. Every error it throws names the
+/// TTL, not a hundred (and with `shared`, one across every server on a
+/// database); a spent budget or a failing upstream still lets the cache
+/// answer, marked stale with its age. Every error it throws names the
 /// source, never a URL, and has the configured secrets redacted.
 public actor UpstreamClient {
     /// How one source is to be treated.
@@ -196,6 +197,9 @@ public actor UpstreamClient {
             let entry = UpstreamCache.Entry(response: response, storedAt: now())
             cache.store(response, for: key, at: entry.storedAt)
             await shared?.store(source: name, key: key, entry)
+        } else {
+            // No answer to share: a server waiting for one tries for itself at once.
+            await shared?.release(source: name, key: key)
         }
         return outcome.map { Fetched(response: $0) }
     }
@@ -204,8 +208,9 @@ public actor UpstreamClient {
     static let sharedPoll = Duration.milliseconds(100)
 
     /// A fresh answer another server fetched for `key`: there already, or, while another server holds the
-    /// claim to fetch it, waited for (up to the request's timeout, after which this server fetches: the
-    /// other may have died). Nil when this server is to fetch (it then holds the claim).
+    /// claim to fetch it, waited for. This server fetches instead (nil: it then holds the claim) once the
+    /// claim is given up without an answer (that fetch failed), or after the request's timeout (the other
+    /// server may have died).
     private func sharedAnswer(_ key: String, ttl: Duration, request: HTTPRequest, _ shared: any SharedUpstreamAnswers) async -> UpstreamCache.Entry? {
         func fresh() async -> UpstreamCache.Entry? {
             guard let entry = await shared.answer(source: name, key: key), entry.age(at: now()) < ttl else { return nil }
@@ -219,6 +224,7 @@ public actor UpstreamClient {
         for _ in 0..<Int(request.timeout / Self.sharedPoll) {
             do { try await Task.sleep(for: Self.sharedPoll) } catch { return nil }
             if let entry = await fresh() { return entry }
+            if await shared.claim(source: name, key: key, until: now().adding(seconds: claim)) { return nil }
         }
         return nil
     }

@@ -32,9 +32,11 @@ public enum UpstreamAnswerRepositoryContract {
             #expect(try await repo.claim(source: "national-rail", key: "p:1", until: now.adding(seconds: 15), now: now))
             // Its holder died: after the claim's time another may fetch.
             #expect(try await repo.claim(source: "cta", key: "p:1", until: now.adding(seconds: 31), now: now.adding(seconds: 16)))
-            // A saved answer ends the claim on its key.
+            // A saved answer ends the claim on its key; so does giving it up.
             try await repo.save(sample("p:1", at: 1_017, source: "cta"))
             #expect(try await repo.claim(source: "cta", key: "p:1", until: now.adding(seconds: 33), now: now.adding(seconds: 18)))
+            try await repo.release(source: "cta", key: "p:1")
+            #expect(try await repo.claim(source: "cta", key: "p:1", until: now.adding(seconds: 34), now: now.adding(seconds: 19)))
         },
         Check(name: "of many racing for one key, one claim wins") { repo async throws in
             let now = Instant(epochSeconds: 5_000)

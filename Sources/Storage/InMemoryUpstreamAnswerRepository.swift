@@ -31,6 +31,10 @@ public final class InMemoryUpstreamAnswerRepository: UpstreamAnswerRepository {
         }
     }
 
+    public func release(source: String, key: String) async throws {
+        _ = claims.withLock { $0.removeValue(forKey: Key(source: source, key: key)) }
+    }
+
     public func removeOlder(than before: Instant) async throws -> Int {
         claims.withLock { c in c = c.filter { $0.value >= before } }
         return answers.withLock { a in

@@ -27,6 +27,8 @@ public protocol UpstreamAnswerRepository: Sendable {
     /// Claims the fetch of a key until `until`: true for one caller at a time, while its claim has not
     /// expired at `now` (a server that died holding one stops holding it then).
     func claim(source: String, key: String, until: Instant, now: Instant) async throws -> Bool
+    /// Ends a claim on a key, answered or not.
+    func release(source: String, key: String) async throws
     /// Forgets answers fetched before `before` and expired claims; returns how many answers went.
     @discardableResult func removeOlder(than before: Instant) async throws -> Int
 }

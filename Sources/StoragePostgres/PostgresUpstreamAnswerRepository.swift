@@ -39,6 +39,10 @@ public struct PostgresUpstreamAnswerRepository: UpstreamAnswerRepository {
             """).isEmpty
     }
 
+    public func release(source: String, key: String) async throws {
+        try await db.run("end a claim of \(source)", "DELETE FROM upstream_claim WHERE source = \(source) AND key = \(key)")
+    }
+
     public func removeOlder(than before: Instant) async throws -> Int {
         try await db.run("forget old fetch claims", "DELETE FROM upstream_claim WHERE until < \(before.epochSeconds)")
         return try await db.rows("forget old upstream answers", "DELETE FROM upstream_answer WHERE fetched_at < \(before.epochSeconds) RETURNING 1").count

@@ -40,6 +40,12 @@ public struct SQLiteUpstreamAnswerRepository: UpstreamAnswerRepository {
         }
     }
 
+    public func release(source: String, key: String) async throws {
+        try await db.write("end a claim of \(source)") { db in
+            try db.execute(sql: "DELETE FROM upstream_claim WHERE source = ? AND key = ?", arguments: [source, key])
+        }
+    }
+
     public func removeOlder(than before: Instant) async throws -> Int {
         try await db.write("forget old upstream answers") { db in
             try db.execute(sql: "DELETE FROM upstream_claim WHERE until < ?", arguments: [before.epochSeconds])

@@ -17,13 +17,16 @@ struct SharedUpstreamTests {
     actor Upstream: HTTPFetching {
         private var waiting: [CheckedContinuation<Void, Never>] = []
         private var open: Bool
+        private let failFirst: Bool
         private(set) var count = 0
 
-        init(open: Bool) { self.open = open }
+        init(open: Bool, failFirst: Bool = false) { self.open = open; self.failFirst = failFirst }
 
         func fetch(_ request: HTTPRequest) async throws(SourceError) -> HTTPResponse {
             count += 1
+            let n = count
             if !open { await withCheckedContinuation { waiting.append($0) } }
+            if failFirst && n == 1 { return HTTPResponse(status: 503, body: Data("busy".utf8)) }
             return HTTPResponse(status: 200, headers: ["Content-Type": "text/xml"], body: Data("<board n=\"\(count)\"/>".utf8))
         }
 
@@ -43,6 +46,7 @@ struct SharedUpstreamTests {
         }
         func answer(source: String, key: String) async -> UpstreamCache.Entry? { await inner.answer(source: source, key: key) }
         func store(source: String, key: String, _ entry: UpstreamCache.Entry) async { await inner.store(source: source, key: key, entry) }
+        func release(source: String, key: String) async { await inner.release(source: source, key: key) }
         func claim(source: String, key: String, until: Instant) async -> Bool {
             let won = await inner.claim(source: source, key: key, until: until)
             if !won { refused.add(1, ordering: .relaxed) }
@@ -86,6 +90,24 @@ struct SharedUpstreamTests {
     @Test("two servers asking for one board at once send one request (PostgreSQL)", .enabled(if: TestPostgres.enabled, TestPostgres.skipped))
     func postgres() async throws {
         try await TestPostgres.withStore { store in try await Self.oneFetchForTwoServers(store.upstreamAnswers) }
+    }
+
+    @Test("a fetch that fails gives up its claim: the waiting server fetches at once, not after its timeout")
+    func failedFetchReleases() async throws {
+        let upstream = Upstream(open: false, failFirst: true)
+        let database = Watched(InMemoryUpstreamAnswerRepository())
+        // No retries, and a timeout past the suite's limit: only the released claim lets B go on in time.
+        let a = UpstreamClient(configuration: .init(name: "national-rail", retry: RetryPolicy(maxRetries: 0)), fetcher: upstream, shared: database)
+        let b = Self.server(upstream, database, timeout: .seconds(600))
+        let first = Task { try await a.fetch(Self.request, cache: Self.policy) }
+        while await upstream.count == 0 { await Task.yield() }
+        let second = Task { try await b.fetch(Self.request, cache: Self.policy) }
+        while database.refused.load(ordering: .relaxed) == 0 { await Task.yield() }
+        await upstream.release()
+        #expect(try await first.value.response.status == 503)
+        let fromB = try await second.value
+        #expect(fromB.response.status == 200 && fromB.origin == .upstream)
+        #expect(await upstream.count == 2)
     }
 
     @Test("a server whose claim is never answered (it died fetching) leaves the fetch to another after the request's timeout")
