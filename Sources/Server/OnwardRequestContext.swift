@@ -13,7 +13,7 @@ public struct OnwardRequestContext: RequestContext, WebSocketRequestContext, Rem
     /// The peer's address: the client's, or a proxy's.
     public let remoteAddress: SocketAddress?
     /// The client's address (what rate limits and sign-in attempts are counted by): the peer's, or the one a
-    /// trusted proxy names (`ClientOriginMiddleware`).
+    /// trusted proxy names (`ClientOrigin`).
     public var clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {

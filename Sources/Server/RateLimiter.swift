@@ -56,7 +56,7 @@ struct RateLimitMiddleware: RouterMiddleware {
             return response
         }
         // A credential that signs nobody in costs its address a token too: made-up tokens are no way around the limit.
-        // (Every 401 is a thrown Problem, made a response by ErrorMiddleware further out.)
+        // (Every 401 is a thrown Problem, made a response by the request envelope further out.)
         do {
             return try await next(request, context)
         } catch let error as Problem where credential != nil && error.status == HTTPResponse.Status.unauthorized.code {

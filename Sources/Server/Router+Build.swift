@@ -9,14 +9,9 @@ public func buildRouter(_ deps: ServerDependencies) -> Router<OnwardRequestConte
     let router = Router(context: OnwardRequestContext.self)
     let pages = PageRoutes(deps: deps)
     let routes = RouteTable()
-    router.add(middleware: ClientOriginMiddleware(proxies: deps.trustedProxies))
-    router.add(middleware: AccessLogMiddleware())
-    router.add(middleware: SecurityHeadersMiddleware())
-    router.add(middleware: ErrorMiddleware(page: pages.errorPage))
-    router.add(middleware: RequestIDMiddleware())
-    router.add(middleware: RequestMetricsMiddleware(metrics: deps.metrics))
-    router.add(middleware: BodyLimitMiddleware(maxBytes: deps.maxBodyBytes))
-    router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
+    router.add(middleware: RequestEnvelopeMiddleware(proxies: deps.trustedProxies, bodyLimit: BodyLimit(maxBytes: deps.maxBodyBytes),
+                                                     methodNotAllowed: MethodNotAllowed(routes: routes),
+                                                     errors: ErrorResponses(page: pages.errorPage), metrics: deps.metrics))
     HealthRoutes(deps: deps).add(to: router)
     let api = router.group("").add(middleware: RateLimitMiddleware(limiter: RateLimiter(deps.rateLimit)))
     APIRoutes(deps: deps).add(to: api)

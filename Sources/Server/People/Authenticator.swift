@@ -75,7 +75,7 @@ struct Authenticator: Sendable {
         Cookie(name: cookieName, value: token, maxAge: maxAge, path: "/", secure: overTLS(request), httpOnly: true, sameSite: .lax)
     }
 
-    /// Over TLS directly, or (`X-Forwarded-Proto`, which `ClientOriginMiddleware` keeps only from a trusted proxy) through a proxy.
+    /// Over TLS directly, or (`X-Forwarded-Proto`, which `ClientOrigin` keeps only from a trusted proxy) through a proxy.
     static func overTLS(_ request: Request) -> Bool {
         request.head.scheme == "https" || request.headers[.xForwardedProto] == "https"
     }

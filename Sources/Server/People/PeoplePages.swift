@@ -121,7 +121,7 @@ struct PeoplePages: Sendable {
         let bot = people.telegramWidgetBot
         var response = pages.page(SignInPage.render(mode, username: username, problem: problem?.detail, telegramBot: bot,
                                                     context: await pages.personalContext(request, deps.queries())), request)
-        if bot != nil { response.headers[.contentSecurityPolicy] = SecurityHeadersMiddleware.telegramWidgetPolicy }
+        if bot != nil { response.headers[.contentSecurityPolicy] = SecurityHeaders.telegramWidgetPolicy }
         if let problem { response.status = .init(code: problem.status) }
         return response
     }

@@ -25,7 +25,7 @@ struct ChatRoutes {
         }
         v1.post("chat/{conversation}") { request, context in
             let signed = try await deps.auth.require(request)
-            let body: Post = try await jsonBody(request, limit: BodyLimitMiddleware.limit(for: Substring(request.uri.path), default: deps.maxBodyBytes),
+            let body: Post = try await jsonBody(request, limit: BodyLimit.limit(for: Substring(request.uri.path), default: deps.maxBodyBytes),
                                                 fields: ["text"])
             return try json(try await trips.post(try context.pathID("conversation"), by: signed.account.id, text: body.text), status: .created)
         }

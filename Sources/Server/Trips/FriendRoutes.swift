@@ -62,7 +62,7 @@ struct FriendRoutes {
         }
         v1.put("me/profile") { request, _ in
             let signed = try await deps.auth.require(request)
-            let body: ProfileBody = try await jsonBody(request, limit: BodyLimitMiddleware.limit(for: Substring(request.uri.path), default: deps.maxBodyBytes),
+            let body: ProfileBody = try await jsonBody(request, limit: BodyLimit.limit(for: Substring(request.uri.path), default: deps.maxBodyBytes),
                                                        fields: ["displayName", "bio", "photo"])
             var photo: Profile.Photo?? = nil
             if let given = body.photo {

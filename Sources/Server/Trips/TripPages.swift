@@ -52,7 +52,7 @@ struct TripPages: Sendable {
             var response = pages.page(TripPage.render(model, context: me.context), request)
             // The operator's base tiles are images from their server: allowed on this page only.
             if let origin = deps.maps.tileURL.flatMap(Self.origin) {
-                response.headers[.contentSecurityPolicy] = SecurityHeadersMiddleware.contentSecurityPolicy
+                response.headers[.contentSecurityPolicy] = SecurityHeaders.contentSecurityPolicy
                     .replacingOccurrences(of: "img-src 'self' data:", with: "img-src 'self' data: \(origin)")
             }
             return response

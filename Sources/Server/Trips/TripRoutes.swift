@@ -93,7 +93,7 @@ struct TripRoutes {
         }
         v1.post("trips/{tripId}/events") { request, context in
             let signed = try await deps.auth.require(request)
-            let b: NewEvent = try await jsonBody(request, limit: BodyLimitMiddleware.limit(for: Substring(request.uri.path), default: deps.maxBodyBytes),
+            let b: NewEvent = try await jsonBody(request, limit: BodyLimit.limit(for: Substring(request.uri.path), default: deps.maxBodyBytes),
                                                  fields: ["title", "at", "latitude", "longitude", "details", "audience", "radius", "people"])
             guard let at = Instant(iso8601: b.at) else { throw PeopleService.invalid("at must be an ISO 8601 time with its offset", "at") }
             guard (-90...90).contains(b.latitude), (-180...180).contains(b.longitude) else {

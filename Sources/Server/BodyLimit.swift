@@ -4,8 +4,7 @@ import Hummingbird
 /// Refuses a request body larger than the limit with `413` before any route
 /// reads it: a declared `Content-Length` is checked at once, a body sent
 /// without one is read up to the limit and no further.
-struct BodyLimitMiddleware: RouterMiddleware {
-    typealias Context = OnwardRequestContext
+struct BodyLimit: Sendable {
     let defaultMaxBytes: Int
 
     /// Paths that take more: a profile's photo (200 KB of image is about 270 KB in base64), and texts
@@ -20,14 +19,17 @@ struct BodyLimitMiddleware: RouterMiddleware {
 
     init(maxBytes: Int) { defaultMaxBytes = maxBytes }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let declared = request.headers[.contentLength]
-        // No body (nearly every GET): nothing to measure, not even the path.
-        if declared == nil && request.headers[.transferEncoding] == nil { return try await next(request, context) }
+    /// Whether the request has a body to check (nearly every GET has none: nothing to measure, not even the path).
+    static func hasBody(_ request: Request) -> Bool {
+        request.headers[.contentLength] != nil || request.headers[.transferEncoding] != nil
+    }
+
+    /// The request, its body read when it came without a length; a `413` problem when the body is too large.
+    func checked(_ request: Request) async throws -> Request {
         let maxBytes = Self.limit(for: Substring(request.uri.path), default: defaultMaxBytes)
-        if let declared {
+        if let declared = request.headers[.contentLength] {
             guard let length = Int(declared), length <= maxBytes else { throw tooLarge(maxBytes) }
-            return try await next(request, context)
+            return request
         }
         var request = request
         do {
@@ -35,7 +37,7 @@ struct BodyLimitMiddleware: RouterMiddleware {
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw tooLarge(maxBytes)
         }
-        return try await next(request, context)
+        return request
     }
 
     private func tooLarge(_ maxBytes: Int) -> Problem {

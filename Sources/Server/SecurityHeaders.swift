@@ -5,9 +5,7 @@ import Hummingbird
 /// Security headers on every response. The Content-Security-Policy allows
 /// nothing from other origins, no inline scripts and no inline styles: the
 /// pages load their one script and one stylesheet from this server.
-struct SecurityHeadersMiddleware: RouterMiddleware {
-    typealias Context = OnwardRequestContext
-
+enum SecurityHeaders {
     static let contentSecurityPolicy = [
         "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
         "font-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
@@ -27,13 +25,11 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         HTTPField(name: HTTPField.Name("Cross-Origin-Opener-Policy")!, value: "same-origin"),
     ]
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response = try await next(request, context)
-        for field in Self.fields {
+    static func apply(to response: inout Response) {
+        for field in fields {
             // A page that needs more (the sign-in page with Telegram's widget) sets its own policy, built on this one.
             if field.name == .contentSecurityPolicy, response.headers.contains(field.name) { continue }
             if response.headers.contains(field.name) { response.headers[fields: field.name] = [field] } else { response.headers.append(field) }
         }
-        return response
     }
 }

@@ -6,24 +6,20 @@ import Synchronization
 /// `POST /stops/X`), gets `405` with `Allow` and a problem document, not `404`.
 /// The router only says "not found"; the table of routes (filled once the router is
 /// built) says which methods the path has.
-struct MethodNotAllowedMiddleware: RouterMiddleware {
-    typealias Context = OnwardRequestContext
+struct MethodNotAllowed: Sendable {
     let routes: RouteTable
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let error as HTTPError where error.status == .notFound {
-            let methods = routes.methods(forPath: request.uri.path)
-            guard !methods.isEmpty, !methods.contains(request.method) else { throw error }
-            let allow = methods.map(\.rawValue).sorted().joined(separator: ", ")
-            var problem = Problem(status: .methodNotAllowed, code: "method-not-allowed", title: "Method not allowed",
-                                  detail: "\(request.uri.path) answers \(allow), not \(request.method.rawValue).")
-            problem.requestId = context.requestID
-            var response = try problem.response(from: request, context: context)
-            response.headers[.allow] = allow
-            return response
-        }
+    /// The `405` for a request the router did not find, or nil when its path has no route at all.
+    func response(for request: Request, _ context: OnwardRequestContext) throws -> Response? {
+        let methods = routes.methods(forPath: request.uri.path)
+        guard !methods.isEmpty, !methods.contains(request.method) else { return nil }
+        let allow = methods.map(\.rawValue).sorted().joined(separator: ", ")
+        var problem = Problem(status: .methodNotAllowed, code: "method-not-allowed", title: "Method not allowed",
+                              detail: "\(request.uri.path) answers \(allow), not \(request.method.rawValue).")
+        problem.requestId = context.requestID
+        var response = try problem.response(from: request, context: context)
+        response.headers[.allow] = allow
+        return response
     }
 }
 
