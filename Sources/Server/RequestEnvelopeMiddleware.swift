@@ -7,8 +7,9 @@ import Logging
 /// (`SecurityHeaders`) and the access log line (`AccessLog`). Each rule is its own type; this says in
 /// which order they apply.
 ///
-/// One middleware, not eight: each was an async frame and a copy of the request and its context, and on
-/// the departures route the chain's frames were about a tenth of the server's time (`perf`, see README).
+/// One middleware, not eight: each was an async frame and a copy of the request and its context. On the
+/// departures route the chain's frames were about a tenth of the server's time (`perf`); as one, the route
+/// serves about 9% more requests a second (old and new binaries in turn, four rounds each, wrk -c64).
 struct RequestEnvelopeMiddleware: RouterMiddleware {
     typealias Context = OnwardRequestContext
     let proxies: TrustedProxies
