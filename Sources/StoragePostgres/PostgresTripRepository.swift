@@ -4,7 +4,7 @@ import PostgresNIO
 import Storage
 import Trips
 
-/// Group trips in the `trip`, `trip_member`, `trip_position`, `trip_event`, `chat_message`, `chat_read`, `friendships`, `profile`
+/// Group trips in the `trip`, `trip_member`, `trip_position`, `trip_event`, `chat_message`, `chat_read`, `friendship`, `profile`
 /// and `broadcast` tables. A change made in one step reads its row `FOR UPDATE` in the transaction that writes it, so two
 /// servers changing one trip at once wait for each other instead of losing a change.
 public struct PostgresTripRepository: TripRepository {
@@ -152,18 +152,9 @@ public struct PostgresTripRepository: TripRepository {
             let before = try Self.friendships(try await tx.rows(Self.friendshipsQuery(people)))
             var after = before
             let answer = change(&after)
-            for p in before.accepted.subtracting(after.accepted) {
-                try await tx.run("DELETE FROM friendship WHERE a = \(p.a) AND b = \(p.b) AND kind = 'friends'")
-            }
-            for r in before.requests.subtracting(after.requests) {
-                try await tx.run("DELETE FROM friendship WHERE a = \(r.from) AND b = \(r.to) AND kind = 'request'")
-            }
-            for p in after.accepted.subtracting(before.accepted) {
-                try await tx.run("INSERT INTO friendship (a, b, kind) VALUES (\(p.a), \(p.b), 'friends') ON CONFLICT DO NOTHING")
-            }
-            for r in after.requests.subtracting(before.requests) {
-                try await tx.run("INSERT INTO friendship (a, b, kind) VALUES (\(r.from), \(r.to), 'request') ON CONFLICT DO NOTHING")
-            }
+            let (removed, added) = Friendships.rowChanges(from: before, to: after)
+            for r in removed { try await tx.run("DELETE FROM friendship WHERE a = \(r.a) AND b = \(r.b) AND kind = \(r.kind)") }
+            for r in added { try await tx.run("INSERT INTO friendship (a, b, kind) VALUES (\(r.a), \(r.b), \(r.kind)) ON CONFLICT DO NOTHING") }
             return answer
         }
     }
@@ -174,12 +165,10 @@ public struct PostgresTripRepository: TripRepository {
     }
 
     private static func friendships(_ rows: [PostgresRow]) throws -> Friendships {
-        var f = Friendships()
-        for row in rows {
+        Friendships(rows: try rows.map { row in
             let (a, b, kind) = try row.decode((String, String, String).self)
-            if kind == "friends" { f.accepted.insert(.init(a, b)) } else { f.requests.insert(.init(from: a, to: b)) }
-        }
-        return f
+            return FriendshipRow(a: a, b: b, kind: kind)
+        })
     }
 
     public func profile(person: String) async throws -> Profile? {

@@ -4,7 +4,7 @@ import OnwardCore
 import Storage
 import Trips
 
-/// Group trips in the `trip`, `trip_member`, `trip_position`, `trip_event`, `chat_message`, `chat_read`, `friendships`, `profile` and `broadcast` tables.
+/// Group trips in the `trip`, `trip_member`, `trip_position`, `trip_event`, `chat_message`, `chat_read`, `friendship`, `profile` and `broadcast` tables.
 public struct SQLiteTripRepository: TripRepository {
     let db: SQLiteAccess
 
@@ -134,17 +134,12 @@ public struct SQLiteTripRepository: TripRepository {
             let before = try Self.friendships(db, of: people)
             var after = before
             let answer = change(&after)
-            for p in before.accepted.subtracting(after.accepted) {
-                try db.execute(sql: "DELETE FROM friendship WHERE a = ? AND b = ? AND kind = 'friends'", arguments: [p.a, p.b])
+            let (removed, added) = Friendships.rowChanges(from: before, to: after)
+            for r in removed {
+                try db.execute(sql: "DELETE FROM friendship WHERE a = ? AND b = ? AND kind = ?", arguments: [r.a, r.b, r.kind])
             }
-            for r in before.requests.subtracting(after.requests) {
-                try db.execute(sql: "DELETE FROM friendship WHERE a = ? AND b = ? AND kind = 'request'", arguments: [r.from, r.to])
-            }
-            for p in after.accepted.subtracting(before.accepted) {
-                try db.execute(sql: "INSERT INTO friendship (a, b, kind) VALUES (?, ?, 'friends') ON CONFLICT DO NOTHING", arguments: [p.a, p.b])
-            }
-            for r in after.requests.subtracting(before.requests) {
-                try db.execute(sql: "INSERT INTO friendship (a, b, kind) VALUES (?, ?, 'request') ON CONFLICT DO NOTHING", arguments: [r.from, r.to])
+            for r in added {
+                try db.execute(sql: "INSERT INTO friendship (a, b, kind) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", arguments: [r.a, r.b, r.kind])
             }
             return answer
         }
@@ -152,15 +147,12 @@ public struct SQLiteTripRepository: TripRepository {
 
     /// The rows that involve any of `people`.
     private static func friendships(_ db: Database, of people: Set<String>) throws -> Friendships {
-        var f = Friendships()
-        guard !people.isEmpty else { return f }
+        guard !people.isEmpty else { return Friendships() }
         let list = Array(people), marks = Array(repeating: "?", count: people.count).joined(separator: ", ")
-        for row in try Row.fetchAll(db, sql: "SELECT a, b, kind FROM friendship WHERE a IN (\(marks)) OR b IN (\(marks))",
-                                    arguments: StatementArguments(list + list)) {
-            let a: String = row["a"], b: String = row["b"], kind: String = row["kind"]
-            if kind == "friends" { f.accepted.insert(.init(a, b)) } else { f.requests.insert(.init(from: a, to: b)) }
-        }
-        return f
+        return Friendships(rows: try Row.fetchAll(db, sql: "SELECT a, b, kind FROM friendship WHERE a IN (\(marks)) OR b IN (\(marks))",
+                                                  arguments: StatementArguments(list + list)).map {
+            FriendshipRow(a: $0["a"], b: $0["b"], kind: $0["kind"])
+        })
     }
 
     public func markRead(in conversation: Conversation, by person: String, upTo sequence: Int) async throws {

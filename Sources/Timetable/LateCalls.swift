@@ -86,18 +86,17 @@ extension Timetable {
         // Trips in the order they set out: each stop's calls then come nearly in time order, and the
         // insertion sort per stop in `LateCalls` has little left to do (in the dictionary's order it
         // was most of the indexing).
-        var order: [(start: Int64, index: Dictionary<TripInstance, TripLive>.Index)] = []
+        var order: [(start: Int64, dayBase: Int64, index: Dictionary<TripInstance, TripLive>.Index)] = []
         order.reserveCapacity(trips.count)
         for i in trips.indices where trips[i].value.status == .running {
             let key = trips[i].key
             let dayBase = base(zone: tripZone[Int(key.trip)], day: key.serviceDay) + Int64(key.shift)
-            order.append((dayBase + Int64(departures[Int(tripTimes[Int(key.trip)])]), i))
+            order.append((dayBase + Int64(departures[Int(tripTimes[Int(key.trip)])]), dayBase, i))
         }
         order.sort { $0.start < $1.start }
-        for (_, i) in order {
+        for (_, dayBase, i) in order {
             let (key, live) = trips[i]
             let p = patternRange(tripPattern[Int(key.trip)])
-            let dayBase = base(zone: tripZone[Int(key.trip)], day: key.serviceDay) + Int64(key.shift)
             let first = Int(tripTimes[Int(key.trip)])
             for k in 0..<p.count where live.callStatus[k] == .scheduled {
                 let flags = patternFlags[p.lowerBound + k]

@@ -77,8 +77,7 @@ public final class CommuteService: Service, Sendable {
                                      start: journey.departure.adding(seconds: -360 - Self.simulationDelaySeconds * Int64(speed)), speed: speed)
         }
         let id = Secrets.token()
-        let record = CommuteRecord(id: id, state: try JSONEncoder.api.encode(state), revision: state.revision, updatedAt: real, expiresAt: state.expiresAt)
-        guard try await repository.save(record, over: nil) else {
+        guard try await repository.save(try record(id, state), over: nil) else {
             throw StorageError(.conflict, "a new commute's ID was taken; start it again")
         }
         relay.withLock { $0 }?.announce(.commute(id: id))
@@ -270,9 +269,7 @@ public final class CommuteService: Service, Sendable {
             state.alerts += alerts
             guard !alerts.isEmpty || state != before else { return Change(state: state, alerts: [], changed: false) }
             state.revision = before.revision + 1
-            let data = try JSONEncoder.api.encode(state)
-            let record = CommuteRecord(id: id, state: data, revision: state.revision, updatedAt: now(), expiresAt: state.expiresAt)
-            if try await repository.save(record, over: before.revision) {
+            if try await repository.save(try record(id, state), over: before.revision) {
                 relay.withLock { $0 }?.announce(.commute(id: id))
                 deliver(id, state, alerts)
                 return Change(state: state, alerts: alerts, changed: true)
@@ -280,6 +277,11 @@ public final class CommuteService: Service, Sendable {
             guard await reload(id) else { return nil }
         }
         throw StorageError(.failed, "a commute changed \(Self.attempts) times while one change was being saved; that change was not saved")
+    }
+
+    /// A state as storage keeps it, written now.
+    private func record(_ id: String, _ state: CommuteState) throws -> CommuteRecord {
+        CommuteRecord(id: id, state: try JSONEncoder.api.encode(state), revision: state.revision, updatedAt: now(), expiresAt: state.expiresAt)
     }
 
     /// Takes a stored change into the table and tells its live clients and its push subscription.
