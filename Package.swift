@@ -115,22 +115,32 @@ let package = Package(
         // The query layer: one path for the API, the pages, live updates and the CLI, over the
         // sources behind the protocol, answering in API types.
         .target(name: "Transit", dependencies: ["OnwardCore", "TransitSources", "API"], swiftSettings: strict),
+        // The use cases: people and saved routes, group trips, commutes, push and Telegram delivery, the
+        // live relay between servers. No HTTP: errors are `ServiceError` values that `Server` maps.
+        .target(
+            name: "Services",
+            dependencies: ["OnwardCore", "API", "Commute", "DataSources", "Storage", "Transit", "TransitSources", "Trips", "WebPush", "SkiMap",
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           // bcrypt alone (no HTTP), run on NIO's thread pool.
+                           .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                           .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            swiftSettings: strict
+        ),
         // The HTTP edge: Hummingbird routes, middleware, the JSON API, pages and live updates.
         .target(
             name: "Server",
-            dependencies: ["OnwardCore", "API", "WebPages", "Transit", "TransitSources", "DataSources", "Commute", "WebPush", "Storage", "SkiMap", "Trips",
+            dependencies: ["OnwardCore", "API", "WebPages", "Transit", "TransitSources", "Commute", "WebPush", "Storage", "SkiMap", "Trips", "Services",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                           .product(name: "Prometheus", package: "swift-prometheus"),
-                           .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")],
+                           .product(name: "Prometheus", package: "swift-prometheus")],
             // The OpenAPI document is a file (written by Scripts/openapi.py), embedded so the server stays one binary.
             resources: [.embedInCode("Resources/openapi.json")],
             swiftSettings: strict
@@ -138,14 +148,13 @@ let package = Package(
         // Composition root: turns configuration into a loaded network and a running server. Ships the default network.
         .target(
             name: "App",
-            dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Transit", "Server",
+            dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "Transit", "Server", "Services", "Commute", "WebPush",
                            "Storage", "StorageSQLite", "StoragePostgres", "TransitSources", "GTFSSource", "NationalRail", "CTABusTracker", "SkiMap", "COnwardZlib",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "Prometheus", package: "swift-prometheus")],
+                           .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Resources/DefaultNetwork"), .copy("Resources/SkiArea")],
             swiftSettings: strict
         ),
@@ -175,9 +184,8 @@ let package = Package(
         // Load benchmarks of the server (release build): live-update fan-out to many WebSocket subscribers.
         .executableTarget(
             name: "onward-load",
-            dependencies: ["App", "Server", "Transit", "OnwardCore", "Timetable", "GTFSRealtime", "GTFSSource",
+            dependencies: ["App", "Transit", "OnwardCore", "Timetable", "GTFSRealtime", "GTFSSource",
                            .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log")],
@@ -186,7 +194,7 @@ let package = Package(
         // Release-built figures of people's saved routes: sync latency across devices and SQLite write latency.
         .executableTarget(
             name: "onward-sync",
-            dependencies: ["App", "Server", "OnwardCore", "Storage", "StorageSQLite",
+            dependencies: ["App", "Server", "Services", "OnwardCore", "Storage", "StorageSQLite",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -203,17 +211,19 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "TimetableTests", dependencies: ["GTFS", "Timetable", "OnwardCore", "OnwardTesting", "App"], swiftSettings: strict),
         .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "GTFS", "Timetable", "OnwardCore", "OnwardTesting", "DataSources", "App",
-                                                        "GTFSSource", "TransitSources", "Transit", "API"], swiftSettings: strict),
+                                                        "GTFSSource", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+                    swiftSettings: strict),
         .testTarget(name: "DataSourcesTests", dependencies: ["DataSources", "OnwardCore", "OnwardTesting"], swiftSettings: strict),
         .testTarget(
             name: "ServerTests",
             dependencies: ["Server", "App", "Transit", "API", "OnwardCore", "Timetable", "OnwardTesting", "GTFSRealtime", "GTFSSource", "DataSources",
-                           "Storage", "StorageSQLite", "StoragePostgres", "TransitSources", "SkiMap", "WebPush", "Trips",
+                           "Storage", "StorageSQLite", "StoragePostgres", "TransitSources", "SkiMap", "WebPush", "Trips", "Services",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "InMemoryLogging", package: "swift-log"),
                            .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -9,6 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Generated files are current: the OpenAPI document is what its generator makes.
 python3 Scripts/openapi.py --check
+# Imports go the way ARCHITECTURE.md draws them, and Package.swift declares what each target imports.
+python3 Scripts/check-architecture.py --self-test
+python3 Scripts/check-architecture.py
 swift build --build-tests
 # A throwaway PostgreSQL cluster on a free port for the PostgreSQL tests (Scripts/postgres.sh), unless one
 # is named already. Without PostgreSQL installed those tests are skipped with a message (unless

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import OnwardCore
 import Server
+import Services
 import Storage
 import Transit
 import TransitSources

@@ -1,4 +1,4 @@
-import Server
+import Services
 import StoragePostgres
 
 /// The relay between servers over PostgreSQL's LISTEN/NOTIFY.

@@ -7,6 +7,7 @@ import Logging
 import OnwardCore
 import Server
 import ServiceLifecycle
+import Services
 import StoragePostgres
 import SkiMap
 import Storage
@@ -79,27 +80,24 @@ public enum ServerApplication {
         let people = PeopleService(repository: database.people, telegramBotToken: config.telegramBotToken,
                                    telegramBotUsername: config.telegramBotUsername, now: now)
         _ = try await database.people.removeExpiredSessions(before: now())
-        var deps = ServerDependencies(sources: registry,
-                                      network: NetworkSummary(stops: loaded.timetable.stopCount, trips: loaded.timetable.tripCount,
-                                                              simulated: config.simulate),
-                                      now: now, attribution: attribution(loaded),
-                                      rateLimit: .init(ratePerSecond: config.rateLimit, burst: config.rateBurst), commutes: commutes,
-                                      people: people)
-        deps.trustedProxies = try TrustedProxies(config.trustedProxies)
         let ski = try SkiAreaLoading.load(osm: config.skiArea, elevation: config.skiElevation)
-        deps.ski = SkiRouter(ski)
+        var settings = ServerDependencies.Settings()
+        settings.network = NetworkSummary(stops: loaded.timetable.stopCount, trips: loaded.timetable.tripCount, simulated: config.simulate)
+        settings.attribution = attribution(loaded)
+        settings.rateLimit = .init(ratePerSecond: config.rateLimit, burst: config.rateBurst)
+        settings.trustedProxies = try TrustedProxies(config.trustedProxies)
         // The bundled town streets go with the bundled ski area only.
-        deps.maps = MapLayersLoading.layers(ski: config.skiArea == nil ? ski : nil, loaded: loaded, config: config, logger: logger)
-        if config.skiArea != nil { deps.maps.ski = MapGeoJSON.skiArea(ski) }
+        settings.maps = MapLayersLoading.layers(ski: config.skiArea == nil ? ski : nil, loaded: loaded, config: config, logger: logger)
+        if config.skiArea != nil { settings.maps.ski = MapGeoJSON.skiArea(ski) }
         let telegram = config.telegramBotToken.map {
             TelegramBot(token: $0, base: URL(string: config.telegramAPIURL)!, fetcher: fetcher, logger: logger)
         }
         let notifier = TripNotifier(repository: database.trips, people: database.people, push: commutes.pushSender, telegram: telegram)
         services.append(notifier)
-        deps.trips = TripService(repository: database.trips, people: people, notifier: notifier, telegramWebhookSecret: config.telegramWebhookSecret, now: now)
+        let trips = TripService(repository: database.trips, people: people, notifier: notifier, telegramWebhookSecret: config.telegramWebhookSecret, now: now)
         if let relay {
             let writer = network.writer, all = network.feeds.map(\.name)
-            relay.connect(people: people, trips: deps.trips, commutes: commutes) { source in
+            relay.connect(people: people, trips: trips, commutes: commutes) { source in
                 try? await saved.restore(source.map { [$0] } ?? all, into: writer, logLevel: .debug)
             }
             services.append(relay)
@@ -107,6 +105,8 @@ public enum ServerApplication {
                 services.append(LeadingService(job: "commutes", leadership: PostgresLeadership(store: postgres, logger: logger)) { await commutes.lead() })
             }
         }
+        let deps = ServerDependencies(sources: registry, people: people, trips: trips, commutes: commutes, ski: SkiRouter(ski),
+                                      settings: settings, now: now)
         let router = buildRouter(deps)
         let app = Application(
             router: router,

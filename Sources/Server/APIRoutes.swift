@@ -108,11 +108,3 @@ func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> 
     return Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
                     body: .init(byteBuffer: ByteBuffer(bytes: data)))
 }
-
-extension JSONEncoder {
-    static let api: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return e
-    }()
-}

@@ -1,3 +1,4 @@
+import API
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -140,7 +141,7 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
         deadline = nil
         let problem = Problem(status: .badRequest, code: "bad-request", title: "Bad Request",
                               detail: "The request could not be read: the request line and headers must be valid HTTP/1.1, in ASCII, under 80 KB.")
-        let body = ByteBuffer(bytes: (try? JSONEncoder.problem.encode(problem)) ?? Data())
+        let body = ByteBuffer(bytes: (try? JSONEncoder.api.encode(problem)) ?? Data())
         let headers = HTTPHeaders([("Content-Type", "application/problem+json"), ("Content-Length", String(body.readableBytes)),
                                    ("Connection", "close"), ("Cache-Control", "no-store")])
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)

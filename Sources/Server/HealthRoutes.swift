@@ -43,8 +43,8 @@ struct HealthRoutes {
                                  consecutiveFailures: u.consecutiveFailures ?? (u.state == .failing ? 1 : 0), lastError: u.detail)
             }
             let degraded = sources.contains { $0.status != "fresh" && $0.status != "starting" }
-            let readiness = Readiness(status: degraded ? "degraded" : "ready", timetable: "loaded", stops: deps.network.stops,
-                                      trips: deps.network.trips, simulated: deps.network.simulated, sources: sources)
+            let readiness = Readiness(status: degraded ? "degraded" : "ready", timetable: "loaded", stops: deps.settings.network.stops,
+                                      trips: deps.settings.network.trips, simulated: deps.settings.network.simulated, sources: sources)
             return try json(readiness)
         }
         router.get("metrics") { _, _ in

@@ -6,6 +6,7 @@ import HummingbirdWebSocket
 import Logging
 import OnwardCore
 import ServiceLifecycle
+import Services
 import Storage
 import Synchronization
 import Transit
@@ -105,7 +106,7 @@ struct LiveRoutes {
                             // Its cache and request coalescing keep this to one upstream request per board
                             // per refresh, however many people watch it.
                             while !Task.isCancelled {
-                                try await Task.sleep(for: deps.sourceRefresh)
+                                try await Task.sleep(for: deps.settings.sourceRefresh)
                                 try await send()
                             }
                         }
@@ -210,7 +211,7 @@ struct LiveRoutes {
     }
 
     func originAllowed(_ request: Request) -> Bool {
-        Self.originAllowed(request.headers[.origin], host: request.head.authority, allowed: deps.allowedOrigins)
+        Self.originAllowed(request.headers[.origin], host: request.head.authority, allowed: deps.settings.allowedOrigins)
     }
 
     /// A browser always sends an Origin on a WebSocket: only this server's own pages

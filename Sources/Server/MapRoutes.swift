@@ -50,12 +50,12 @@ struct MapRoutes {
 
     func add(to router: Router<OnwardRequestContext>) {
         router.get("maps/ski.geojson") { _, _ in
-            guard let ski = deps.maps.ski else { throw Problem(status: .notFound, code: "no-ski-area", title: "No ski area", detail: "No ski area is loaded.") }
+            guard let ski = deps.settings.maps.ski else { throw Problem(status: .notFound, code: "no-ski-area", title: "No ski area", detail: "No ski area is loaded.") }
             return Self.geoJSON(ski)
         }
-        router.get("maps/transit.geojson") { _, _ in Self.geoJSON(deps.maps.transit) }
+        router.get("maps/transit.geojson") { _, _ in Self.geoJSON(deps.settings.maps.transit) }
         router.get("maps/streets.geojson") { _, _ in
-            guard let streets = await deps.maps.streets.value else {
+            guard let streets = await deps.settings.maps.streets.value else {
                 throw Problem(status: .notFound, code: "no-streets", title: "No street map", detail: "No street map is loaded.")
             }
             return Self.geoJSON(streets)

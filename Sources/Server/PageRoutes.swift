@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnwardCore
+import Services
 import Storage
 import Transit
 import TransitSources
@@ -153,12 +154,12 @@ struct PageRoutes: Sendable {
         switch subject {
         case .board(let q):
             guard let board else { return nil }
-            let ctx = PageContext(language: Language(tag: q.languages.first ?? "en") ?? .en, attribution: [deps.attribution], now: queries.now)
+            let ctx = PageContext(language: Language(tag: q.languages.first ?? "en") ?? .en, attribution: [deps.settings.attribution], now: queries.now)
             return BoardPage.fragment(board, context: ctx, options: .init(windowMinutes: q.windowMinutes, limit: q.limit,
                                                                            names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], board: board, queries)))
         case .service(_, _, let languages):
             guard let service else { return nil }
-            let ctx = PageContext(language: Language(tag: languages.first ?? "en") ?? .en, attribution: [deps.attribution], now: queries.now)
+            let ctx = PageContext(language: Language(tag: languages.first ?? "en") ?? .en, attribution: [deps.settings.attribution], now: queries.now)
             return ServicePage.fragment(service, context: ctx, names: names(service.alerts ?? [], queries), routeColor: service.routeColor)
         }
     }
@@ -189,7 +190,7 @@ struct PageRoutes: Sendable {
         let language = Language.resolve(query: request.uri.queryParameters.get("lang"), cookie: cookies["lang"],
                                         acceptLanguage: request.headers[.acceptLanguage])
         let theme: String? = request.uri.queryParameters.get("theme").map { String($0) } ?? cookies["theme"]
-        return PageContext(language: language, theme: Theme(value: theme), attribution: [deps.attribution], now: queries.now)
+        return PageContext(language: language, theme: Theme(value: theme), attribution: [deps.settings.attribution], now: queries.now)
     }
 
     /// An HTML answer; a ?lang= or ?theme= choice (the switches' links, without JavaScript) is remembered in a cookie.

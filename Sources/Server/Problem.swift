@@ -1,5 +1,7 @@
+import API
 import Foundation
 import OnwardCore
+import Services
 import HTTPTypes
 import Hummingbird
 import Transit
@@ -46,6 +48,8 @@ public struct Problem: Codable, Sendable, Equatable {
                 return Problem(status: .badRequest, code: e.code.rawValue, title: "Not available from this source", detail: e.message,
                                parameter: e.parameter)
             }
+        case let e as ServiceError:
+            return from(e)
         case let e as Problem:
             return e
         case let e as any HTTPResponseError:
@@ -67,23 +71,49 @@ public struct Problem: Codable, Sendable, Equatable {
     }
 }
 
+extension Problem {
+    /// A use case's refusal as an answer: the one place its codes get an HTTP status and a title.
+    static func from(_ e: ServiceError) -> Problem {
+        let (status, title): (HTTPResponse.Status, String) = switch e.code {
+        case .invalidParameter: (.badRequest, "Invalid parameter")
+        case .wrongCredentials: (.unauthorized, "Wrong username or password")
+        case .telegramRefused: (.unauthorized, "Telegram sign-in refused")
+        case .hostsOnly: (.forbidden, "Hosts only")
+        case .wrongSecret: (.forbidden, "Wrong secret")
+        case .rateLimited: (.tooManyRequests, "Too many attempts")
+        case .telegramOff: (.notFound, "Telegram sign-in is off")
+        case .savedRouteNotFound: (.notFound, "Saved route not found")
+        case .tripNotFound: (.notFound, "Trip not found")
+        case .eventNotFound: (.notFound, "Event not found")
+        case .personNotFound: (.notFound, "Person not found")
+        case .requestNotFound: (.notFound, "No such request")
+        case .conversationNotFound: (.notFound, "Conversation not found")
+        case .webhookOff: (.notFound, "Not found")
+        case .usernameTaken: (.conflict, "Username taken")
+        case .notPossible: (.conflict, "Not possible now")
+        case .staleVersion: (.conflict, "Changed on another device")
+        case .alreadyEnded: (.conflict, "Already ended")
+        case .lastHost: (.conflict, "The last host")
+        case .noSkiArea: (.conflict, "No ski area")
+        case .unusableKeys: (.unprocessableContent, "Unusable keys")
+        case .pushUnavailable: (.serviceUnavailable, "Push unavailable")
+        case .tryAgain: (.serviceUnavailable, "Try again")
+        }
+        var p = Problem(status: status, code: e.code.rawValue, title: title, detail: e.message, parameter: e.parameter)
+        p.current = e.current
+        return p
+    }
+}
+
 extension Problem: Error {}
 
 extension Problem: ResponseGenerator {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var body = self
         body.instance = request.uri.path
-        let data = try JSONEncoder.problem.encode(body)
+        let data = try JSONEncoder.api.encode(body)
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         headers[.cacheControl] = "no-store"
         return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
-}
-
-extension JSONEncoder {
-    static let problem: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return e
-    }()
 }

@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import Services
 import Transit
 
 /// The whole HTTP surface: middleware (outermost first), the JSON API, health
@@ -9,11 +10,11 @@ public func buildRouter(_ deps: ServerDependencies) -> Router<OnwardRequestConte
     let router = Router(context: OnwardRequestContext.self)
     let pages = PageRoutes(deps: deps)
     let routes = RouteTable()
-    router.add(middleware: RequestEnvelopeMiddleware(proxies: deps.trustedProxies, bodyLimit: BodyLimit(maxBytes: deps.maxBodyBytes),
+    router.add(middleware: RequestEnvelopeMiddleware(proxies: deps.settings.trustedProxies, bodyLimit: BodyLimit(maxBytes: deps.settings.maxBodyBytes),
                                                      methodNotAllowed: MethodNotAllowed(routes: routes),
                                                      errors: ErrorResponses(page: pages.errorPage), metrics: deps.metrics))
     HealthRoutes(deps: deps).add(to: router)
-    let api = router.group("").add(middleware: RateLimitMiddleware(limiter: RateLimiter(deps.rateLimit)))
+    let api = router.group("").add(middleware: RateLimitMiddleware(limiter: RateLimiter(deps.settings.rateLimit)))
     APIRoutes(deps: deps).add(to: api)
     LiveRoutes(deps: deps, fragment: pages.liveFragment, commuteFragment: pages.commuteFragment, meFragment: pages.meFragment).add(to: router)
     pages.add(to: router)

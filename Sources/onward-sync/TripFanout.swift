@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdWSClient
 import Logging
 import Server
+import Services
 import Storage
 import Synchronization
 

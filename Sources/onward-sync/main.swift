@@ -9,6 +9,7 @@ import HummingbirdWSClient
 import Logging
 import OnwardCore
 import Server
+import Services
 import Storage
 import StorageSQLite
 import Synchronization

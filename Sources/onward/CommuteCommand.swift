@@ -129,8 +129,6 @@ struct CommuteReplay {
 
 /// One JSON document on one line (for streams of records).
 func printJSONLine<T: Encodable>(_ value: T) throws {
-    let e = JSONEncoder()
-    e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    FileHandle.standardOutput.write(try e.encode(value))
+    FileHandle.standardOutput.write(try JSONEncoder.api.encode(value))
     FileHandle.standardOutput.write(Data("\n".utf8))
 }

@@ -7,6 +7,7 @@ import NIOCore
 import HummingbirdTesting
 import OnwardCore
 import Server
+import Services
 import Testing
 import Transit
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Server
+import Services
 import Testing
 
 /// Behind a load balancer: who the client is (only a trusted proxy may say), and rate limits by that
@@ -37,10 +38,11 @@ struct ClientOriginTests {
     }
 
     static func app(trusting proxies: [String]) throws -> some ApplicationProtocol {
-        var deps = try PeopleAPITests.deps()
-        deps.rateLimit = .init(ratePerSecond: 0.01, burst: 2)
-        deps.trustedProxies = try TrustedProxies(proxies)
-        return TestServer.app(deps)
+        let trusted = try TrustedProxies(proxies)
+        return TestServer.app(try PeopleAPITests.deps().replacing(settings: {
+            $0.rateLimit = .init(ratePerSecond: 0.01, burst: 2)
+            $0.trustedProxies = trusted
+        }))
     }
 
     static func get(_ client: some TestClientProtocol, forwardedFor: String?, token: String? = nil) async throws -> HTTPResponse.Status {

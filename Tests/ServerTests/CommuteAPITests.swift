@@ -8,6 +8,7 @@ import HummingbirdWebSocket
 import OnwardCore
 import OnwardTesting
 import Server
+import Services
 import Storage
 import StorageSQLite
 import Synchronization
@@ -28,9 +29,8 @@ struct CommuteAPITests {
 
     /// The test server, its commutes kept in `repository` and taken up from it (as a starting server does).
     static func deps(_ repository: any CommuteRepository, clock: Clock) async throws -> ServerDependencies {
-        var deps = TestServer.deps(try TestServer.store())
-        deps.now = { clock.now }
-        deps.commutes = CommuteService(repository: repository, sources: deps.sources, now: { clock.now })
+        let deps = TestServer.deps(try TestServer.store(), now: { clock.now },
+                                   commutes: { CommuteService(repository: repository, sources: $0, now: { clock.now }) })
         try await deps.commutes.load()
         return deps
     }

@@ -3,6 +3,7 @@ import InMemoryLogging
 import Logging
 import OnwardCore
 import Server
+import Services
 import Storage
 import Synchronization
 import Testing

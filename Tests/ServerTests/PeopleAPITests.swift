@@ -7,6 +7,7 @@ import HummingbirdTesting
 import OnwardCore
 import OnwardTesting
 import Server
+import Services
 import Storage
 import Testing
 import Transit
@@ -17,11 +18,9 @@ struct PeopleAPITests {
     static let botToken = "123456:TEST-bot-token-not-real"
 
     static func deps(_ repository: any PeopleRepository = InMemoryPeopleRepository()) throws -> ServerDependencies {
-        var deps = TestServer.deps(try TestServer.store())
-        deps.people = PeopleService(repository: repository, hasher: PasswordHasher(cost: 4), telegramBotToken: botToken, now: { TestServer.now })
         // Trips name their members from these people.
-        deps.trips = TripService(repository: InMemoryTripRepository(), people: deps.people, now: { TestServer.now })
-        return deps
+        TestServer.deps(try TestServer.store(),
+                        people: PeopleService(repository: repository, hasher: PasswordHasher(cost: 4), telegramBotToken: botToken, now: { TestServer.now }))
     }
 
     static func send(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil,
@@ -127,8 +126,7 @@ struct PeopleAPITests {
             let refused = try await Self.send(client, .post, "/api/v1/sessions/telegram", tampered)
             #expect(refused.status == .unauthorized && String(buffer: refused.body).contains("not signed"))
         }
-        var off = try Self.deps()
-        off.people = PeopleService(repository: InMemoryPeopleRepository(), hasher: PasswordHasher(cost: 4), now: { TestServer.now })
+        let off = try Self.deps().replacing(people: PeopleService(repository: InMemoryPeopleRepository(), hasher: PasswordHasher(cost: 4), now: { TestServer.now }))
         try await TestServer.app(off).test(.router) { client in
             let genuine = Self.telegram(["id": "4242", "first_name": "Siti", "auth_date": fresh])
             let r = try await Self.send(client, .post, "/api/v1/sessions/telegram", genuine)
@@ -282,10 +280,9 @@ private func + (a: HTTPFields, b: [HTTPField]) -> HTTPFields {
 @Suite("Telegram sign-in in the web app", .timeLimit(.minutes(5)))
 struct TelegramPageTests {
     static func deps(username: String?) throws -> ServerDependencies {
-        var deps = TestServer.deps(try TestServer.store())
-        deps.people = PeopleService(repository: InMemoryPeopleRepository(), hasher: PasswordHasher(cost: 4), telegramBotToken: PeopleAPITests.botToken,
-                                    telegramBotUsername: username, now: { TestServer.now })
-        return deps
+        TestServer.deps(try TestServer.store(),
+                        people: PeopleService(repository: InMemoryPeopleRepository(), hasher: PasswordHasher(cost: 4), telegramBotToken: PeopleAPITests.botToken,
+                                              telegramBotUsername: username, now: { TestServer.now }))
     }
 
     /// The widget's redirect: the fields and their signature as query parameters.

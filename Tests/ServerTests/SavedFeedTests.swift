@@ -11,6 +11,7 @@ import Logging
 import OnwardCore
 import OnwardTesting
 import Server
+import Services
 import Storage
 import StorageSQLite
 import SwiftProtobuf
@@ -48,7 +49,9 @@ struct SavedFeedTests {
         let health = try #require(second.store.current.sources[H.source])
         #expect(health.lastSuccess == fetchedAt && health.feedTimestamp == H.captured && health.age(at: later) == 300)
         try expectLateBus(await Queries(second.sources, now: later).board(.init(stopID: "8184", windowMinutes: 30)))
-        let deps = ServerDependencies(sources: second.sources, now: { later }, attribution: "Test data", rateLimit: .init(ratePerSecond: 1000, burst: 1000))
+        var settings = ServerDependencies.Settings()
+        settings.rateLimit = .init(ratePerSecond: 1000, burst: 1000)
+        let deps = TestServer.deps(sources: second.sources, settings: settings, now: { later })
         try await TestServer.app(deps).test(.router) { client in
             let source = try await readiness(client)
             #expect(source["status"] as? String == "stale")

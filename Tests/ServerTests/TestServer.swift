@@ -7,7 +7,9 @@ import HummingbirdWebSocket
 import Logging
 import OnwardCore
 import Server
+import Services
 import SkiMap
+import Storage
 import Timetable
 import Transit
 import TransitSources
@@ -46,12 +48,43 @@ enum TestServer {
 
     /// The bundled network as the source, then `more` (upstream sources) after it, as the app composes them.
     static func deps(_ store: LiveStore, more: [any TransitSource] = [],
-                     rateLimit: RateLimiter.Configuration = .init(ratePerSecond: 1000, burst: 1000)) -> ServerDependencies {
-        var deps = ServerDependencies(sources: SourceRegistry([GTFSNetworkSource(store: store, displayName: "MRT Jakarta")] + more),
-                                      network: NetworkSummary(stops: store.current.timetable.stopCount, trips: store.current.timetable.tripCount,
-                                                              simulated: store.current.simulated),
-                                      now: { now }, attribution: "Test data", rateLimit: rateLimit)
-        deps.ski = ski
-        return deps
+                     rateLimit: RateLimiter.Configuration = .init(ratePerSecond: 1000, burst: 1000),
+                     now: @escaping @Sendable () -> Instant = { now }, people: PeopleService? = nil,
+                     trips: ((PeopleService) -> TripService)? = nil, commutes: ((SourceRegistry) -> CommuteService)? = nil,
+                     settings change: (inout ServerDependencies.Settings) -> Void = { _ in }) -> ServerDependencies {
+        var settings = ServerDependencies.Settings()
+        settings.network = NetworkSummary(stops: store.current.timetable.stopCount, trips: store.current.timetable.tripCount,
+                                          simulated: store.current.simulated)
+        settings.rateLimit = rateLimit
+        change(&settings)
+        return deps(sources: SourceRegistry([GTFSNetworkSource(store: store, displayName: "MRT Jakarta")] + more), settings: settings,
+                    now: now, people: people, trips: trips, commutes: commutes)
+    }
+
+    /// Dependencies as `App` makes them, over `sources`, with storage in memory and no push or Telegram
+    /// unless a test gives its own use cases.
+    static func deps(sources: SourceRegistry, settings: ServerDependencies.Settings, now: @escaping @Sendable () -> Instant = { now },
+                     people: PeopleService? = nil, trips: ((PeopleService) -> TripService)? = nil,
+                     commutes: ((SourceRegistry) -> CommuteService)? = nil) -> ServerDependencies {
+        var settings = settings
+        if settings.attribution.isEmpty { settings.attribution = "Test data" }
+        let people = people ?? PeopleService(repository: InMemoryPeopleRepository(), now: now)
+        return ServerDependencies(sources: sources, people: people,
+                                  trips: trips?(people) ?? TripService(repository: InMemoryTripRepository(), people: people, now: now),
+                                  commutes: commutes?(sources) ?? CommuteService(repository: InMemoryCommuteRepository(), sources: sources, now: now),
+                                  ski: ski, settings: settings, now: now)
+    }
+}
+
+extension ServerDependencies {
+    /// A copy with some parts replaced: a test's own use cases, clock or settings.
+    func replacing(now: (@Sendable () -> Instant)? = nil, people: PeopleService? = nil, trips: ((PeopleService) -> TripService)? = nil,
+                   commutes: ((SourceRegistry) -> CommuteService)? = nil,
+                   settings change: (inout Settings) -> Void = { _ in }) -> ServerDependencies {
+        var settings = self.settings
+        change(&settings)
+        let people = people ?? self.people
+        return ServerDependencies(sources: sources, people: people, trips: trips?(people) ?? self.trips, commutes: commutes?(sources) ?? self.commutes,
+                                  ski: ski, settings: settings, metrics: metrics, now: now ?? self.now)
     }
 }

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import OnwardCore
 import Server
+import Services
 import Storage
 import Synchronization
 import Testing
@@ -19,9 +20,7 @@ struct TripAPITests {
     }
 
     static func deps(_ clock: Clock) throws -> ServerDependencies {
-        var deps = try PeopleAPITests.deps()
-        deps.trips = TripService(repository: InMemoryTripRepository(), people: deps.people, now: { clock.now })
-        return deps
+        try PeopleAPITests.deps().replacing(trips: { TripService(repository: InMemoryTripRepository(), people: $0, now: { clock.now }) })
     }
 
     static func until(_ clock: Clock, _ seconds: Int64) -> String { clock.now.adding(seconds: seconds).description }

@@ -44,9 +44,7 @@ struct TripLiveTests {
     }
 
     static func deps(_ clock: TripAPITests.Clock) throws -> ServerDependencies {
-        var deps = try TripAPITests.deps(clock)
-        deps.tripRecheck = .milliseconds(50)
-        return deps
+        try TripAPITests.deps(clock).replacing(settings: { $0.tripRecheck = .milliseconds(50) })
     }
 
     static func share(_ client: some TestClientProtocol, _ trip: String, _ token: String, _ lat: Double, _ lon: Double, until: String) async throws {

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import OnwardCore
 @testable import Server
+@testable import Services
 import SkiMap
 import Testing
 
@@ -14,10 +15,8 @@ struct TripPageTests {
     typealias P = PeopleAPITests
 
     static func deps(tiles: String? = nil) throws -> ServerDependencies {
-        var deps = try P.deps()
         let area = try #require(TestServer.ski).area
-        deps.maps = MapLayers(ski: MapGeoJSON.skiArea(area), tileURL: tiles, tileAttribution: tiles == nil ? nil : "© Tiles Example")
-        return deps
+        return try P.deps().replacing(settings: { $0.maps = MapLayers(ski: MapGeoJSON.skiArea(area), tileURL: tiles, tileAttribution: tiles == nil ? nil : "© Tiles Example") })
     }
 
     static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!

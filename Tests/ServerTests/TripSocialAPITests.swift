@@ -9,6 +9,7 @@ import Logging
 import OnwardCore
 import OnwardTesting
 import Server
+import Services
 import Storage
 import Testing
 import Trips
@@ -194,12 +195,12 @@ struct TripSocialAPITests {
             telegram.route(.post, "/bot\(token)/sendMessage", reply: .text(#"{"ok": true, "result": {}}"#, contentType: "application/json"))
             telegram.route(.post, "/bot\(token)/answerCallbackQuery", reply: .text(#"{"ok": true, "result": true}"#, contentType: "application/json"))
             let people = InMemoryPeopleRepository()
-            var deps = try P.deps(people)
             let trips = InMemoryTripRepository()
             let bot = TelegramBot(token: token, base: telegram.url("/"), fetcher: URLSessionFetcher(), logger: TestServer.quiet)
             let notifier = TripNotifier(repository: trips, people: people, telegram: bot)
-            deps.trips = TripService(repository: trips, people: deps.people, notifier: notifier, telegramWebhookSecret: Self.webhookSecret,
-                                     now: { TestServer.now })
+            let deps = try P.deps(people).replacing(trips: {
+                TripService(repository: trips, people: $0, notifier: notifier, telegramWebhookSecret: Self.webhookSecret, now: { TestServer.now })
+            })
             let delivering = Task { try await notifier.run() }
             defer { delivering.cancel() }
             try await TestServer.app(deps).test(.router) { client in
@@ -254,13 +255,12 @@ struct TripSocialAPITests {
             upstream.route(.post, "/bot\(token)/sendMessage", reply: .text(#"{"ok": true, "result": {}}"#, contentType: "application/json"))
             upstream.route(.post, "/push/tom", replies: [.status(201), .status(410)])
             let people = InMemoryPeopleRepository()
-            var deps = try P.deps(people)
             let trips = InMemoryTripRepository()
             let fetcher = URLSessionFetcher()
             let push = PushSender(key: VAPIDKey(), subject: "mailto:ops@example.org", fetcher: fetcher, allowHTTP: true, logger: TestServer.quiet)
             let notifier = TripNotifier(repository: trips, people: people, push: push,
                                         telegram: TelegramBot(token: token, base: upstream.url("/"), fetcher: fetcher, logger: TestServer.quiet))
-            deps.trips = TripService(repository: trips, people: deps.people, notifier: notifier, now: { TestServer.now })
+            let deps = try P.deps(people).replacing(trips: { TripService(repository: trips, people: $0, notifier: notifier, now: { TestServer.now }) })
             let delivering = Task { try await notifier.run() }
             defer { delivering.cancel() }
             try await TestServer.app(deps).test(.router) { client in

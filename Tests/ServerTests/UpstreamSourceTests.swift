@@ -228,8 +228,8 @@ struct UpstreamSourceTests {
             var config = ServeConfiguration()
             config.nationalRailToken = Self.token
             config.nationalRailURL = upstream.url("/darwin").absoluteString
-            var deps = TestServer.deps(try TestServer.store(), more: ProtocolSources.registry(config, fetcher: URLSessionFetcher()).sources)
-            deps.sourceRefresh = .milliseconds(100)
+            let deps = TestServer.deps(try TestServer.store(), more: ProtocolSources.registry(config, fetcher: URLSessionFetcher()).sources,
+                                       settings: { $0.sourceRefresh = .milliseconds(100) })
             _ = try await TestServer.app(deps).test(.live) { client in
                 try await client.ws("/live?board=national-rail%3AECR&format=html", configuration: .init(maxFrameSize: 1 << 22)) { inbound, _, _ in
                     var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()

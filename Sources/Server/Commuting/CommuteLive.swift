@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdWebSocket
 import NIOCore
 import ServiceLifecycle
+import Services
 
 /// `/live?commute=ID`: the commute's state at once (`{"type": "commute", "commute": …}`), each alert
 /// as it is given (`{"type": "alert", "alert": …, "commute": …}`); the page sends its positions and

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnwardCore
+import Services
 import Transit
 import TransitSources
 import WebPush
@@ -29,7 +30,7 @@ struct CommuteRoutes {
             let id = try context.pathID("commuteId")
             // Anyone else's commute is a 404 whatever they send.
             guard await deps.commutes.exists(id) else { throw Self.notFound }
-            let sighting: CommuteSightingDTO = try await jsonBody(request, limit: deps.maxBodyBytes)
+            let sighting: CommuteSightingDTO = try await jsonBody(request, limit: deps.settings.maxBodyBytes)
             try Self.check(sighting)
             guard let alerts = try await deps.commutes.sighting(id, sighting) else { throw Self.notFound }
             return try json(CommuteAlertsDTO(alerts: alerts))
@@ -37,7 +38,7 @@ struct CommuteRoutes {
         v1.put("commutes/{commuteId}/push") { request, context in
             let id = try context.pathID("commuteId")
             guard await deps.commutes.exists(id) else { throw Self.notFound }
-            let s: PushSubscriptionDTO = try await jsonBody(request, limit: deps.maxBodyBytes)
+            let s: PushSubscriptionDTO = try await jsonBody(request, limit: deps.settings.maxBodyBytes)
             let subscription = try PushSender.checked(s, sender: deps.commutes.pushSender)
             guard try await deps.commutes.setPush(id, subscription) else { throw Self.notFound }
             return Response(status: .noContent)
@@ -57,7 +58,7 @@ struct CommuteRoutes {
     /// `POST /api/v1/commutes`: a JSON object with `planJourney`'s parameters, `option` (which of
     /// the journeys found, from 1), `nearStation`, and `simulate` with `speed` for a simulated traveller.
     func start(_ request: Request) async throws -> Response {
-        let buffer = try await request.body.collect(upTo: deps.maxBodyBytes)
+        let buffer = try await request.body.collect(upTo: deps.settings.maxBodyBytes)
         let q = try Params(json: Data(buffer.readableBytesView), acceptLanguage: request.headers[.acceptLanguage])
         let queries = deps.queries()
         var query = try await api.journeyQuery(q, queries: queries)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnwardCore
+import Services
 import Storage
 
 /// Who a request comes from: a browser's session cookie or an API client's `Authorization: Bearer`
@@ -41,7 +42,7 @@ struct Authenticator: Sendable {
     func checkForgery(_ request: Request, session: SessionRecord, formToken: String?) throws {
         guard sameOrigin(request) else { throw Self.forged }
         let sent = request.headers[Self.csrfHeader] ?? formToken ?? ""
-        guard Self.constantTimeEqual(sent, session.csrfToken) else { throw Self.forged }
+        guard Secrets.constantTimeEqual(sent, session.csrfToken) else { throw Self.forged }
     }
 
     /// Whether the browser says the request comes from this server's pages: its `Origin`, or
@@ -63,12 +64,6 @@ struct Authenticator: Sendable {
     }
 
     static func safe(_ method: HTTPRequest.Method) -> Bool { method == .get || method == .head || method == .options }
-
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
-    }
 
     /// The session cookie: HttpOnly, SameSite=Lax, Secure when the request came over TLS (directly or through a proxy).
     static func sessionCookie(_ token: String, request: Request, maxAge: Int) -> Cookie {

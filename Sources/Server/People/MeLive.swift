@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdWebSocket
 import OnwardCore
 import ServiceLifecycle
+import Services
 import Synchronization
 import Storage
 import Transit
@@ -45,7 +46,7 @@ struct MeLive {
                     }
                     group.addTask {
                         while !Task.isCancelled {
-                            try await Task.sleep(for: deps.sourceRefresh)
+                            try await Task.sleep(for: deps.settings.sourceRefresh)
                             tick.yield()
                         }
                     }

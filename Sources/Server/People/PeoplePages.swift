@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnwardCore
+import Services
 import Storage
 import Transit
 import WebPages
@@ -136,8 +137,8 @@ struct PeoplePages: Sendable {
         do {
             let (signed, token) = try await people.telegramSignIn(fields, client: PeopleRoutes.client(context), kind: .browser)
             return try await startBrowserSession(request, signed, token)
-        } catch let problem as Problem where problem.status < 500 {
-            return await signInForm(request, .signIn, problem: problem)
+        } catch let e as ServiceError where Problem.from(e).status < 500 {
+            return await signInForm(request, .signIn, problem: Problem.from(e))
         }
     }
 
@@ -154,7 +155,7 @@ struct PeoplePages: Sendable {
     func signIn(_ request: Request, _ context: OnwardRequestContext, _ mode: SignInPage.Mode) async throws -> Response {
         // A form posted from another site could sign a browser into someone else's account.
         guard auth.sameOrigin(request) else { throw Authenticator.forged }
-        let form = try await Self.form(request, limit: deps.maxBodyBytes)
+        let form = try await Self.form(request, limit: deps.settings.maxBodyBytes)
         let username = form["username"] ?? "", password = form["password"] ?? ""
         let client = PeopleRoutes.client(context)
         do {
@@ -162,8 +163,8 @@ struct PeoplePages: Sendable {
                 ? try await people.createAccount(username: username, password: password, displayName: form["displayName"], client: client, kind: .browser)
                 : try await people.signIn(username: username, password: password, client: client, kind: .browser)
             return try await startBrowserSession(request, signed, token)
-        } catch let problem as Problem where problem.status < 500 {
-            return await signInForm(request, mode, username: username, problem: problem)
+        } catch let e as ServiceError where Problem.from(e).status < 500 {
+            return await signInForm(request, mode, username: username, problem: Problem.from(e))
         }
     }
 
@@ -171,7 +172,7 @@ struct PeoplePages: Sendable {
 
     /// The signed-in person and the form, checked against forgery (the form's `_csrf`).
     func change(_ request: Request) async throws -> (PeopleService.Signed, [String: String]) {
-        let form = try await Self.form(request, limit: deps.maxBodyBytes)
+        let form = try await Self.form(request, limit: deps.settings.maxBodyBytes)
         return (try await auth.require(request, formToken: form["_csrf"] ?? ""), form)
     }
 
@@ -181,7 +182,7 @@ struct PeoplePages: Sendable {
         var version = Int(form["version"] ?? "") ?? -1
         do {
             for e in try await edits(signed, form) { version = try await people.edit(signed.account.id, version: version, e).version }
-        } catch let problem as Problem where problem.code == "stale-version" {
+        } catch let e as ServiceError where e.code == .staleVersion {
             return Self.redirect(Links.me + "?stale=1")
         }
         return Self.redirect(Links.me)

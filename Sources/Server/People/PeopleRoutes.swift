@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnwardCore
+import Services
 import Storage
 import Transit
 
@@ -16,18 +17,18 @@ struct PeopleRoutes {
 
     func add<R: RouterMethods>(to v1: R) where R.Context == OnwardRequestContext {
         v1.post("accounts") { request, context in
-            let body: NewAccountDTO = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["username", "password", "displayName"])
+            let body: NewAccountDTO = try await jsonBody(request, limit: deps.settings.maxBodyBytes, fields: ["username", "password", "displayName"])
             let (signed, token) = try await people.createAccount(username: body.username, password: body.password, displayName: body.displayName,
                                                                  client: Self.client(context), kind: .token)
             return try Self.signedIn(signed, token: token, status: .created)
         }
         v1.post("sessions") { request, context in
-            let body: SignInDTO = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["username", "password"])
+            let body: SignInDTO = try await jsonBody(request, limit: deps.settings.maxBodyBytes, fields: ["username", "password"])
             let (signed, token) = try await people.signIn(username: body.username, password: body.password, client: Self.client(context), kind: .token)
             return try Self.signedIn(signed, token: token, status: .created)
         }
         v1.post("sessions/telegram") { request, context in
-            let fields: TelegramFields = try await jsonBody(request, limit: deps.maxBodyBytes)
+            let fields: TelegramFields = try await jsonBody(request, limit: deps.settings.maxBodyBytes)
             let (signed, token) = try await people.telegramSignIn(fields.values, client: Self.client(context), kind: .token)
             return try Self.signedIn(signed, token: token, status: .created)
         }
@@ -90,7 +91,7 @@ struct PeopleRoutes {
     /// The signed-in caller and the change's body.
     func changeRequest(_ request: Request, _ fields: Set<String>) async throws -> (PeopleService.Signed, RoutesChangeDTO) {
         let signed = try await auth.require(request)
-        return (signed, try await jsonBody(request, limit: deps.maxBodyBytes, fields: fields))
+        return (signed, try await jsonBody(request, limit: deps.settings.maxBodyBytes, fields: fields))
     }
 
     func prepared(_ route: SavedRoute, _ signed: PeopleService.Signed, _ request: Request, onto stack: String? = nil) async throws -> SavedRoute {

@@ -2,6 +2,7 @@ import API
 import Foundation
 import Hummingbird
 import OnwardCore
+import Services
 import Storage
 
 /// Chat in the JSON API: a conversation is `trip:<tripId>` or `person:<friend's ID>`; one not open to the caller answers 404.
@@ -25,13 +26,13 @@ struct ChatRoutes {
         }
         v1.post("chat/{conversation}") { request, context in
             let signed = try await deps.auth.require(request)
-            let body: Post = try await jsonBody(request, limit: BodyLimit.limit(for: Substring(request.uri.path), default: deps.maxBodyBytes),
+            let body: Post = try await jsonBody(request, limit: BodyLimit.limit(for: Substring(request.uri.path), default: deps.settings.maxBodyBytes),
                                                 fields: ["text"])
             return try json(try await trips.post(try context.pathID("conversation"), by: signed.account.id, text: body.text), status: .created)
         }
         v1.put("chat/{conversation}/read") { request, context in
             let signed = try await deps.auth.require(request)
-            let body: Read = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["upTo"])
+            let body: Read = try await jsonBody(request, limit: deps.settings.maxBodyBytes, fields: ["upTo"])
             let unread = try await trips.markRead(try context.pathID("conversation"), by: signed.account.id, upTo: body.upTo)
             return try json(["unread": unread])
         }

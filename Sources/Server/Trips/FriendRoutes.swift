@@ -2,6 +2,7 @@ import API
 import Foundation
 import Hummingbird
 import OnwardCore
+import Services
 import Storage
 import Trips
 
@@ -42,7 +43,7 @@ struct FriendRoutes {
         }
         v1.post("friends/requests") { request, _ in
             let signed = try await deps.auth.require(request)
-            let body: Request_ = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["person"])
+            let body: Request_ = try await jsonBody(request, limit: deps.settings.maxBodyBytes, fields: ["person"])
             return try json(try await trips.requestFriend(body.person, from: signed.account.id))
         }
         v1.post("friends/requests/{personId}/accept") { request, context in
@@ -62,7 +63,7 @@ struct FriendRoutes {
         }
         v1.put("me/profile") { request, _ in
             let signed = try await deps.auth.require(request)
-            let body: ProfileBody = try await jsonBody(request, limit: BodyLimit.limit(for: Substring(request.uri.path), default: deps.maxBodyBytes),
+            let body: ProfileBody = try await jsonBody(request, limit: BodyLimit.limit(for: Substring(request.uri.path), default: deps.settings.maxBodyBytes),
                                                        fields: ["displayName", "bio", "photo"])
             var photo: Profile.Photo?? = nil
             if let given = body.photo {
@@ -80,7 +81,7 @@ struct FriendRoutes {
         }
         v1.put("me/push") { request, _ in
             let signed = try await deps.auth.require(request)
-            let body: PushBody = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["subscription"])
+            let body: PushBody = try await jsonBody(request, limit: deps.settings.maxBodyBytes, fields: ["subscription"])
             let subscription = try body.subscription.map { try PushSender.checked($0, sender: trips.notifier.push) }
             try await trips.setPush(signed.account.id, subscription)
             return Response(status: .noContent)

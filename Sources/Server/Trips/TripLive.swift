@@ -3,6 +3,7 @@ import Foundation
 import HummingbirdWebSocket
 import OnwardCore
 import ServiceLifecycle
+import Services
 import Storage
 import Trips
 
@@ -56,7 +57,7 @@ struct TripLive {
                 }
                 group.addTask {
                     while !Task.isCancelled {
-                        try await Task.sleep(for: deps.tripRecheck)
+                        try await Task.sleep(for: deps.settings.tripRecheck)
                         input.yield(.tick)
                     }
                 }

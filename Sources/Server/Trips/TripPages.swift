@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnwardCore
+import Services
 import Storage
 import Trips
 import WebPages
@@ -39,7 +40,7 @@ struct TripPages: Sendable {
             let (signed, form) = try await people.change(request)
             do {
                 return PeoplePages.redirect(Links.trip(try await trips.join(signed.account.id, code: form["code"] ?? "").id))
-            } catch let p as Problem where p.status == 404 {
+            } catch let e as ServiceError where e.code.isNotFound {
                 return PeoplePages.redirect(Links.trips + "?notfound=1")
             }
         }
@@ -48,10 +49,10 @@ struct TripPages: Sendable {
             let person = me.signed.account.id
             let trip = try await trips.trip(try context.pathID("tripId"), for: person)
             let model = TripPage.Model(trip: TripService.dto(trip, for: person), me: person, members: try await trips.members(trip.id, for: person).members,
-                                       tileURL: deps.maps.tileURL, tileAttribution: deps.maps.tileAttribution, skiArea: deps.ski != nil)
+                                       tileURL: deps.settings.maps.tileURL, tileAttribution: deps.settings.maps.tileAttribution, skiArea: deps.ski != nil)
             var response = pages.page(TripPage.render(model, context: me.context), request)
             // The operator's base tiles are images from their server: allowed on this page only.
-            if let origin = deps.maps.tileURL.flatMap(Self.origin) {
+            if let origin = deps.settings.maps.tileURL.flatMap(Self.origin) {
                 response.headers[.contentSecurityPolicy] = SecurityHeaders.contentSecurityPolicy
                     .replacingOccurrences(of: "img-src 'self' data:", with: "img-src 'self' data: \(origin)")
             }
@@ -65,7 +66,7 @@ struct TripPages: Sendable {
         router.post("trips/{tripId}/simulate") { request, context in
             let (signed, _) = try await people.change(request)
             let id = try context.pathID("tripId")
-            try await TripSimulation.start(on: id, by: signed.account.id, deps: deps)
+            try await TripSimulation.start(on: id, by: signed.account.id, trips: deps.trips, ski: deps.ski)
             return PeoplePages.redirect(Links.trip(id))
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnwardCore
+import Services
 import Storage
 import Trips
 
@@ -44,7 +45,7 @@ struct TripRoutes {
         }
         v1.post("trips/{tripId}/broadcasts") { request, context in
             let signed = try await deps.auth.require(request)
-            let body: Text = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["text"])
+            let body: Text = try await jsonBody(request, limit: deps.settings.maxBodyBytes, fields: ["text"])
             return try json(try await trips.broadcast(try context.pathID("tripId"), by: signed.account.id, text: body.text), status: .created)
         }
         v1.get("trips/{tripId}/broadcasts") { request, context in
@@ -59,13 +60,13 @@ struct TripRoutes {
         }
         v1.post("trips") { request, _ in
             let signed = try await deps.auth.require(request)
-            let body: NewTrip = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["name", "endsAt"])
+            let body: NewTrip = try await jsonBody(request, limit: deps.settings.maxBodyBytes, fields: ["name", "endsAt"])
             guard let ends = Instant(iso8601: body.endsAt) else { throw PeopleService.invalid("endsAt must be an ISO 8601 time with its offset", "endsAt") }
             return try json(TripService.dto(try await trips.create(by: signed.account.id, name: body.name, endsAt: ends), for: signed.account.id), status: .created)
         }
         v1.post("trips/join") { request, _ in
             let signed = try await deps.auth.require(request)
-            let body: Join = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["code"])
+            let body: Join = try await jsonBody(request, limit: deps.settings.maxBodyBytes, fields: ["code"])
             return try json(TripService.dto(try await trips.join(signed.account.id, code: body.code), for: signed.account.id))
         }
         v1.get("trips/{tripId}/members") { request, context in
@@ -74,7 +75,7 @@ struct TripRoutes {
         }
         v1.put("trips/{tripId}/position") { request, context in
             let signed = try await deps.auth.require(request)
-            let body: Position = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["latitude", "longitude", "accuracy", "sharingUntil"])
+            let body: Position = try await jsonBody(request, limit: deps.settings.maxBodyBytes, fields: ["latitude", "longitude", "accuracy", "sharingUntil"])
             guard (-90...90).contains(body.latitude) else { throw PeopleService.invalid("latitude must be from -90 to 90", "latitude") }
             guard (-180...180).contains(body.longitude) else { throw PeopleService.invalid("longitude must be from -180 to 180", "longitude") }
             guard body.accuracy.isFinite, body.accuracy >= 0 else { throw PeopleService.invalid("accuracy must be metres, 0 or more", "accuracy") }
@@ -87,13 +88,13 @@ struct TripRoutes {
         }
         v1.post("trips/{tripId}/position/pause") { request, context in
             let signed = try await deps.auth.require(request)
-            let body: Pause = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["paused"])
+            let body: Pause = try await jsonBody(request, limit: deps.settings.maxBodyBytes, fields: ["paused"])
             try await trips.pause(try context.pathID("tripId"), person: signed.account.id, paused: body.paused)
             return Response(status: .noContent)
         }
         v1.post("trips/{tripId}/events") { request, context in
             let signed = try await deps.auth.require(request)
-            let b: NewEvent = try await jsonBody(request, limit: BodyLimit.limit(for: Substring(request.uri.path), default: deps.maxBodyBytes),
+            let b: NewEvent = try await jsonBody(request, limit: BodyLimit.limit(for: Substring(request.uri.path), default: deps.settings.maxBodyBytes),
                                                  fields: ["title", "at", "latitude", "longitude", "details", "audience", "radius", "people"])
             guard let at = Instant(iso8601: b.at) else { throw PeopleService.invalid("at must be an ISO 8601 time with its offset", "at") }
             guard (-90...90).contains(b.latitude), (-180...180).contains(b.longitude) else {
@@ -120,7 +121,7 @@ struct TripRoutes {
         }
         v1.put("trips/{tripId}/events/{eventId}/rsvp") { request, context in
             let signed = try await deps.auth.require(request)
-            let b: RSVP = try await jsonBody(request, limit: deps.maxBodyBytes, fields: ["answer"])
+            let b: RSVP = try await jsonBody(request, limit: deps.settings.maxBodyBytes, fields: ["answer"])
             guard let answer = TripEvent.Answer(rawValue: b.answer) else { throw PeopleService.invalid("answer must be going, maybe or notGoing", "answer") }
             return try json(TripService.dto(try await trips.answer(try context.pathID("tripId"), event: try context.pathID("eventId"),
                                                                     by: signed.account.id, answer)))

@@ -1,6 +1,5 @@
 import API
 import Foundation
-import HTTPTypes
 import OnwardCore
 import Storage
 import Trips
@@ -9,9 +8,9 @@ import Trips
 /// every privacy rule from `Trips`. Anything of a trip answers 404 to anyone who is not its member,
 /// exactly as a trip that does not exist.
 public final class TripService: Sendable {
-    let repository: any TripRepository
+    public let repository: any TripRepository
     let people: PeopleService
-    let now: @Sendable () -> Instant
+    public let now: @Sendable () -> Instant
     /// Every change is announced here after it is stored, for the live map, events and chat.
     public let hub: TripHub
     /// Broadcasts and invitations by Web Push and Telegram.
@@ -32,8 +31,7 @@ public final class TripService: Sendable {
         guard (1...80).contains(trimmed.count) else { throw PeopleService.invalid("name must be 1 to 80 characters", "name") }
         // Well formed but past: it conflicts with the clock, not with the request's shape.
         guard endsAt > now() else {
-            throw Problem(status: .conflict, code: "already-ended", title: "Already ended", detail: "endsAt is past: a trip must end in the future.",
-                          parameter: "endsAt")
+            throw ServiceError(.alreadyEnded, "endsAt is past: a trip must end in the future.", parameter: "endsAt")
         }
         // A code clash (one in a trillion) is refused by storage: try again with another.
         for _ in 0..<3 {
@@ -43,7 +41,7 @@ public final class TripService: Sendable {
                 return trip
             } catch let e as StorageError where e.code == .conflict { continue }
         }
-        throw Problem(status: .serviceUnavailable, code: "try-again", title: "Try again", detail: "No invitation code was free; try again.")
+        throw ServiceError(.tryAgain, "No invitation code was free; try again.")
     }
 
     public func join(_ person: String, code: String) async throws -> Trip {
@@ -168,7 +166,7 @@ public final class TripService: Sendable {
                      details: e.details, invitees: e.invitees.sorted(), answers: e.answers.mapValues(\.rawValue))
     }
 
-    static let eventNotFound = Problem(status: .notFound, code: "event-not-found", title: "Event not found", detail: "No event has this ID.")
+    static let eventNotFound = ServiceError(.eventNotFound, "No event has this ID.")
 
     public static func dto(_ trip: Trip, for person: String) -> TripDTO {
         TripDTO(id: trip.id, name: trip.name, endsAt: trip.endsAt.description, role: trip.members[person]?.rawValue ?? "traveller",
@@ -179,12 +177,12 @@ public final class TripService: Sendable {
         do throws(Trip.Failure) { return try body() } catch {
             switch error {
             case .notFound, .wrongCode: throw notFound
-            case .lastHost: throw Problem(status: .conflict, code: "last-host", title: "The last host", detail: error.description)
+            case .lastHost: throw ServiceError(.lastHost, error.description)
             }
         }
     }
 
-    static let notFound = Problem(status: .notFound, code: "trip-not-found", title: "Trip not found", detail: "No trip has this ID or code.")
+    static let notFound = ServiceError(.tripNotFound, "No trip has this ID or code.")
 
     /// Eight letters and digits that cannot be mistaken for each other (no 0/O, 1/I/L).
     static func inviteCode() -> String {

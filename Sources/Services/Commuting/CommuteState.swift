@@ -6,7 +6,7 @@ import WebPush
 
 /// What the server keeps of one commute, stored whole as JSON (`CommuteRecord.state`), so a
 /// restarted server carries on where it was: the engine's state, the journey, what was said.
-struct CommuteState: Codable, Sendable, Equatable {
+public struct CommuteState: Codable, Sendable, Equatable {
     var session: CommuteSession
     /// The journey being made (after a missed change, the new plan), as shown.
     var journey: Journey
@@ -20,12 +20,17 @@ struct CommuteState: Codable, Sendable, Equatable {
     var refreshedAt: Instant?
 
     /// How to plan again after a missed change: to the same destination with the same options.
-    struct Plan: Codable, Sendable, Hashable {
-        var destination: String
-        var maxWalkMetres: Int
-        var transferSlackSeconds: Int
-        var maxTransfers: Int
-        var wheelchair: Bool
+    public struct Plan: Codable, Sendable, Hashable {
+        public var destination: String
+        public var maxWalkMetres: Int
+        public var transferSlackSeconds: Int
+        public var maxTransfers: Int
+        public var wheelchair: Bool
+
+        public init(destination: String, maxWalkMetres: Int, transferSlackSeconds: Int, maxTransfers: Int, wheelchair: Bool) {
+            self.destination = destination; self.maxWalkMetres = maxWalkMetres; self.transferSlackSeconds = transferSlackSeconds
+            self.maxTransfers = maxTransfers; self.wheelchair = wheelchair
+        }
     }
 
     /// A traveller who follows the journey on time, on a clock `speed` times faster than real time

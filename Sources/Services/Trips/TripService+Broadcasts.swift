@@ -1,6 +1,5 @@
 import API
 import Foundation
-import HTTPTypes
 import OnwardCore
 import Storage
 import Trips
@@ -10,7 +9,7 @@ extension TripService {
     public func broadcast(_ id: String, by person: String, text: String) async throws -> BroadcastSentDTO {
         let trip = try await trip(id, for: person)
         guard trip.isHost(person) else {
-            throw Problem(status: .forbidden, code: "hosts-only", title: "Hosts only", detail: "Only a host of the trip can broadcast to it.")
+            throw ServiceError(.hostsOnly, "Only a host of the trip can broadcast to it.")
         }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...Broadcast.maxLength).contains(trimmed.count) else {

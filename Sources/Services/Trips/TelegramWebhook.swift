@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import OnwardCore
 import Storage
 import Trips
@@ -9,14 +8,13 @@ import Trips
 /// `setWebhook` in `X-Telegram-Bot-Api-Secret-Token`, compared here in constant time.
 extension TripService {
     /// Whether the header carries the configured secret; the webhook answers 404 when none is configured.
-    func checkTelegramSecret(_ header: String?) throws {
+    public func checkTelegramSecret(_ header: String?) throws {
         guard let secret = telegramWebhookSecret else {
-            throw Problem(status: .notFound, code: "not-found", title: "Not found", detail: "This server has no Telegram webhook.")
+            throw ServiceError(.webhookOff, "This server has no Telegram webhook.")
         }
         // Digests of equal length, compared without stopping at the first difference: neither the secret nor its length leaks.
-        guard let header, Authenticator.constantTimeEqual(Secrets.sha256(header), Secrets.sha256(secret)) else {
-            throw Problem(status: .forbidden, code: "wrong-secret", title: "Wrong secret",
-                          detail: "X-Telegram-Bot-Api-Secret-Token is missing or is not this server's webhook secret.")
+        guard let header, Secrets.constantTimeEqual(Secrets.sha256(header), Secrets.sha256(secret)) else {
+            throw ServiceError(.wrongSecret, "X-Telegram-Bot-Api-Secret-Token is missing or is not this server's webhook secret.")
         }
     }
 
@@ -31,7 +29,7 @@ extension TripService {
     }
 
     /// Acts on one update; anything but an RSVP button is ignored (Telegram still gets 200, or it would send it again).
-    func telegramUpdate(_ body: Data) async {
+    public func telegramUpdate(_ body: Data) async {
         guard let update = try? JSONDecoder().decode(TelegramUpdate.self, from: body), let query = update.callback_query else { return }
         let reply = await rsvpReply(query)
         await notifier.telegram?.answerCallbackQuery(query.id, text: reply)
@@ -44,7 +42,7 @@ extension TripService {
               let event = try? await repository.event(id: eventID) else { return notYours }
         do {
             _ = try await self.answer(event.tripId, event: eventID, by: account.id, answer)
-        } catch let p as Problem where p.status == 404 {
+        } catch let e as ServiceError where e.code.isNotFound {
             return notYours
         } catch {
             return "Onward could not keep your answer; try again."

@@ -20,13 +20,13 @@ public final class TripNotifier: Service, Sendable {
         var url: String
         var buttons: [TelegramBot.Button]
         /// Where it goes, as read when it was queued: the stored push subscription and the Telegram chat.
-        var push: Data?
+        public var push: Data?
         var telegramChat: Int64?
     }
 
-    let repository: any TripRepository
+    public let repository: any TripRepository
     let people: any PeopleRepository
-    let push: PushSender?
+    public let push: PushSender?
     let telegram: TelegramBot?
     private let queue: AsyncStream<Delivery>
     private let enqueue: AsyncStream<Delivery>.Continuation

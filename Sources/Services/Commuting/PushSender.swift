@@ -1,7 +1,6 @@
 import API
 import DataSources
 import Foundation
-import HTTPTypes
 import Logging
 import OnwardCore
 import WebPush
@@ -16,7 +15,7 @@ public struct PushSender: Sendable {
         case failed(String)
     }
 
-    let key: VAPIDKey
+    public let key: VAPIDKey
     /// The VAPID `sub` claim: how a push service can reach the operator (`mailto:` or `https:`).
     let subject: String
     let fetcher: any HTTPFetching
@@ -74,19 +73,18 @@ extension PushSender {
     /// A browser's subscription, checked before it is kept: push must be configured (503), the endpoint
     /// a push service's URL (400), and the keys good enough to encrypt with (422), so a bad one fails now,
     /// not silently at the first message.
-    static func checked(_ s: PushSubscriptionDTO, sender: PushSender?) throws -> PushSubscription {
+    public static func checked(_ s: PushSubscriptionDTO, sender: PushSender?) throws -> PushSubscription {
         guard let sender else {
-            throw Problem(status: .serviceUnavailable, code: "push-unavailable", title: "Push unavailable", detail: "This server does not send Web Push.")
+            throw ServiceError(.pushUnavailable, "This server does not send Web Push.")
         }
         // Push services' URLs are a few hundred characters; the document allows 1,000.
         guard s.endpoint.count <= 1_000, sender.accepts(s.endpoint) else {
-            throw Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter",
-                          detail: "endpoint must be an https URL of a push service, at most 1000 characters", parameter: "endpoint")
+            throw ServiceError.invalid("endpoint must be an https URL of a push service, at most 1000 characters", "endpoint")
         }
         let subscription = PushSubscription(endpoint: s.endpoint, p256dh: s.keys.p256dh, auth: s.keys.auth)
         // Well formed, but keys no browser would give (not a point on P-256): 422, as the request's shape was right.
         do throws(PushEncryption.Failure) { _ = try PushEncryption.encrypt(Data("{}".utf8), p256dh: subscription.p256dh, auth: subscription.auth) } catch {
-            throw Problem(status: .unprocessableContent, code: "unusable-keys", title: "Unusable keys", detail: error.description, parameter: "keys")
+            throw ServiceError(.unusableKeys, error.description, parameter: "keys")
         }
         return subscription
     }

@@ -11,7 +11,7 @@ import TransitSources
 import WebPush
 
 /// What a live client of a commute receives: its state, and each alert as it is given.
-enum CommuteUpdate: Sendable {
+public enum CommuteUpdate: Sendable {
     case state(CommuteDTO)
     case alert(CommuteAlertDTO, CommuteDTO)
 }
@@ -27,11 +27,11 @@ public final class CommuteService: Service, Sendable {
         var watchers: [UUID: AsyncStream<CommuteUpdate>.Continuation] = [:]
     }
 
-    let repository: any CommuteRepository
+    public let repository: any CommuteRepository
     private let sources: SourceRegistry
     public let pushSender: PushSender?
     private let beacons: BeaconMap
-    let now: @Sendable () -> Instant
+    public let now: @Sendable () -> Instant
     let logger: Logger
     let table = Mutex<[String: Entry]>([:])
     private let loaded = Mutex(false)
@@ -48,7 +48,7 @@ public final class CommuteService: Service, Sendable {
     /// Speeds a simulation may run at (times real time), and the default.
     public static let speeds = 1...600
     /// The speed of a simulation whose request does not say.
-    let defaultSpeed: Int
+    public let defaultSpeed: Int
     static let simulationDelaySeconds: Int64 = 3
     /// How often a real commute's live times are asked for again.
     static let refreshSeconds: Int64 = 30
@@ -61,12 +61,12 @@ public final class CommuteService: Service, Sendable {
     }
 
     /// The VAPID public key pages subscribe with, when push is configured.
-    var pushKey: String? { pushSender?.publicKey }
+    public var pushKey: String? { pushSender?.publicKey }
 
     // MARK: Starting, reading, ending
 
     /// Starts a commute on `journey`; returns its new ID once it is stored.
-    func start(_ journey: Journey, plan: CommuteState.Plan, settings: CommuteSettings, stations: [StopPlace], simulationSpeed: Int?) async throws -> (String, CommuteDTO) {
+    public func start(_ journey: Journey, plan: CommuteState.Plan, settings: CommuteSettings, stations: [StopPlace], simulationSpeed: Int?) async throws -> (String, CommuteDTO) {
         let real = now()
         let session = CommuteSession(journey: journey, settings: settings, stations: stations)
         var state = CommuteState(session: session, journey: journey, plan: plan)
@@ -88,21 +88,21 @@ public final class CommuteService: Service, Sendable {
     }
 
     /// The commute's state, or nil for an ID that is not a commute in progress.
-    func view(_ id: String) async -> CommuteDTO? {
+    public func view(_ id: String) async -> CommuteDTO? {
         guard await known(id) else { return nil }
         let real = now()
         return table.withLock { $0[id]?.state.dto(id: nil, at: real) }
     }
 
     /// Whether `id` is a commute in progress.
-    func exists(_ id: String) async -> Bool { await known(id) }
+    public func exists(_ id: String) async -> Bool { await known(id) }
 
     /// Whether `id` may be a commute in progress, without waiting (for the connection's first check):
     /// one this server has, or any when servers share a database (the upgrade then checks storage).
-    func mayExist(_ id: String) -> Bool { relay.withLock { $0 != nil } || table.withLock { $0[id] != nil } }
+    public func mayExist(_ id: String) -> Bool { relay.withLock { $0 != nil } || table.withLock { $0[id] != nil } }
 
     /// Ends a commute and forgets it. False when there was none.
-    func end(_ id: String) async throws -> Bool {
+    public func end(_ id: String) async throws -> Bool {
         guard await known(id), let watchers = table.withLock({ $0.removeValue(forKey: id)?.watchers }) else { return false }
         try await repository.remove(id: id)
         relay.withLock { $0 }?.announce(.commute(id: id))
@@ -111,7 +111,7 @@ public final class CommuteService: Service, Sendable {
     }
 
     /// Keeps (or, with nil, forgets) the subscription alerts are pushed to. False for an unknown commute.
-    func setPush(_ id: String, _ subscription: PushSubscription?) async throws -> Bool {
+    public func setPush(_ id: String, _ subscription: PushSubscription?) async throws -> Bool {
         guard await known(id) else { return false }
         return try await change(id) { state in state.push = subscription; return [] } != nil
     }
@@ -120,7 +120,7 @@ public final class CommuteService: Service, Sendable {
 
     /// A position or beacon sighting from the traveller's device: the alerts it caused, or nil
     /// for an unknown commute. `at` is kept within the last five minutes and never ahead of now.
-    func sighting(_ id: String, _ s: CommuteSightingDTO) async throws -> [CommuteAlertDTO]? {
+    public func sighting(_ id: String, _ s: CommuteSightingDTO) async throws -> [CommuteAlertDTO]? {
         guard await known(id), let zone = table.withLock({ $0[id].map { Self.zone($0.state) } }) else { return nil }
         let real = now()
         let event: CommuteEvent
@@ -146,7 +146,7 @@ public final class CommuteService: Service, Sendable {
     // MARK: Live clients
 
     /// The commute's state now and its updates from here on; nil for an unknown commute.
-    func watch(_ id: String) async -> (CommuteDTO, AsyncStream<CommuteUpdate>, cancel: @Sendable () -> Void)? {
+    public func watch(_ id: String) async -> (CommuteDTO, AsyncStream<CommuteUpdate>, cancel: @Sendable () -> Void)? {
         guard await known(id) else { return nil }
         let (stream, continuation) = AsyncStream.makeStream(of: CommuteUpdate.self, bufferingPolicy: .bufferingNewest(64))
         let key = UUID()

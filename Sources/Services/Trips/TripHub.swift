@@ -21,6 +21,8 @@ public final class TripHub: Sendable {
     public struct Room: Sendable {
         public var trip: Trip?
         public var positions: [String: SharedPosition] = [:]
+
+        public init(trip: Trip? = nil, positions: [String: SharedPosition] = [:]) { self.trip = trip; self.positions = positions }
     }
 
     private struct Listener {

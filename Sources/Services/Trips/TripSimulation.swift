@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import OnwardCore
 import SkiMap
 import Storage
@@ -12,7 +11,7 @@ import Trips
 /// (each share lasting a minute) until the trip ends; they answer the events they are invited to and
 /// say hello in the chat. They go through `TripService` like anyone else, so every privacy rule
 /// applies to them too.
-enum TripSimulation {
+public enum TripSimulation {
     static let travellers: [(name: String, level: SkiDifficulty)] = [
         ("Ana", .novice), ("Bruno", .easy), ("Chloé", .intermediate), ("Dai", .advanced), ("Eva", .expert),
     ]
@@ -22,14 +21,13 @@ enum TripSimulation {
     /// Trips with a simulation running (one each).
     static let running = Mutex<Set<String>>([])
 
-    static func start(on tripID: String, by host: String, deps: ServerDependencies) async throws {
-        let trips = deps.trips
+    public static func start(on tripID: String, by host: String, trips: TripService, ski: SkiRouter?) async throws {
         let trip = try await trips.trip(tripID, for: host)
         guard trip.isHost(host) else {
-            throw Problem(status: .forbidden, code: "hosts-only", title: "Hosts only", detail: "Only a host can add simulated travellers.")
+            throw ServiceError(.hostsOnly, "Only a host can add simulated travellers.")
         }
-        guard let router = deps.ski else {
-            throw Problem(status: .conflict, code: "no-ski-area", title: "No ski area", detail: "Simulated travellers ski: this server has no ski area.")
+        guard let router = ski else {
+            throw ServiceError(.noSkiArea, "Simulated travellers ski: this server has no ski area.")
         }
         guard running.withLock({ $0.insert(tripID).inserted }) else { return }
         var people: [(id: String, level: SkiDifficulty)] = []
@@ -43,7 +41,7 @@ enum TripSimulation {
         Task {
             await withTaskGroup(of: Void.self) { group in
                 for (i, p) in people.enumerated() {
-                    group.addTask { await ski(p.id, level: p.level, seed: i, trip: trip, router: router, trips: trips) }
+                    group.addTask { await Self.ski(p.id, level: p.level, seed: i, trip: trip, router: router, trips: trips) }
                 }
             }
             _ = running.withLock { $0.remove(tripID) }

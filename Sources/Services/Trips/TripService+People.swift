@@ -1,6 +1,5 @@
 import API
 import Foundation
-import HTTPTypes
 import OnwardCore
 import Storage
 import Trips
@@ -109,7 +108,6 @@ extension TripService {
         try await repository.forget(person: person)
     }
 
-    static let personNotFound = Problem(status: .notFound, code: "person-not-found", title: "Person not found", detail: "No person has this ID.")
-    static let requestNotFound = Problem(status: .notFound, code: "request-not-found", title: "No such request",
-                                         detail: "This person has not asked to be your friend.")
+    static let personNotFound = ServiceError(.personNotFound, "No person has this ID.")
+    static let requestNotFound = ServiceError(.requestNotFound, "This person has not asked to be your friend.")
 }

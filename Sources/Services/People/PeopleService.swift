@@ -1,6 +1,5 @@
 import API
 import Foundation
-import HTTPTypes
 import OnwardCore
 import Storage
 import Synchronization
@@ -19,11 +18,11 @@ public final class PeopleService: Sendable {
     public static let browserSessionSeconds: Int64 = 30 * 86_400
     public static let tokenSessionSeconds: Int64 = 180 * 86_400
 
-    let repository: any PeopleRepository
+    public let repository: any PeopleRepository
     let hasher: PasswordHasher
     let telegram: TelegramLogin?
     public let hub: RoutesHub
-    let now: @Sendable () -> Instant
+    public let now: @Sendable () -> Instant
     /// Sign-in attempts: ten per account, then one a minute; thirty per client, then one each ten seconds.
     let accountAttempts = RateLimiter(.init(ratePerSecond: 1.0 / 60, burst: 10))
     let clientAttempts = RateLimiter(.init(ratePerSecond: 0.1, burst: 30))
@@ -53,8 +52,7 @@ public final class PeopleService: Sendable {
         let account = Account(id: Secrets.id(), username: username, passwordHash: try await hasher.hash(password),
                               displayName: name.isEmpty ? username : name, createdAt: now())
         do { try await repository.createAccount(account) } catch let e as StorageError where e.code == .conflict {
-            throw Problem(status: .conflict, code: "username-taken", title: "Username taken",
-                          detail: "Someone already has the username '\(username)'; choose another.", parameter: "username")
+            throw ServiceError(.usernameTaken, "Someone already has the username '\(username)'; choose another.", parameter: "username")
         }
         return try await startSession(account, kind: kind)
     }
@@ -76,13 +74,12 @@ public final class PeopleService: Sendable {
     /// Signs in the Telegram user the widget's fields name, creating their account on first sign-in.
     public func telegramSignIn(_ fields: [String: String], client: String, kind: SessionRecord.Kind) async throws -> (Signed, token: String) {
         guard let telegram else {
-            throw Problem(status: .notFound, code: "telegram-off", title: "Telegram sign-in is off",
-                          detail: "This server has no Telegram bot configured (telegram_bot_token).")
+            throw ServiceError(.telegramOff, "This server has no Telegram bot configured (telegram_bot_token).")
         }
         try throttle(client: client, username: nil)
         let user: TelegramLogin.User
         do throws(TelegramLogin.Failure) { user = try telegram.verify(fields, now: now()) } catch {
-            throw Problem(status: .unauthorized, code: "telegram-refused", title: "Telegram sign-in refused", detail: error.description)
+            throw ServiceError(.telegramRefused, error.description)
         }
         if let account = try await repository.account(telegramId: user.id) { return try await startSession(account, kind: kind) }
         let account = Account(id: Secrets.id(), telegramId: user.id, displayName: String(user.displayName.prefix(80)), createdAt: now())
@@ -148,9 +145,7 @@ public final class PeopleService: Sendable {
             case .notFound: throw Self.routeNotFound
             case .invalid(let why, let field): throw Self.invalid(why, field)
             case .notPossible(let why):
-                var p = Problem(status: .conflict, code: "not-possible", title: "Not possible now", detail: why)
-                p.current = current
-                throw p
+                throw ServiceError(.notPossible, why, current: current)
             }
         }
         guard try await repository.saveRoutes(next, accountId: accountId) else {
@@ -164,7 +159,7 @@ public final class PeopleService: Sendable {
     /// canonical (404 naming the field when one names nothing), named when it has no name, and given an ID
     /// unused in the person's routes. With `stack`, the route is for pushing onto it: a stack that is not
     /// the person's is a 404 before anything about the route is said. The API and the pages both save through this.
-    func prepared(_ route: SavedRoute, for accountId: String, onto stack: String? = nil, queries: Queries, languages: [String]) async throws -> SavedRoute {
+    public func prepared(_ route: SavedRoute, for accountId: String, onto stack: String? = nil, queries: Queries, languages: [String]) async throws -> SavedRoute {
         let routes = try await routes(accountId)
         if let stack, !routes.stacks.contains(where: { $0.route.id == stack }) { throw Self.routeNotFound }
         if case .invalid(let why, let field)? = route.problem() { throw Self.invalid(why, "route.\(field)") }
@@ -196,8 +191,7 @@ public final class PeopleService: Sendable {
         let t = Date().timeIntervalSinceReferenceDate
         let wait = clientAttempts.take(client: client, now: t) ?? username.flatMap { accountAttempts.take(client: Account.usernameKey($0), now: t) }
         guard let wait else { return }
-        throw Problem(status: .tooManyRequests, code: "rate-limited", title: "Too many attempts",
-                      detail: "Too many sign-in attempts; try again in \(max(1, Int(wait.rounded(.up)))) seconds.")
+        throw ServiceError(.rateLimited, "Too many sign-in attempts; try again in \(max(1, Int(wait.rounded(.up)))) seconds.")
     }
 
     private func decoyHash() async throws -> String {
@@ -216,19 +210,13 @@ public final class PeopleService: Sendable {
         return nil
     }
 
-    static func invalid(_ detail: String, _ field: String) -> Problem {
-        Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter", detail: detail, parameter: field)
-    }
+    public static func invalid(_ detail: String, _ field: String) -> ServiceError { .invalid(detail, field) }
 
-    static let wrongCredentials = Problem(status: .unauthorized, code: "wrong-credentials", title: "Wrong username or password",
-                                          detail: "The username or the password is wrong.")
-    static let routeNotFound = Problem(status: .notFound, code: "saved-route-not-found", title: "Saved route not found",
-                                       detail: "No saved route has this ID.")
+    static let wrongCredentials = ServiceError(.wrongCredentials, "The username or the password is wrong.")
+    public static let routeNotFound = ServiceError(.savedRouteNotFound, "No saved route has this ID.")
 
-    static func stale(_ current: SavedRoutes) -> Problem {
-        var p = Problem(status: .conflict, code: "stale-version", title: "Changed on another device",
-                        detail: "Your routes changed since the version you read (now version \(current.version)); here they are as they are now.")
-        p.current = current
-        return p
+    static func stale(_ current: SavedRoutes) -> ServiceError {
+        ServiceError(.staleVersion, "Your routes changed since the version you read (now version \(current.version)); here they are as they are now.",
+                     current: current)
     }
 }

@@ -1,6 +1,5 @@
 import API
 import Foundation
-import HTTPTypes
 import OnwardCore
 import Storage
 import Trips
@@ -37,7 +36,7 @@ extension TripService {
     }
 
     /// How `viewer` names a conversation.
-    static func key(_ conversation: Conversation, for viewer: String) -> String {
+    public static func key(_ conversation: Conversation, for viewer: String) -> String {
         switch conversation {
         case .trip(let id): "trip:\(id)"
         case .direct(let a, let b): "person:\(a == viewer ? b : a)"
@@ -92,8 +91,7 @@ extension TripService {
     }
 
     /// A person's display name, or "—" for an account that is gone.
-    func displayName(_ person: String) async throws -> String { try await people.repository.account(id: person)?.displayName ?? "—" }
+    public func displayName(_ person: String) async throws -> String { try await people.repository.account(id: person)?.displayName ?? "—" }
 
-    static let conversationNotFound = Problem(status: .notFound, code: "conversation-not-found", title: "Conversation not found",
-                                              detail: "No conversation has this name.")
+    static let conversationNotFound = ServiceError(.conversationNotFound, "No conversation has this name.")
 }
