@@ -76,7 +76,7 @@ let package = Package(
         .target(
             name: "GTFSRealtime",
             dependencies: ["OnwardCore", "Timetable", "DataSources", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
-            exclude: ["Generated/README.md"],
+            exclude: ["Generated/README.md", "Generated/gtfs-realtime.proto"],
             swiftSettings: strict
         ),
         // The GTFS network with its realtime feeds as a source: the live state, the one realtime
