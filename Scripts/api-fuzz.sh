@@ -13,7 +13,7 @@ if ! command -v schemathesis >/dev/null; then
     exit 1
   fi
   echo "API fuzzing skipped: schemathesis is not installed (pip install schemathesis)" >&2
-  exit 0
+  exit "${ONWARD_SKIP_STATUS:-0}"
 fi
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 data=$(mktemp -d)

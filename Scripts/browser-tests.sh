@@ -6,6 +6,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Scripts/pytest-available.sh
-pytest_available "browser tests" ONWARD_REQUIRE_BROWSER || exit 0
+pytest_available "browser tests" ONWARD_REQUIRE_BROWSER || exit "${ONWARD_SKIP_STATUS:-0}"
 # -rs prints why a test was skipped (no Selenium, no Chromium).
-exec python3 -m pytest -q -rs -p no:cacheprovider Tests/Browser "$@"
+run_pytest -q -rs -p no:cacheprovider Tests/Browser "$@"

@@ -6,5 +6,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . Scripts/pytest-available.sh
-pytest_available "multi-instance test" ONWARD_REQUIRE_POSTGRES || exit 0
-exec python3 -m pytest -q -rs -s -p no:cacheprovider Tests/MultiInstance "$@"
+pytest_available "multi-instance test" ONWARD_REQUIRE_POSTGRES || exit "${ONWARD_SKIP_STATUS:-0}"
+run_pytest -q -rs -s -p no:cacheprovider Tests/MultiInstance "$@"

@@ -4,7 +4,9 @@ import Logging
 
 /// Turns every error into an answer a client can use: `application/problem+json`
 /// for the API, an HTML error page for the web app. Unexpected errors are
-/// logged with the request ID; their text never reaches the client.
+/// logged as errors with the request ID; their text never reaches the client. A refusal
+/// with a code of its own and a 5xx status (an upstream down, push not configured) is how
+/// the server is, not a fault: it is logged as a notice with its code.
 struct ErrorResponses: Sendable {
     /// Renders an error page for a browser; nil answers with problem+json.
     let page: @Sendable (Problem, Request) -> Response?
@@ -12,8 +14,10 @@ struct ErrorResponses: Sendable {
     func response(for error: any Error, id: String, _ request: Request, _ context: OnwardRequestContext, logger: Logger) throws -> Response {
         var problem = Problem.from(error)
         problem.requestId = id
-        if problem.status >= 500 {
+        if problem.status >= 500 && problem.code == "internal" {
             logger.error("request failed", metadata: ["request.id": .string(id), "error": .string(String(reflecting: error))])
+        } else if problem.status >= 500 {
+            logger.notice("request refused", metadata: ["request.id": .string(id), "code": .string(problem.code)])
         }
         // The API and live updates answer machines; everything else is a page for a person.
         let forMachines = request.uri.path.hasPrefix("/api/") || request.uri.path == "/live"

@@ -15,6 +15,8 @@ def _hide(tmp_path, module):
     (package / "__init__.py").write_text(f"raise ImportError('{module} hidden for this test')\n")
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     env.pop("ONWARD_REQUIRE_BROWSER", None)
+    # Run alone, not as a stage of Scripts/test.sh (which counts a skipped stage by its exit status 77).
+    env.pop("ONWARD_SKIP_STATUS", None)
     return env
 
 
@@ -34,6 +36,9 @@ def test_without_pytest_the_script_skips_with_a_message(tmp_path):
     skipped = subprocess.run([str(ROOT / "Scripts" / "browser-tests.sh")], env=env, capture_output=True, text=True)
     assert skipped.returncode == 0, skipped.stderr
     assert "browser tests skipped: pytest is not installed" in skipped.stderr
+    # As a stage of Scripts/test.sh, the skip is counted as one.
+    staged = subprocess.run([str(ROOT / "Scripts" / "browser-tests.sh")], env=dict(env, ONWARD_SKIP_STATUS="77"), capture_output=True, text=True)
+    assert staged.returncode == 77, staged.stderr
     required = subprocess.run([str(ROOT / "Scripts" / "browser-tests.sh")], env=dict(env, ONWARD_REQUIRE_BROWSER="1"),
                               capture_output=True, text=True)
     assert required.returncode == 1
