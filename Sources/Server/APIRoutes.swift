@@ -14,30 +14,23 @@ struct APIRoutes {
 
     func add<R: RouterMethods>(to router: R) where R.Context == OnwardRequestContext {
         let v1 = router.group("api/v1")
-        v1.get("stops") { request, _ in
-            let q = try Params(request)
-            let text = try q.required("q", maxLength: 100), limit = try q.int("limit", in: 1...Queries.maxLimit) ?? 10
-            return try json(try await deps.queries().searchStops(text, limit: limit))
-        }
-        v1.get("stops/nearby") { request, _ in
-            let q = try Params(request)
-            let lat = try q.requiredDouble("lat"), lon = try q.requiredDouble("lon"), radius = try q.double("radius") ?? 800
-            let limit = try q.int("limit", in: 1...Queries.maxLimit) ?? 10
-            return try json(try await deps.queries().nearbyStops(latitude: lat, longitude: lon, radius: radius, limit: limit))
-        }
+        v1.get("stops") { request, _ in try json(try await deps.queries().searchStops(try RequestParameters(request))) }
+        v1.get("stops/nearby") { request, _ in try json(try await deps.queries().nearbyStops(try RequestParameters(request))) }
         v1.get("stops/{stopId}") { _, context in
             try json(try await deps.queries().stop(try context.pathID("stopId")))
         }
         v1.get("stops/{stopId}/departures") { request, context in try await board(request, context, arrivals: false) }
         v1.get("stops/{stopId}/arrivals") { request, context in try await board(request, context, arrivals: true) }
         v1.get("services/{tripId}") { request, context in
-            let q = try Params(request)
+            let q = try RequestParameters(request)
             let date = try q.date("date")
             return try json(try await deps.queries().service(try context.pathID("tripId"), date: date, languages: q.languages))
         }
         v1.get("alerts") { request, _ in
-            let q = try Params(request)
-            return try json(try await deps.queries().alerts(stopID: q.string("stop"), routeID: q.string("route"), languages: q.languages))
+            let q = try RequestParameters(request)
+            let queries = deps.queries()
+            let (stop, route) = try await queries.alertScope(q)
+            return try json(try await queries.alerts(stopID: stop, routeID: route, languages: q.languages))
         }
         v1.get("journeys") { request, _ in try await journeys(request) }
         CommuteRoutes(deps: deps, api: self).add(to: v1)
@@ -59,16 +52,13 @@ struct APIRoutes {
         let queries = deps.queries()
         let stopID = try context.pathID("stopId")
         let key = request.uri.description + "|" + (request.headers[.acceptLanguage] ?? "")
-        let updates = (try? queries.resolveStop(stopID))?.source.updates
-        if let updates, let hit = cache.cached(key, version: updates.version, second: queries.now.epochSeconds) { return Self.board(hit) }
-        let q = try Params(request)
-        let query = Queries.BoardQuery(stopID: stopID, arrivals: arrivals, via: q.string(arrivals ? "from" : "to"),
-                                       at: try await deps.boardMoment(q, stopID: stopID, queries: queries).moment,
-                                       windowMinutes: try q.int("window", in: 1...Queries.maxWindowMinutes),
-                                       limit: try q.int("limit", in: 1...Queries.maxLimit), languages: q.languages)
-        guard let updates else { return try json(try await queries.board(query)) }
-        return Self.board(try await cache.answer(for: key, version: updates.version, second: queries.now.epochSeconds) {
-            ByteBuffer(bytes: try JSONEncoder.api.encode(try await queries.board(query)))
+        // Resolved once: the cache's version comes from it, and the board is asked of it.
+        guard let stop = try? queries.resolvedStop(stopID) else { return try json(try await queries.board(.init(stopID: stopID))) }
+        if let version = stop.version, let hit = cache.cached(key, version: version, second: queries.now.epochSeconds) { return Self.board(hit) }
+        let query = try await queries.boardQuery(try RequestParameters(request), stop: stop, arrivals: arrivals)
+        guard let version = stop.version else { return try json(try await queries.board(query, stop: stop)) }
+        return Self.board(try await cache.answer(for: key, version: version, second: queries.now.epochSeconds) {
+            ByteBuffer(bytes: try JSONEncoder.api.encode(try await queries.board(query, stop: stop)))
         })
     }
 
@@ -78,27 +68,10 @@ struct APIRoutes {
 }
 
 extension APIRoutes {
-    /// Journeys: `from` and `to` (stop or station IDs), `date` and `time` in the origin's local
-    /// time (or `at`), `arriveBy`, `window` minutes, `limit`, `maxWalk` metres, `transferSlack`
-    /// seconds, `maxTransfers`: the CLI's `plan` options, with its limits.
+    /// Journeys, as `Queries.journeyQuery` reads the request (the CLI's `plan` reads its options there too).
     func journeys(_ request: Request) async throws -> Response {
         let queries = deps.queries()
-        return try json(try await queries.plan(try await journeyQuery(try Params(request), queries: queries)))
-    }
-
-    /// The journey options a request names (`planJourney`'s parameters; starting a commute takes the same).
-    func journeyQuery(_ q: Params, queries: Queries) async throws -> Queries.JourneyQuery {
-        let from = try q.required("from", maxLength: 200), to = try q.required("to", maxLength: 200)
-        var query = Queries.JourneyQuery(from: from, to: to, at: try await deps.boardMoment(q, stopID: from, queries: queries).moment)
-        // Without a time, arriving by now: the latest journeys that have just arrived.
-        query.arriveBy = try q.bool("arriveBy") ?? false
-        query.windowMinutes = try q.int("window", in: 0...Queries.maxWindowMinutes) ?? 0
-        query.limit = try q.int("limit", in: 1...Queries.maxLimit) ?? Queries.defaultJourneyLimit
-        query.maxWalkMetres = try q.int("maxWalk", in: 0...Queries.maxWalkMetres) ?? 500
-        query.transferSlackSeconds = try q.int("transferSlack", in: 0...Queries.maxTransferSlackSeconds) ?? 60
-        query.maxTransfers = try q.int("maxTransfers", in: 0...Queries.maxTransfersAllowed) ?? 5
-        query.wheelchair = try q.bool("wheelchair") ?? false
-        return query
+        return try json(try await queries.plan(try await queries.journeyQuery(try RequestParameters(request))))
     }
 }
 

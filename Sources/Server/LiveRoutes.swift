@@ -161,7 +161,7 @@ struct LiveRoutes {
 
     /// `board=STOP&kind=departures|arrivals&to=STOP` or `service=TRIP&date=YYYY-MM-DD`, with `lang`.
     func subject(_ request: Request) throws -> LiveSubject {
-        let q = try Params(request)
+        let q = try RequestParameters(request)
         if let stop = q.string("board") {
             let arrivals = q.string("kind") == "arrivals"
             // A fixed moment comes as `at` (ISO 8601 with offset), so no time zone is needed here.
@@ -192,14 +192,14 @@ struct LiveRoutes {
 
     /// The viewer's radius in metres (`radius`, default 2,000).
     static func tripRadius(_ request: Request) throws -> Double {
-        let radius = try Params(request).double("radius") ?? MapVisibility.defaultRadiusMetres
+        let radius = try RequestParameters(request).double("radius") ?? MapVisibility.defaultRadiusMetres
         guard radius >= 1, radius <= 100_000 else { throw PeopleService.invalid("radius must be from 1 to 100000 metres", "radius") }
         return radius
     }
 
     func meLive(_ request: Request, _ signed: PeopleService.Signed) -> MeLive {
         let glance = request.uri.queryParameters.get("view") == "glance"
-        let languages = (try? Params(request))?.languages ?? ["en"]
+        let languages = (try? RequestParameters(request))?.languages ?? ["en"]
         guard request.uri.queryParameters.get("format") == "html" else { return MeLive(deps: deps, glance: glance, languages: languages, html: nil) }
         let render = meFragment
         return MeLive(deps: deps, glance: glance, languages: languages, html: { render($0, $1, signed, request) })
@@ -207,7 +207,7 @@ struct LiveRoutes {
 
     /// `commute=ID`: a commute's own channel (its ID is never printed: the access log drops query strings).
     func commuteID(_ request: Request) -> String? {
-        (try? Params(request))?.string("commute")
+        (try? RequestParameters(request))?.string("commute")
     }
 
     func originAllowed(_ request: Request) -> Bool {

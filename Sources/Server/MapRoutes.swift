@@ -3,6 +3,7 @@ import Hummingbird
 import OnwardCore
 import SkiMap
 import Synchronization
+import Transit
 import WebPages
 
 /// The trip map's own layers, drawn with or without the operator's base tiles.
@@ -61,7 +62,7 @@ struct MapRoutes {
             return Self.geoJSON(streets)
         }
         router.get("maps/where") { request, _ in
-            let q = try Params(request)
+            let q = try RequestParameters(request)
             guard let lat = try q.double("lat"), let lon = try q.double("lon"), (-90...90).contains(lat), (-180...180).contains(lon) else {
                 throw Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter", detail: "lat and lon are required, in degrees.",
                               parameter: "lat")

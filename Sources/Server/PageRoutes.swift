@@ -27,7 +27,7 @@ struct PageRoutes: Sendable {
         }
         router.get("search") { request, _ in
             let queries = deps.queries()
-            let q = try Params(request)
+            let q = try RequestParameters(request)
             let text = q.string("q") ?? ""
             let results = text.isEmpty ? StopsDTO([]) : try await queries.searchStops(String(text.prefix(100)), limit: 30)
             return page(SearchPage.render(query: text, results: results, context: await personalContext(request, queries)), request)
@@ -39,38 +39,43 @@ struct PageRoutes: Sendable {
             // many people watch a busy stop. (Signed in, it names the person and carries their token.)
             let visitorKey = request.cookies[Authenticator.cookieName] == nil
                 ? request.uri.description + "|" + (request.headers[.acceptLanguage] ?? "") + "|" + (request.headers[.cookie] ?? "") : nil
-            let updates = (try? queries.resolveStop(stopID))?.source.updates
-            if let visitorKey, let updates, let hit = boards.cached(visitorKey, version: updates.version, second: queries.now.epochSeconds) {
+            // Resolved once: the cache's version comes from it, and the board is asked of it.
+            let stop = try queries.resolvedStop(stopID)
+            if let visitorKey, let version = stop.version, let hit = boards.cached(visitorKey, version: version, second: queries.now.epochSeconds) {
                 return page(hit, request)
             }
-            let q = try Params(request)
-            let arrivals = q.string("arrivals") == "1"
-            // Without JavaScript the "calling at" box sends a name: take the stop it names.
-            var via = q.string(arrivals ? "from" : "to")
-            if let text = via, queries.registry.resolve(text, as: .stop) == nil {
-                via = (try? await queries.searchStops(text, limit: 1))?.stops.first?.id ?? text
-            }
-            let window = try q.int("window", in: 1...Queries.maxWindowMinutes)
-            let (moment, _) = try await deps.boardMoment(q, stopID: stopID, queries: queries)
+            let q = try RequestParameters(request)
             let ctx = await personalContext(request, queries)
-            let board = try await queries.board(Queries.BoardQuery(
-                stopID: stopID, arrivals: arrivals, via: via, at: moment, windowMinutes: window,
-                limit: window == nil ? 20 : nil, languages: ctx.language.alertLanguages))
+            // Without JavaScript the "calling at" box sends a name: the query layer takes a name as the API does,
+            // and one that matches several stops (or none) is answered with the places it may mean.
+            var query: Queries.BoardQuery
+            do { query = try await queries.boardQuery(q, stop: stop, arrivals: q.string("arrivals") == "1") } catch let e as QueryError
+                where e.code == .stopNotFound && e.parameter != nil {
+                let address = PageAddress(path: request.uri.path, query: RequestParameters.formDecoded(request.uri.query ?? "").map { .init($0.key, $0.value) })
+                var response = page(ErrorPage.choose(Self.choices(e, typed: q.string(e.parameter!) ?? ""), parameter: e.parameter!, context: ctx,
+                                                     address: address), request)
+                response.status = .notFound
+                return response
+            }
+            query.languages = ctx.language.alertLanguages
+            if query.windowMinutes == nil && query.limit == nil { query.limit = Queries.defaultLimit }
+            let board = try await queries.board(query, stop: stop)
+            let moment = query.at, window = query.windowMinutes
             let zone = TimeZone(identifier: board.stop.timeZone) ?? .gmt
             let page = BoardPage.render(board, context: ctx,
-                                        options: .init(windowMinutes: window, limit: window == nil ? 20 : nil,
+                                        options: .init(windowMinutes: window, limit: query.limit,
                                                        names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], board: board, queries),
                                                        at: moment.map { LocalTime($0, in: zone).iso8601 }))
             let body = ByteBuffer(string: page)
-            if let visitorKey, let updates, ctx.person == nil {
-                boards.keep(body, for: visitorKey, version: updates.version, second: queries.now.epochSeconds)
+            if let visitorKey, let version = stop.version, ctx.person == nil {
+                boards.keep(body, for: visitorKey, version: version, second: queries.now.epochSeconds)
             }
             return self.page(body, request)
         }
         router.get("journeys") { request, _ in try await journeyPage(request) }
         router.get("services/{tripId}") { request, context in
             let queries = deps.queries()
-            let q = try Params(request)
+            let q = try RequestParameters(request)
             let date = try q.date("date")
             let ctx = await personalContext(request, queries)
             let service = try await queries.service(try context.pathID("tripId"), date: date, languages: ctx.language.alertLanguages)
@@ -91,9 +96,10 @@ struct PageRoutes: Sendable {
         }
         router.get("alerts") { request, _ in
             let queries = deps.queries()
-            let q = try Params(request)
+            let q = try RequestParameters(request)
             let ctx = await personalContext(request, queries)
-            let alerts = try await queries.alerts(stopID: q.string("stop"), routeID: q.string("route"), languages: ctx.language.alertLanguages)
+            let (stop, route) = try await queries.alertScope(q)
+            let alerts = try await queries.alerts(stopID: stop, routeID: route, languages: ctx.language.alertLanguages)
             return page(AlertsPage.render(alerts, context: ctx, names: names(alerts.alerts, queries)), request)
         }
         router.get("commute") { request, _ in page(CommutePage.render(context: await personalContext(request, deps.queries())), request) }
@@ -228,12 +234,18 @@ struct PageRoutes: Sendable {
 }
 
 extension PageRoutes {
+    /// A name that matched several stops, or none, as the places a page offers to pick.
+    static func choices(_ e: QueryError, typed: String) -> PlaceChoices.Problem {
+        PlaceChoices.Problem(text: typed, choices: e.candidates.map { PlaceChoices.Choice(id: $0.id, name: $0.name, isStation: $0.detail == "station") },
+                             nearest: e.candidatesAreNearest)
+    }
+
     /// The journey planner page. A place is the stop picked from the suggestions
     /// (`fromId`), else the typed text matched as on the board search; what cannot be
     /// matched or planned is said on the page, with the form kept as it was.
     func journeyPage(_ request: Request) async throws -> Response {
         let queries = deps.queries()
-        let q = try Params(request)
+        let q = try RequestParameters(request)
         let ctx = await personalContext(request, queries)
         var form = JourneyPage.Form()
         form.fromText = q.string("from") ?? ""
@@ -246,27 +258,30 @@ extension PageRoutes {
         form.wheelchair = q.string("wheelchair") == "1"
         var answer: JourneysDTO?
         var problem: String?
+        var choice: (parameter: String, problem: PlaceChoices.Problem)?
         let from = form.fromID.isEmpty ? form.fromText : form.fromID, to = form.toID.isEmpty ? form.toText : form.toID
         if !from.isEmpty && !to.isEmpty {
+            // The API's reading of a journey request; a page shows the hour's options (without a
+            // window, the first departure's), and arriving by a time only when one is given.
+            let timed = !form.date.isEmpty || !form.time.isEmpty
+            let options: [String: String?] = [
+                "from": String(from.prefix(100)), "to": String(to.prefix(100)), "date": q.string("date"), "time": q.string("time"),
+                "arriveBy": form.arriveBy && timed ? "true" : nil, "window": form.arriveBy ? nil : "60", "limit": "8",
+                "wheelchair": form.wheelchair ? "true" : nil,
+            ]
             do {
-                let origin = try await queries.matchStop(String(from.prefix(100)))
-                let destination = try await queries.matchStop(String(to.prefix(100)))
-                // The form keeps the names the places resolved to.
-                (form.fromText, form.fromID, form.toText, form.toID) = (origin.name, origin.id, destination.name, destination.id)
-                let zone = TimeZone(identifier: origin.timeZone) ?? .gmt
-                var query = Queries.JourneyQuery(from: origin.id, to: destination.id, at: try q.moment(in: zone, now: queries.now))
-                query.arriveBy = form.arriveBy && query.at != nil
-                // Without a window the first departure's options; a page shows the hour's.
-                query.windowMinutes = form.arriveBy ? 0 : 60
-                query.limit = 8
-                query.wheelchair = form.wheelchair
+                let query = try await queries.journeyQuery(try RequestParameters(options: options))
                 answer = try await queries.plan(query)
+                // The form keeps the names the places resolved to.
+                if let a = answer { (form.fromText, form.fromID, form.toText, form.toID) = (a.from.name, a.from.id, a.to.name, a.to.id) }
+            } catch where error.code == .stopNotFound && (error.parameter == "from" || error.parameter == "to") {
+                choice = (error.parameter!, Self.choices(error, typed: error.parameter == "from" ? from : to))
             } catch {
                 problem = error.message
             }
         } else if !from.isEmpty, let place = try? await queries.matchStop(String(from.prefix(100))) {
             (form.fromText, form.fromID) = (place.name, place.id)
         }
-        return page(JourneyPage.render(form: form, answer: answer, problem: problem, context: ctx), request)
+        return page(JourneyPage.render(form: form, answer: answer, problem: problem, choice: choice, context: ctx), request)
     }
 }

@@ -21,6 +21,14 @@ public struct Problem: Codable, Sendable, Equatable {
     public var requestId: String?
     /// A refused write's current state (409 `stale-version`), so the client can show it and try again.
     public var current: SavedRoutes?
+    /// What a name in the request might have meant (`stop-not-found` or `route-not-found` naming `parameter`).
+    public var candidates: [Candidate]?
+
+    public struct Candidate: Codable, Sendable, Equatable {
+        public var id: String
+        public var name: String
+        public var detail: String?
+    }
 
     public init(status: HTTPResponse.Status, code: String, title: String, detail: String, parameter: String? = nil) {
         self.type = "https://onward.example/problems/\(code)"
@@ -31,23 +39,9 @@ public struct Problem: Codable, Sendable, Equatable {
     static func from(_ error: any Error) -> Problem {
         switch error {
         case let e as QueryError:
-            switch e.code {
-            case .stopNotFound:
-                return Problem(status: .notFound, code: e.code.rawValue, title: "Stop not found", detail: e.message, parameter: e.parameter)
-            case .tripNotFound:
-                return Problem(status: .notFound, code: e.code.rawValue, title: "Trip not found", detail: e.message, parameter: e.parameter)
-            case .notRunning:
-                return Problem(status: .notFound, code: e.code.rawValue, title: "Trip not running that day", detail: e.message, parameter: e.parameter)
-            case .invalidParameter:
-                return Problem(status: .badRequest, code: e.code.rawValue, title: "Invalid parameter", detail: e.message, parameter: e.parameter)
-            case .routeNotFound: return Problem(status: .notFound, code: e.code.rawValue, title: "Route not found", detail: e.message)
-            case .sourceNotFound: return Problem(status: .notFound, code: e.code.rawValue, title: "Source not found", detail: e.message)
-            case .sourceUnavailable:
-                return Problem(status: .serviceUnavailable, code: e.code.rawValue, title: "Source unavailable", detail: e.message)
-            case .unsupported:
-                return Problem(status: .badRequest, code: e.code.rawValue, title: "Not available from this source", detail: e.message,
-                               parameter: e.parameter)
-            }
+            var p = from(e)
+            if !e.candidates.isEmpty { p.candidates = e.candidates.map { Candidate(id: $0.id, name: $0.name, detail: $0.detail) } }
+            return p
         case let e as ServiceError:
             return from(e)
         case let e as Problem:
@@ -72,6 +66,27 @@ public struct Problem: Codable, Sendable, Equatable {
 }
 
 extension Problem {
+    /// A query's refusal as an answer: the one place its codes get an HTTP status and a title.
+    static func from(_ e: QueryError) -> Problem {
+        switch e.code {
+        case .stopNotFound:
+            return Problem(status: .notFound, code: e.code.rawValue, title: "Stop not found", detail: e.message, parameter: e.parameter)
+        case .tripNotFound:
+            return Problem(status: .notFound, code: e.code.rawValue, title: "Trip not found", detail: e.message, parameter: e.parameter)
+        case .notRunning:
+            return Problem(status: .notFound, code: e.code.rawValue, title: "Trip not running that day", detail: e.message, parameter: e.parameter)
+        case .invalidParameter:
+            return Problem(status: .badRequest, code: e.code.rawValue, title: "Invalid parameter", detail: e.message, parameter: e.parameter)
+        case .routeNotFound: return Problem(status: .notFound, code: e.code.rawValue, title: "Route not found", detail: e.message, parameter: e.parameter)
+        case .sourceNotFound: return Problem(status: .notFound, code: e.code.rawValue, title: "Source not found", detail: e.message)
+        case .sourceUnavailable:
+            return Problem(status: .serviceUnavailable, code: e.code.rawValue, title: "Source unavailable", detail: e.message)
+        case .unsupported:
+            return Problem(status: .badRequest, code: e.code.rawValue, title: "Not available from this source", detail: e.message,
+                           parameter: e.parameter)
+        }
+    }
+
     /// A use case's refusal as an answer: the one place its codes get an HTTP status and a title.
     static func from(_ e: ServiceError) -> Problem {
         let (status, title): (HTTPResponse.Status, String) = switch e.code {

@@ -63,7 +63,7 @@ public struct ServerDependencies: Sendable {
     /// The moment a request names for a stop's board (`at`, or `date`/`time` read in the
     /// stop's zone), with that zone. The stop's place is asked of its source only when a
     /// local date or time needs its zone: `at` carries its offset.
-    func boardMoment(_ q: Params, stopID: String, queries: Queries) async throws -> (moment: Instant?, zone: TimeZone?) {
+    func boardMoment(_ q: RequestParameters, stopID: String, queries: Queries) async throws -> (moment: Instant?, zone: TimeZone?) {
         let needsZone = q.string("time") != nil || q.string("date") != nil
         let zone = needsZone ? TimeZone(identifier: try await queries.place(stopID).timeZone) ?? .gmt : nil
         return (try q.moment(in: zone ?? .gmt, now: queries.now), zone)

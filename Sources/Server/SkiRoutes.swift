@@ -2,6 +2,7 @@ import API
 import Foundation
 import Hummingbird
 import SkiMap
+import Transit
 
 /// `skiRoute`: routing on the ski area by level, the CLI's `onward ski route` over HTTP.
 struct SkiRoutes {
@@ -12,7 +13,7 @@ struct SkiRoutes {
             guard let ski = deps.ski else {
                 throw Problem(status: .notFound, code: "no-ski-area", title: "No ski area", detail: "This server has no ski area loaded.")
             }
-            let q = try Params(request)
+            let q = try RequestParameters(request)
             let from = try Self.point(q, "from"), to = try Self.point(q, "to")
             let text = try q.required("level", maxLength: 20)
             guard let level = SkiDifficulty(rawValue: text), level != .freeride else {
@@ -29,7 +30,7 @@ struct SkiRoutes {
     }
 
     /// `LAT,LON` in degrees.
-    static func point(_ q: Params, _ name: String) throws -> SkiPoint {
+    static func point(_ q: RequestParameters, _ name: String) throws -> SkiPoint {
         guard let point = SkiPoint(coordinates: try q.required(name, maxLength: 60)) else {
             throw Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter",
                           detail: "\(name) must be LAT,LON in degrees, e.g. 42.5727,1.4834", parameter: name)

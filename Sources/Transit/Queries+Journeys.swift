@@ -8,15 +8,16 @@ extension Queries {
     public static let maxWalkMetres = 2_000
     public static let maxTransferSlackSeconds = 3_600
     public static let maxTransfersAllowed = 8
-    public static let defaultJourneyLimit = 5
 
+    /// A journey request. Its initial values are the defaults everywhere (API, pages, CLI, commuting
+    /// mode): `JourneyQuery.defaults` names them.
     public struct JourneyQuery: Sendable, Hashable {
         public var from: String
         public var to: String
         public var at: Instant?
         public var arriveBy = false
         public var windowMinutes = 0
-        public var limit = Queries.defaultJourneyLimit
+        public var limit = 5
         public var maxWalkMetres = 500
         public var transferSlackSeconds = 60
         public var maxTransfers = 5
@@ -26,6 +27,9 @@ extension Queries {
         public init(from: String, to: String, at: Instant? = nil) {
             self.from = from; self.to = to; self.at = at
         }
+
+        /// What a request that names none of the options asks for.
+        public static let defaults = JourneyQuery(from: "", to: "")
     }
 
     /// Journeys from a stop or station to another, with the options' limits checked first.

@@ -21,6 +21,9 @@ public struct Queries: Sendable {
     public static let maxLimit = 100
     public static let defaultLimit = 15
     public static let maxRadiusMetres = 5_000.0
+    /// Defaults of a stop search and of a nearby search.
+    public static let defaultStopsLimit = 10
+    public static let defaultRadiusMetres = 800.0
 
     public struct BoardQuery: Sendable, Hashable {
         public var stopID: String
@@ -69,40 +72,6 @@ public struct Queries: Sendable {
 
     public func resolveStop(_ id: String) throws(QueryError) -> (source: any TransitSource, id: String) { try resolve(id, as: .stop) }
 
-    /// A stop typed by ID or by name ("blok m", "York"), across every source: an ID first,
-    /// then the names. Several matches, or none, are explained with the candidates.
-    public func matchStop(_ text: String) async throws(QueryError) -> StopPlace {
-        switch registry.lookup(text, as: .stop) {
-        case .found(let source, let id):
-            do { return try await source.place(id) } catch { throw QueryError(error, sourceName: source.displayName) }
-        case .ambiguous(let ids):
-            var places: [StopPlace] = []
-            for id in ids { if let p = try? await place(id) { places.append(p) } }
-            throw QueryError(.stopNotFound, "'\(text)' matches several stops; name one by ID:\n" + Self.list(places))
-        case .notFound: break
-        }
-        var found: [StopPlace] = [], candidates: [StopPlace] = [], near: [StopPlace] = []
-        for s in registry.sources {
-            switch await s.matchStop(named: text) {
-            case .found(let p): found.append(p)
-            case .ambiguous(let list): candidates += list
-            case .notFound(let suggestions): near += suggestions
-            }
-        }
-        if found.count == 1 && candidates.isEmpty { return found[0] }
-        if !found.isEmpty || !candidates.isEmpty {
-            throw QueryError(.stopNotFound, "'\(text)' matches several stops; name one by ID:\n" + Self.list(Array((found + candidates).prefix(12))))
-        }
-        if near.isEmpty {
-            throw QueryError(.stopNotFound, "no stop or station matches '\(text)'. Search by part of a name with `onward stops --search TEXT`.")
-        }
-        throw QueryError(.stopNotFound, "no stop or station matches '\(text)'. Did you mean:\n" + Self.list(Array(near.prefix(3)), kinds: false))
-    }
-
-    private static func list(_ places: [StopPlace], kinds: Bool = true) -> String {
-        places.map { "  \($0.id)  \($0.name)\(kinds && $0.kind == .station ? " (station)" : "")" }.joined(separator: "\n")
-    }
-
     // MARK: - Stops
 
     public func place(_ id: String) async throws(QueryError) -> StopPlace {
@@ -113,7 +82,7 @@ public struct Queries: Sendable {
     public func stop(_ id: String) async throws(QueryError) -> StopDTO { StopDTO(try await place(id)) }
 
     /// Stops whose names match, from every source that can search; a source that fails is left out.
-    public func searchStops(_ text: String, limit: Int = 10) async throws(QueryError) -> StopsDTO {
+    public func searchStops(_ text: String, limit: Int = Queries.defaultStopsLimit) async throws(QueryError) -> StopsDTO {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw QueryError(.invalidParameter, "q must not be empty", parameter: "q") }
         guard text.unicodeScalars.count <= 100 else { throw QueryError(.invalidParameter, "q must be at most 100 characters", parameter: "q") }
@@ -126,7 +95,8 @@ public struct Queries: Sendable {
     }
 
     /// Stops near a point, from every source that knows where its stops are, nearest first.
-    public func nearbyStops(latitude: Double, longitude: Double, radius: Double = 800, limit: Int = 10) async throws(QueryError) -> StopsDTO {
+    public func nearbyStops(latitude: Double, longitude: Double, radius: Double = Queries.defaultRadiusMetres,
+                            limit: Int = Queries.defaultStopsLimit) async throws(QueryError) -> StopsDTO {
         guard (-90...90).contains(latitude) else { throw QueryError(.invalidParameter, "lat must be between -90 and 90", parameter: "lat") }
         guard (-180...180).contains(longitude) else { throw QueryError(.invalidParameter, "lon must be between -180 and 180", parameter: "lon") }
         guard radius >= 1 && radius <= Queries.maxRadiusMetres else {
@@ -154,9 +124,12 @@ public struct Queries: Sendable {
 
     // MARK: - Boards
 
-    public func board(_ q: BoardQuery) async throws(QueryError) -> BoardDTO {
+    /// A board; `stop` is its stop when the request resolved it already (it is resolved once per request).
+    public func board(_ q: BoardQuery, stop: ResolvedStop? = nil) async throws(QueryError) -> BoardDTO {
         try Queries.validateLimits(q)
-        let (source, stopID) = try resolveStop(q.stopID)
+        let resolved: ResolvedStop
+        if let stop { resolved = stop } else { resolved = try resolvedStop(q.stopID) }
+        let (source, stopID) = (resolved.source, resolved.id)
         let caps = source.capabilities
         guard caps.contains(q.arrivals ? .arrivals : .departures) else {
             throw QueryError(.unsupported, "\(source.displayName) has no \(q.arrivals ? "arrivals" : "departures") boards.")

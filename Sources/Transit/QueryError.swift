@@ -17,10 +17,25 @@ public struct QueryError: Error, Sendable, Hashable {
 
     public var code: Code
     public var message: String
-    /// The query parameter at fault, for `invalidParameter`.
+    /// The query parameter at fault, for `invalidParameter`, and for a name that matches no stop or several.
     public var parameter: String?
+    /// What a name might have meant: the places (or routes) it matches, when it matches several, or the
+    /// nearest names, when it matches none. The CLI lists them; a page offers them to pick.
+    public var candidates: [Candidate] = []
+    /// The candidates are names near one that matched nothing, not places it matched.
+    public var candidatesAreNearest = false
 
-    public init(_ code: Code, _ message: String, parameter: String? = nil) {
-        self.code = code; self.message = message; self.parameter = parameter
+    /// One thing a name might have meant.
+    public struct Candidate: Sendable, Hashable {
+        public var id: String
+        public var name: String
+        /// "station", or a route's long name.
+        public var detail: String?
+
+        public init(id: String, name: String, detail: String? = nil) { self.id = id; self.name = name; self.detail = detail }
+    }
+
+    public init(_ code: Code, _ message: String, parameter: String? = nil, candidates: [Candidate] = []) {
+        self.code = code; self.message = message; self.parameter = parameter; self.candidates = candidates
     }
 }

@@ -56,8 +56,9 @@ struct AlertsCommand: AsyncParsableCommand {
             }
             // A stop may be given by name, a route by its short or long name.
             let stopPlace: StopPlace?
-            do { stopPlace = try await stop.asyncMap { try await lookup.matchStop($0) } } catch let e as QueryError { throw e.cli }
-            let routeID = try route.map { try resolveRoute($0, in: opened.registry) }
+            do { stopPlace = try await stop.asyncMap { try await lookup.matchStop($0) } } catch { throw error.cli }
+            let routeID: String?
+            do { routeID = try route.map { text throws(QueryError) in try lookup.matchRoute(text, parameter: "route") } } catch { throw error.cli }
             // Times are read in the zone of what is asked about (a stop's, a route's agency's, the network's).
             let zone: TimeZone
             do {
@@ -81,39 +82,10 @@ struct AlertsCommand: AsyncParsableCommand {
     }
 }
 
-/// `now`, an ISO 8601 instant with an offset or Z, or a local date and time in `zone`.
+/// `now`, or the query layer's reading of an ISO 8601 date and time (with an offset, or without one in `zone`).
 func parseAt(_ text: String, zone: TimeZone) throws -> Instant {
     if text.lowercased() == "now" { return .now() }
-    let formatter = ISO8601DateFormatter()
-    if let d = formatter.date(from: text) { return Instant(d) }
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    if let d = formatter.date(from: text) { return Instant(d) }
-    let parts = text.split(separator: "T", maxSplits: 1)
-    if parts.count == 2, let date = ServiceDate(iso: parts[0]) {
-        let hms = parts[1].split(separator: ":").map { Int($0) }
-        if (2...3).contains(hms.count), hms.allSatisfy({ $0 != nil }), (0...23).contains(hms[0]!), (0...59).contains(hms[1]!),
-           hms.count == 2 || (0...59).contains(hms[2]!) {
-            return LocalTime.instant(date: date, secondsOfDay: hms[0]! * 3600 + hms[1]! * 60 + (hms.count == 3 ? hms[2]! : 0), in: zone)
-        }
-    }
-    throw CLIError("--at '\(text)' is not a time; use ISO 8601 like 2025-11-06T17:04:00-04:00 or 2025-11-06T21:04:00Z, or 'now'")
-}
-
-/// A route by ID (canonical, or unprefixed when one source has it), or by short or long name
-/// among the GTFS network's routes named in the alerts' feeds; an explanation otherwise.
-func resolveRoute(_ text: String, in registry: SourceRegistry) throws -> String {
-    switch registry.lookup(text, as: .route) {
-    case .found(_, let id): return id
-    case .ambiguous(let ids): throw CLIError("'\(text)' is a route of several feeds; name one by ID:\n" + ids.map { "  " + $0 }.joined(separator: "\n"))
-    case .notFound: break
-    }
-    let found = registry.sources.flatMap { $0.routes(named: text) }
-    if found.count == 1 { return found[0].id }
-    if found.count > 1 {
-        throw CLIError("'\(text)' matches several routes; name one by ID:\n"
-                       + found.prefix(12).map { "  \($0.id)  \($0.shortName)  \($0.longName)" }.joined(separator: "\n"))
-    }
-    throw CLIError("no route matches '\(text)'; give a route ID or short name")
+    do { return try TimeText.instant(text, localZone: zone, parameter: "at") } catch { throw error.cli }
 }
 
 /// The terminal rendering of a list of alerts.

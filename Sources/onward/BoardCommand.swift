@@ -27,10 +27,10 @@ struct BoardCommand: AsyncParsableCommand {
 
     @OptionGroup var when: TimeOptions
 
-    @Option(help: ArgumentHelp("Show the next MINUTES minutes.", valueName: "MINUTES"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show the next MINUTES minutes.", valueName: "MINUTES"))
     var window: Int?
 
-    @Option(help: ArgumentHelp("Show the next N services (default 15).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show the next N services (default \(Queries.defaultLimit) without --window).", valueName: "N"))
     var limit: Int?
 
     @Flag(help: "Show arrivals instead of departures.")
@@ -46,11 +46,6 @@ struct BoardCommand: AsyncParsableCommand {
     @OptionGroup var sources: SourceOptions
 
     func validate() throws {
-        // The API's limits: one query layer, one set of limits.
-        if let window, !(1...Queries.maxWindowMinutes).contains(window) {
-            throw ValidationError("--window must be between 1 and \(Queries.maxWindowMinutes) minutes.")
-        }
-        if let limit, !(1...Queries.maxLimit).contains(limit) { throw ValidationError("--limit must be between 1 and \(Queries.maxLimit).") }
         if to != nil && arrivals { throw ValidationError("With --arrivals, use --from STOP to see services coming from a stop.") }
         if from != nil && !arrivals { throw ValidationError("--from goes with --arrivals; for departures use --to STOP.") }
     }
@@ -59,22 +54,25 @@ struct BoardCommand: AsyncParsableCommand {
         try await runReporting {
             let opened = try CommandSources(feeds: feeds, live: live, sources: sources, for: stop)
             let lookup = opened.queries()
-            let place: StopPlace, via: StopPlace?
+            // The stop, its calling point, date, time, window and limit read as the API reads a request.
+            var query: Queries.BoardQuery
+            let place: StopPlace, stopRef: Queries.ResolvedStop
             do {
                 place = try await lookup.matchStop(stop)
-                via = try await (to ?? from).asyncMap { try await lookup.matchStop($0) }
-            } catch let e as QueryError { throw e.cli }
+                stopRef = try lookup.resolvedStop(place.id)
+                let options: [String: String?] = ["to": to, "from": from, "window": window.map(String.init), "limit": limit.map(String.init)]
+                query = try await lookup.boardQuery(try RequestParameters(options: options.merging(when.parameters) { $1 }), stop: stopRef,
+                                                    arrivals: arrivals)
+            } catch { throw error.cli }
+            query.languages = live.languages
             let zone = TimeZone(identifier: place.timeZone) ?? .gmt
             // With a date or time given, a timetable's board is "as of" that moment: a service before it has
             // departed. A live-only source answers for its own now, and refuses another time itself.
-            let at = when.date == nil && when.time == nil ? nil : try when.instant(in: zone)
-            let timetable = (try? lookup.resolveStop(place.id))?.source.capabilities.contains(.anyTime) ?? true
-            let now = timetable ? at ?? Instant.now() : Instant.now()
+            let at = query.at
+            let now = stopRef.source.capabilities.contains(.anyTime) ? at ?? Instant.now() : Instant.now()
             await opened.readLive(asOf: now)
-            let query = Queries.BoardQuery(stopID: place.id, arrivals: arrivals, via: via?.id, at: at, windowMinutes: window,
-                                           limit: limit, languages: live.languages)
             let board: BoardDTO
-            do { board = try await opened.queries(now: now).board(query) } catch let e as QueryError { throw e.cli }
+            do { board = try await opened.queries(now: now).board(query, stop: stopRef) } catch { throw error.cli }
             if json { try printJSON(board); return }
             if board.isLiveOnly {  // drawn as the upstream answered it
                 print(SourceBoardView(board: board, now: now).render(.stdout))

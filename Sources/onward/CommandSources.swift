@@ -55,6 +55,25 @@ final class AsOf: Sendable {
 }
 
 extension QueryError {
-    /// The query layer's message, as the CLI prints it.
-    var cli: CLIError { CLIError(message) }
+    /// The query layer's message, as the CLI prints it: a parameter's API name is the option's name
+    /// (`maxWalk must be …` is `--max-walk must be …`), and a name that matches no stop says how to search.
+    var cli: CLIError {
+        var text = message
+        if let parameter, let option = Self.options[parameter], text.hasPrefix(parameter + " ") || text.hasPrefix(parameter + " '") {
+            text = option + text.dropFirst(parameter.count)
+        }
+        if code == .stopNotFound && candidates.isEmpty && text.hasPrefix("no stop") { text += " with `onward stops --search TEXT`" }
+        return CLIError(text)
+    }
+
+    /// The API's parameter names as the CLI's options.
+    private static let options = ["date": "--date", "time": "--time", "at": "--at", "window": "--window", "limit": "--limit",
+                                  "maxWalk": "--max-walk", "transferSlack": "--transfer-slack", "maxTransfers": "--max-transfers",
+                                  "arriveBy": "--arrive-by", "to": "--to", "from": "--from", "q": "--search", "radius": "--radius",
+                                  "lat": "--near's latitude", "lon": "--near's longitude"]
+}
+
+extension Error {
+    /// Any error as the CLI prints it: the query layer's in its words, a CLI error as it is.
+    var cli: any Error { (self as? QueryError)?.cli ?? self }
 }

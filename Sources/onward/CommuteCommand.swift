@@ -58,15 +58,14 @@ struct CommuteCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             let opened = try CommandSources(feeds: feeds, live: live, sources: sources, for: from)
-            let lookup = opened.queries()
-            let (origin, destination) = try await lookup.journeyEnds(from, to)
-            let start = try planning.moment(at: origin) ?? Instant.now()
+            var query = try await planning.query(from: from, to: to, queries: opened.queries())
+            let start = query.at ?? Instant.now()
+            query.at = start
             await opened.readLive(asOf: start)
             let queries = opened.queries(now: start)
-            let found: [Journey]
-            do { found = try await queries.journeys(planning.query(from: origin.id, to: destination.id, at: start)).journeys.journeys } catch let e as QueryError {
-                throw e.cli
-            }
+            let answer: SourceJourneys
+            do { answer = try await queries.journeys(query).journeys } catch { throw error.cli }
+            let (origin, destination, found) = (answer.from, answer.to, answer.journeys)
             guard option <= found.count else {
                 throw CLIError(found.isEmpty ? "No journey from \(origin.name) to \(destination.name) then." : "--option \(option): only \(found.count) journeys were found.")
             }
@@ -103,7 +102,7 @@ struct CommuteReplay {
         while true {
             for alert in session.advance(to: last, events: &pending) { try report(alert) }
             guard let from = session.replanFrom, let now = session.time else { break }
-            let again = try? await queries.journeys(planning.query(from: from.stopID, to: destination, at: now))
+            let again = try? await queries.journeys(planning.query(from: from.stopID, to: destination, at: now, queries: queries))
             guard let journey = again?.journeys.journeys.first else {
                 // No other way found: the rest of the old journey is still said.
                 for alert in session.advance(to: last, events: &pending) { try report(alert) }

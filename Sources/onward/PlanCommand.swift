@@ -36,21 +36,15 @@ struct PlanCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             let opened = try CommandSources(feeds: feeds, live: live, sources: sources, for: from)
-            let lookup = opened.queries()
-            let (origin, destination) = try await lookup.journeyEnds(from, to)
-            let zone = TimeZone(identifier: origin.timeZone) ?? .gmt
-            let at = try planning.moment(at: origin)
-            let now = at ?? Instant.now()
+            let query = try await planning.query(from: from, to: to, queries: opened.queries())
+            let now = query.at ?? Instant.now()
             await opened.readLive(asOf: now)
             let answer: JourneysDTO
-            do {
-                answer = try await opened.queries(now: now).plan(planning.query(from: origin.id, to: destination.id, at: at))
-            } catch let e as QueryError { throw e.cli }
+            do { answer = try await opened.queries(now: now).plan(query) } catch { throw error.cli }
             if json { try printJSON(answer); return }
-            let start = LocalTime(now, in: zone)
-            let weekday = start.date.weekdayName
-            var subtitle = "\(weekday) \(start.date.isoString), \(planning.arriveBy ? "arriving by" : "leaving from") \(start.hhmm)"
-            if planning.window > 0 { subtitle += " for \(planning.window) min" }
+            let start = LocalTime(now, in: TimeZone(identifier: answer.from.timeZone) ?? .gmt)
+            var subtitle = "\(start.date.weekdayName) \(start.date.isoString), \(query.arriveBy ? "arriving by" : "leaving from") \(start.hhmm)"
+            if query.windowMinutes > 0 { subtitle += " for \(query.windowMinutes) min" }
             print(JourneyView(answer: answer, subtitle: subtitle).render(.stdout))
         }
     }

@@ -3,65 +3,51 @@ import Foundation
 import OnwardCore
 import Transit
 
-/// The journey planner's options, for `plan` and `commute`, with the API's limits.
+/// The journey planner's options, for `plan` and `commute`: the API's `planJourney` parameters under
+/// their CLI names, read by the query layer (`Queries.journeyQuery`), with its defaults and limits.
 struct PlanOptions: ParsableArguments {
+    private static let defaults = Queries.JourneyQuery.defaults
+
     @OptionGroup var when: TimeOptions
 
     @Flag(help: "Arrive by --time rather than leave at it.")
     var arriveBy = false
 
-    @Option(help: ArgumentHelp("Every option leaving in the next MINUTES minutes (default: those of the first departure).", valueName: "MINUTES"))
-    var window: Int = 0
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Every option leaving in the next MINUTES minutes (without it: the options of the first departure).", valueName: "MINUTES"))
+    var window: Int?
 
-    @Option(help: ArgumentHelp("At most N journeys (default \(Queries.defaultJourneyLimit)).", valueName: "N"))
-    var limit: Int = Queries.defaultJourneyLimit
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("At most N journeys (default \(defaults.limit); with --window, every option in the window).", valueName: "N"))
+    var limit: Int?
 
-    @Option(help: ArgumentHelp("The longest walk between stops, in metres (default 500; 0: only the feed's transfers).", valueName: "METRES"))
-    var maxWalk: Int = 500
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The longest walk between stops, in metres (default \(defaults.maxWalkMetres); 0: only the feed's transfers).",
+                               valueName: "METRES"))
+    var maxWalk: Int?
 
-    @Option(help: ArgumentHelp("The least time for a change, in seconds (default 60).", valueName: "SECONDS"))
-    var transferSlack: Int = 60
+    @Option(parsing: .unconditional, help: ArgumentHelp("The least time for a change, in seconds (default \(defaults.transferSlackSeconds)).",
+                                                        valueName: "SECONDS"))
+    var transferSlack: Int?
 
-    @Option(help: ArgumentHelp("At most N changes (default 5).", valueName: "N"))
-    var maxTransfers: Int = 5
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most N changes (default \(defaults.maxTransfers)).", valueName: "N"))
+    var maxTransfers: Int?
 
     @Flag(help: "Only trips and stops the feed says are wheelchair accessible.")
     var wheelchair = false
 
     func validate() throws {
-        // The API's limits: one query layer, one set of limits.
-        func check(_ v: Int, _ r: ClosedRange<Int>, _ name: String, _ unit: String) throws {
-            if !r.contains(v) { throw ValidationError("--\(name) must be between \(r.lowerBound) and \(r.upperBound)\(unit).") }
-        }
-        try check(window, 0...Queries.maxWindowMinutes, "window", " minutes")
-        try check(limit, 1...Queries.maxLimit, "limit", "")
-        try check(maxWalk, 0...Queries.maxWalkMetres, "max-walk", " metres")
-        try check(transferSlack, 0...Queries.maxTransferSlackSeconds, "transfer-slack", " seconds")
-        try check(maxTransfers, 0...Queries.maxTransfersAllowed, "max-transfers", "")
         if arriveBy && when.time == nil { throw ValidationError("--arrive-by needs --time.") }
     }
 
-    /// The moment asked for at the origin (nil: now).
-    func moment(at origin: StopPlace) throws -> Instant? {
-        when.date == nil && when.time == nil ? nil : try when.instant(in: TimeZone(identifier: origin.timeZone) ?? .gmt)
-    }
-
-    func query(from: String, to: String, at: Instant?) -> Queries.JourneyQuery {
-        var q = Queries.JourneyQuery(from: from, to: to, at: at)
-        q.arriveBy = arriveBy
-        q.windowMinutes = window
-        q.limit = limit
-        q.maxWalkMetres = maxWalk
-        q.transferSlackSeconds = transferSlack
-        q.maxTransfers = maxTransfers
-        q.wheelchair = wheelchair
-        return q
-    }
-}
-
-extension Queries {
-    /// The two places a journey is asked between, typed by ID or name; what does not match is a CLI error.
-    func journeyEnds(_ from: String, _ to: String) async throws -> (StopPlace, StopPlace) {
-        do { return (try await matchStop(from), try await matchStop(to)) } catch { throw error.cli }
+    /// The journey these options ask for from `from` to `to` (IDs or names), read as the API reads a
+    /// request; `at` (a moment already known, as when planning again) stands for --date and --time.
+    func query(from: String, to: String, at: Instant? = nil, queries: Queries) async throws -> Queries.JourneyQuery {
+        var options: [String: String?] = ["from": from, "to": to, "arriveBy": arriveBy ? "true" : nil, "window": window.map(String.init),
+                                          "limit": limit.map(String.init), "maxWalk": maxWalk.map(String.init),
+                                          "transferSlack": transferSlack.map(String.init), "maxTransfers": maxTransfers.map(String.init),
+                                          "wheelchair": wheelchair ? "true" : nil]
+        if let at { options["at"] = at.description } else { options.merge(when.parameters) { $1 } }
+        do { return try await queries.journeyQuery(try RequestParameters(options: options)) } catch { throw error.cli }
     }
 }

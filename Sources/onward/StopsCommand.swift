@@ -17,11 +17,12 @@ struct StopsCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Latitude and longitude in degrees, e.g. -6.2445,106.7981.", valueName: "LAT,LON"))
     var near: String?
 
-    @Option(help: ArgumentHelp("With --near: how far to look, in metres (default 1000).", valueName: "METRES"))
-    var radius: Double = 1000
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("With --near: how far to look, in metres (default \(Int(Queries.defaultRadiusMetres))).", valueName: "METRES"))
+    var radius: Double?
 
-    @Option(help: "At most this many results.")
-    var limit: Int = 20
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most N results (default \(Queries.defaultStopsLimit)).", valueName: "N"))
+    var limit: Int?
 
     @Flag(help: "Print one JSON document.")
     var json = false
@@ -31,28 +32,27 @@ struct StopsCommand: AsyncParsableCommand {
     @OptionGroup var sources: SourceOptions
 
     func validate() throws {
-        // The API's limits: one query layer, one set of limits.
         if (search == nil) == (near == nil) { throw ValidationError("Give either --search TEXT or --near LAT,LON.") }
-        if radius < 1 || radius > Queries.maxRadiusMetres { throw ValidationError("--radius must be between 1 and \(Int(Queries.maxRadiusMetres)) metres.") }
-        if !(1...Queries.maxLimit).contains(limit) { throw ValidationError("--limit must be between 1 and \(Queries.maxLimit).") }
     }
 
     func run() async throws {
         try await runReporting {
             // Configured upstream sources (National Rail stations) are searched too, as the API does.
             let queries = try CommandSources(feeds: feeds, live: nil, sources: sources).queries()
+            // Read as the API reads `stops?q=` and `stops/nearby?lat=&lon=`: one set of defaults and limits.
+            var options: [String: String?] = ["q": search, "limit": limit.map(String.init), "radius": radius.map { String($0) }]
+            if let near {
+                let parts = near.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2, Double(parts[0]) != nil, Double(parts[1]) != nil else {
+                    throw CLIError("--near '\(near)' is not LAT,LON in degrees, e.g. -6.2445,106.7981")
+                }
+                (options["lat"], options["lon"]) = (parts[0], parts[1])
+            }
             let places: [StopDTO]
             do {
-                if let search {
-                    places = try await queries.searchStops(search, limit: limit).stops
-                } else {
-                    let parts = near!.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-                    guard parts.count == 2, let lat = parts[0], let lon = parts[1], abs(lat) <= 90, abs(lon) <= 180 else {
-                        throw CLIError("--near '\(near!)' is not LAT,LON in degrees, e.g. -6.2445,106.7981")
-                    }
-                    places = try await queries.nearbyStops(latitude: lat, longitude: lon, radius: radius, limit: limit).stops
-                }
-            } catch let e as QueryError { throw e.cli }
+                let p = try RequestParameters(options: options)
+                places = try await (search != nil ? queries.searchStops(p) : queries.nearbyStops(p)).stops
+            } catch { throw error.cli }
             if json { try printJSON(StopsDTO(stops: places)); return }
             let t = Terminal.stdout
             if places.isEmpty { print("No stops found."); return }

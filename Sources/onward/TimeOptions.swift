@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
 import OnwardCore
+import Transit
 
 extension ServiceDate {
     /// "Monday", for the headings of boards and journeys.
     var weekdayName: String { ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][weekdayIndex] }
 }
 
-/// `--date` and `--time`, read in the stop's own time zone.
+/// `--date` and `--time`, read in the stop's own time zone by the query layer's one reader of dates and times.
 struct TimeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Service date, YYYY-MM-DD (default: today at the stop).", valueName: "YYYY-MM-DD"))
     var date: String?
@@ -15,28 +16,23 @@ struct TimeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Local time at the stop, HH:MM or HH:MM:SS (default: now).", valueName: "HH:MM[:SS]"))
     var time: String?
 
+    /// The options under the API's parameter names.
+    var parameters: [String: String?] { ["date": date, "time": time] }
+
+    var given: Bool { date != nil || time != nil }
+
+    /// The date given, if one is.
     func parsedDate() throws -> ServiceDate? {
-        guard let date else { return nil }
-        guard let d = ServiceDate(iso: date) else { throw CLIError("--date '\(date)' is not a date; use YYYY-MM-DD, e.g. 2025-11-06") }
-        return d
+        do { return try date.map { d throws(QueryError) in try TimeText.date(d, parameter: "date") } } catch { throw error.cli }
     }
 
-    /// Seconds since midnight, or nil when not given.
+    /// The time given, as seconds since midnight, if one is.
     func parsedTime() throws -> Int? {
-        guard let time else { return nil }
-        let parts = time.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count), let h = Int(parts[0]), let m = Int(parts[1]), (0...23).contains(h), (0...59).contains(m),
-              parts.count == 2 || (Int(parts[2]).map { (0...59).contains($0) } ?? false) else {
-            throw CLIError("--time '\(time)' is not a time; use HH:MM or HH:MM:SS, e.g. 08:30")
-        }
-        return h * 3600 + m * 60 + (parts.count == 3 ? Int(parts[2])! : 0)
+        do { return try time.map { t throws(QueryError) in try TimeText.secondsOfDay(t, parameter: "time") } } catch { throw error.cli }
     }
 
-    /// The instant these options name in `zone`: missing parts default to now.
-    func instant(in zone: TimeZone, now: Instant = .now()) throws -> Instant {
-        let current = LocalTime(now, in: zone)
-        let d = try parsedDate() ?? current.date
-        let t = try parsedTime() ?? (date == nil ? current.secondsOfDay : 0)
-        return LocalTime.instant(date: d, secondsOfDay: t, in: zone)
+    /// The instant these options name in `zone` (missing parts default to now), or nil when neither is given.
+    func instant(in zone: TimeZone, now: Instant = .now()) throws -> Instant? {
+        do { return try RequestParameters(options: parameters).moment(in: zone, now: now) } catch { throw error.cli }
     }
 }

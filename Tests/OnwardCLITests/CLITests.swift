@@ -40,9 +40,9 @@ struct CLITests {
                 == (try await queries.service("mrt-jakarta:NS-WD-LBB-BHI-028", date: ServiceDate(iso: "2026-11-23"))))
         // The API's limits, not the CLI's own.
         let tooLong = try OnwardExecutable.run(["board", "Lebak Bulus", "--window", "1441"])
-        #expect(tooLong.status != 0 && tooLong.stderr.contains("--window must be between 1 and 1440 minutes"))
+        #expect(tooLong.status != 0 && tooLong.stderr.contains("--window must be a whole number between 1 and 1440 minutes"))
         let tooMany = try OnwardExecutable.run(["stops", "--search", "stasiun", "--limit", "101"])
-        #expect(tooMany.status != 0 && tooMany.stderr.contains("--limit must be between 1 and 100"))
+        #expect(tooMany.status != 0 && tooMany.stderr.contains("--limit must be a whole number between 1 and 100"))
     }
 
     @Test("plan: journeys from A to B by name, the query layer's answer, and a readable list on the terminal")
@@ -67,7 +67,7 @@ struct CLITests {
         #expect(text.stdout.contains("NS to Bundaran HI"))
         // The API's limits; a time to arrive by is needed.
         let tooFar = try OnwardExecutable.run(["plan", "Lebak Bulus", "Bundaran HI", "--max-walk", "2001"])
-        #expect(tooFar.status != 0 && tooFar.stderr.contains("--max-walk must be between 0 and 2000 metres"))
+        #expect(tooFar.status != 0 && tooFar.stderr.contains("--max-walk must be a whole number between 0 and 2000 metres"))
         let noTime = try OnwardExecutable.run(["plan", "Lebak Bulus", "Bundaran HI", "--arrive-by"])
         #expect(noTime.status != 0 && noTime.stderr.contains("--arrive-by needs --time"))
     }

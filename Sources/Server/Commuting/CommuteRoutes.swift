@@ -49,7 +49,7 @@ struct CommuteRoutes {
         }
         v1.get("push/key") { _, _ in
             guard let key = deps.commutes.pushKey else {
-                throw Problem(status: .serviceUnavailable, code: "push-unavailable", title: "Push unavailable", detail: "This server does not send Web Push.")
+                throw PushSender.unavailable
             }
             return try json(PushKeyDTO(publicKey: key))
         }
@@ -59,9 +59,9 @@ struct CommuteRoutes {
     /// the journeys found, from 1), `nearStation`, and `simulate` with `speed` for a simulated traveller.
     func start(_ request: Request) async throws -> Response {
         let buffer = try await request.body.collect(upTo: deps.settings.maxBodyBytes)
-        let q = try Params(json: Data(buffer.readableBytesView), acceptLanguage: request.headers[.acceptLanguage])
+        let q = try RequestParameters(json: Data(buffer.readableBytesView), acceptLanguage: request.headers[.acceptLanguage])
         let queries = deps.queries()
-        var query = try await api.journeyQuery(q, queries: queries)
+        var query = try await queries.journeyQuery(q)
         let option = try q.int("option", in: 1...Queries.maxLimit) ?? 1
         query.limit = max(query.limit, option)
         let simulate = try q.bool("simulate") ?? false

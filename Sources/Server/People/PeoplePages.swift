@@ -65,7 +65,7 @@ struct PeoplePages: Sendable {
         router.post("me/routes") { request, _ in
             try await edit(request) { signed, form in
                 [.create(try await people.prepared(try Self.route(form, kinds: [.board, .journey]), for: signed.account.id, queries: deps.queries(),
-                                                   languages: try Params(request).languages))]
+                                                   languages: try RequestParameters(request).languages))]
             }
         }
         router.post("me/current") { request, _ in
@@ -77,7 +77,7 @@ struct PeoplePages: Sendable {
                 // Someone else's stack is a 404 before anything about the form is said.
                 guard try await people.routes(signed.account.id).stacks.contains(where: { $0.route.id == stackID }) else { throw PeopleService.routeNotFound }
                 return [.push(routeId: stackID, try await people.prepared(try Self.route(form, kinds: [.service, .journeyOption]), for: signed.account.id, onto: stackID,
-                                                                          queries: deps.queries(), languages: try Params(request).languages))]
+                                                                          queries: deps.queries(), languages: try RequestParameters(request).languages))]
             }
         }
         router.post("me/routes/{routeId}/back") { request, context in
@@ -133,7 +133,7 @@ struct PeoplePages: Sendable {
     /// redirect-based login can: the header's "My routes" and the account page say whose it is.)
     func telegramSignIn(_ request: Request, _ context: OnwardRequestContext) async throws -> Response {
         var fields: [String: String] = [:]
-        for (key, value) in Params.formDecoded(request.uri.query ?? "") where fields[key] == nil { fields[key] = value }
+        for (key, value) in RequestParameters.formDecoded(request.uri.query ?? "") where fields[key] == nil { fields[key] = value }
         do {
             let (signed, token) = try await people.telegramSignIn(fields, client: PeopleRoutes.client(context), kind: .browser)
             return try await startBrowserSession(request, signed, token)
@@ -202,7 +202,7 @@ struct PeoplePages: Sendable {
     static func form(_ request: Request, limit: Int) async throws -> [String: String] {
         let body = try await request.body.collect(upTo: limit)
         var fields: [String: String] = [:]
-        for (key, value) in Params.formDecoded(String(buffer: body)) where fields[key] == nil { fields[key] = value }
+        for (key, value) in RequestParameters.formDecoded(String(buffer: body)) where fields[key] == nil { fields[key] = value }
         return fields
     }
 

@@ -34,7 +34,7 @@ struct PeopleRoutes {
         }
         v1.delete("sessions/current") { request, _ in
             let signed = try await auth.require(request)
-            try await people.signOut(signed, everywhere: try Params(request).bool("everywhere") ?? false)
+            try await people.signOut(signed, everywhere: try RequestParameters(request).bool("everywhere") ?? false)
             return Response(status: .noContent)
         }
         v1.get("me") { request, _ in try json(PeopleService.me(try await auth.require(request).account)) }
@@ -84,7 +84,7 @@ struct PeopleRoutes {
         }
         v1.get("me/glance") { request, _ in
             let signed = try await auth.require(request)
-            return try json(await deps.queries().currentResult(try await people.routes(signed.account.id), languages: try Params(request).languages))
+            return try json(await deps.queries().currentResult(try await people.routes(signed.account.id), languages: try RequestParameters(request).languages))
         }
     }
 
@@ -95,7 +95,7 @@ struct PeopleRoutes {
     }
 
     func prepared(_ route: SavedRoute, _ signed: PeopleService.Signed, _ request: Request, onto stack: String? = nil) async throws -> SavedRoute {
-        try await people.prepared(route, for: signed.account.id, onto: stack, queries: deps.queries(), languages: try Params(request).languages)
+        try await people.prepared(route, for: signed.account.id, onto: stack, queries: deps.queries(), languages: try RequestParameters(request).languages)
     }
 
     static func client(_ context: OnwardRequestContext) -> String { context.clientAddress }

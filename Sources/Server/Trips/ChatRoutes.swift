@@ -4,6 +4,7 @@ import Hummingbird
 import OnwardCore
 import Services
 import Storage
+import Transit
 
 /// Chat in the JSON API: a conversation is `trip:<tripId>` or `person:<friend's ID>`; one not open to the caller answers 404.
 struct ChatRoutes {
@@ -20,7 +21,7 @@ struct ChatRoutes {
         }
         v1.get("chat/{conversation}") { request, context in
             let signed = try await deps.auth.require(request)
-            let q = try Params(request)
+            let q = try RequestParameters(request)
             let before = try q.int("before", in: 1...Int(Int32.max)), limit = try q.int("limit", in: 1...TripService.chatPageLimit) ?? 50
             return try json(try await trips.chat(try context.pathID("conversation"), for: signed.account.id, before: before, limit: limit))
         }

@@ -5,6 +5,7 @@ import Hummingbird
 import OnwardCore
 import Services
 import Storage
+import Transit
 import Trips
 
 /// Group trips in the JSON API (signed in; bearer token or session cookie with its anti-forgery token).
@@ -128,7 +129,7 @@ struct TripRoutes {
         }
         v1.get("trips/{tripId}/positions") { request, context in
             let signed = try await deps.auth.require(request)
-            let radius = try Params(request).double("radius") ?? 2_000
+            let radius = try RequestParameters(request).double("radius") ?? 2_000
             guard radius >= 1, radius <= 100_000 else { throw PeopleService.invalid("radius must be from 1 to 100000 metres", "radius") }
             return try json(try await trips.visible(try context.pathID("tripId"), to: signed.account.id, radius: radius))
         }

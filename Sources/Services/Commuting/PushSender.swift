@@ -70,12 +70,15 @@ public struct PushSender: Sendable {
 }
 
 extension PushSender {
+    /// What asking a server that does not send Web Push for push answers.
+    public static let unavailable = ServiceError(.pushUnavailable, "This server does not send Web Push.")
+
     /// A browser's subscription, checked before it is kept: push must be configured (503), the endpoint
     /// a push service's URL (400), and the keys good enough to encrypt with (422), so a bad one fails now,
     /// not silently at the first message.
     public static func checked(_ s: PushSubscriptionDTO, sender: PushSender?) throws -> PushSubscription {
         guard let sender else {
-            throw ServiceError(.pushUnavailable, "This server does not send Web Push.")
+            throw unavailable
         }
         // Push services' URLs are a few hundred characters; the document allows 1,000.
         guard s.endpoint.count <= 1_000, sender.accepts(s.endpoint) else {

@@ -262,6 +262,12 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case notFoundService = "notFound.service"
     case notFoundNotRunning = "notFound.notRunning"
     case notFoundSearch = "notFound.search"
+    // A typed name that matches several stops, or none: the places to choose from.
+    case choiceTitle = "choice.title"
+    case choiceSeveral = "choice.several"
+    case choiceNearest = "choice.nearest"
+    case choiceNone = "choice.none"
+    case choiceStation = "choice.station"
 
     // Dates: weekday and month abbreviations and how they combine.
     case dateFormat = "date.format"

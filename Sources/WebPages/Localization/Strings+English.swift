@@ -245,6 +245,11 @@ extension Strings {
         case .notFoundService: "No service with ID “{id}”."
         case .notFoundNotRunning: "Service “{id}” does not run on {date}."
         case .notFoundSearch: "Search for a station"
+        case .choiceTitle: "Which one?"
+        case .choiceSeveral: "“{text}” matches more than one stop or station. Which one do you mean?"
+        case .choiceNearest: "No stop or station is called “{text}”. Did you mean one of these?"
+        case .choiceNone: "No stop or station is called “{text}”. Try part of its name."
+        case .choiceStation: "station"
 
         case .dateFormat: "{weekday} {day} {month} {year}"
         case .dateTimeFormat: "{date}, {time}"

@@ -245,6 +245,11 @@ extension Strings {
         case .notFoundService: "Tidak ada perjalanan dengan ID “{id}”."
         case .notFoundNotRunning: "Perjalanan “{id}” tidak beroperasi pada {date}."
         case .notFoundSearch: "Cari stasiun"
+        case .choiceTitle: "Yang mana?"
+        case .choiceSeveral: "“{text}” cocok dengan lebih dari satu halte atau stasiun. Yang mana yang Anda maksud?"
+        case .choiceNearest: "Tidak ada halte atau stasiun bernama “{text}”. Mungkin salah satu dari ini?"
+        case .choiceNone: "Tidak ada halte atau stasiun bernama “{text}”. Coba sebagian namanya."
+        case .choiceStation: "stasiun"
 
         case .dateFormat: "{weekday}, {day} {month} {year}"
         case .dateTimeFormat: "{date}, pukul {time}"

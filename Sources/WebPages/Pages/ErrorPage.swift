@@ -42,6 +42,20 @@ public enum ErrorPage {
                     address: PageAddress(path: "/services/" + Links.pathSegment(tripID), query: [.init("date", date)]))
     }
 
+    /// 404 for a name typed into a page (a board's "calling at") that names several stops, or none:
+    /// the places it may mean, each a link to the same page with that place picked.
+    public static func choose(_ problem: PlaceChoices.Problem, parameter: String, context: PageContext, address: PageAddress) -> String {
+        let s = context.strings
+        let main: HTML = """
+        <section class="error-page">
+        <h1>\(s(.choiceTitle))</h1>
+        \(PlaceChoices.html(problem, strings: s) { address.with(parameter, $0.id) })
+        <p><a class="button" href="\(Links.home)">\(s(.errorGoHome))</a></p>
+        </section>
+        """
+        return Layout.document(title: s(.choiceTitle), context: context, address: address, bodyClass: "page-error", main: main)
+    }
+
     static func page(title: String, code: Int, message: String, search: Bool, context: PageContext, address: PageAddress) -> String {
         let s = context.strings
         let searchForm: HTML = search ? StopSearch.form(

@@ -16,10 +16,19 @@ public enum JourneyPage {
         public init() {}
     }
 
-    public static func render(form: Form, answer: JourneysDTO?, problem: String?, context: PageContext) -> String {
+    /// - Parameters:
+    ///   - problem: why no journey is shown, in words.
+    ///   - choice: a place typed as a name that matched several stops, or none (`from` or `to`), with the places to pick.
+    public static func render(form: Form, answer: JourneysDTO?, problem: String?, choice: (parameter: String, problem: PlaceChoices.Problem)? = nil,
+                              context: PageContext) -> String {
         let s = context.strings
         let title = answer.map { s(.journeyTitleFromTo, ["from": $0.from.name, "to": $0.to.name]) } ?? s(.journeyTitle)
-        let problemHTML: HTML = problem.map { "<p class=\"empty-state\" role=\"alert\">\($0)</p>" } ?? .empty
+        let address = PageAddress(path: Links.journeys(), query: query(form))
+        var problemHTML: HTML = problem.map { "<p class=\"empty-state\" role=\"alert\">\($0)</p>" } ?? .empty
+        if let choice {
+            // Picking a place asks again with its ID in the field the name was typed in.
+            problemHTML = PlaceChoices.html(choice.problem, strings: s) { address.with(choice.parameter, $0.id) }
+        }
         let found: HTML = answer.map { a in
             PersonForm.save([("kind", "journey"), ("from", a.from.id), ("to", a.to.id)], label: .saveJourney, context: context) + results(a, strings: s)
         } ?? .empty
@@ -31,6 +40,11 @@ public enum JourneyPage {
         \(problemHTML)
         \(found)
         """
+        return Layout.document(title: title, context: context, address: address, section: .journey, bodyClass: "page-journey", main: main)
+    }
+
+    /// The page's address for what the form holds: a place by its picked ID, else its text.
+    static func query(_ form: Form) -> [PageAddress.Pair] {
         var query: [PageAddress.Pair] = []
         for (name, value) in [("from", form.fromID.isEmpty ? form.fromText : form.fromID), ("to", form.toID.isEmpty ? form.toText : form.toID),
                               ("date", form.date), ("time", form.time)] where !value.isEmpty {
@@ -38,8 +52,7 @@ public enum JourneyPage {
         }
         if form.arriveBy { query.append(.init("arriveBy", "1")) }
         if form.wheelchair { query.append(.init("wheelchair", "1")) }
-        return Layout.document(title: title, context: context, address: PageAddress(path: Links.journeys(), query: query),
-                               section: .journey, bodyClass: "page-journey", main: main)
+        return query
     }
 
     static func formHTML(_ form: Form, strings s: Strings) -> HTML {
