@@ -148,7 +148,7 @@ let package = Package(
         // Composition root: turns configuration into a loaded network and a running server. Ships the default network.
         .target(
             name: "App",
-            dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "Transit", "Server", "Services", "Commute", "WebPush",
+            dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Transit", "Server", "Services", "Commute", "WebPush",
                            "Storage", "StorageSQLite", "StoragePostgres", "TransitSources", "GTFSSource", "NationalRail", "CTABusTracker", "SkiMap", "COnwardZlib",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                            .product(name: "Hummingbird", package: "hummingbird"),
@@ -160,7 +160,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "onward",
-            dependencies: ["App", "Commute", "OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Storage", "Transit", "TransitSources", "SkiMap",
+            dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Storage", "Transit", "TransitSources", "SkiMap",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -239,6 +239,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "CTABusTrackerTests", dependencies: ["CTABusTracker", "OnwardCore", "DataSources", "TransitSources"],
                     swiftSettings: strict),
-        .testTarget(name: "OnwardCLITests", dependencies: ["OnwardTesting", "API", "App", "Transit", "TransitSources", "DataSources", "OnwardCore"], swiftSettings: strict),
+        .testTarget(name: "OnwardCLITests", dependencies: ["OnwardTesting", "API", "App", "Transit", "TransitSources", "DataSources", "OnwardCore",
+                                                     "Services", "Commute", "Storage"], swiftSettings: strict),
     ]
 )

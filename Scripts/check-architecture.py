@@ -68,7 +68,7 @@ PROJECT = set(ALLOWED) | {"COnwardZlib"}
 # Imports that break a rule and are being moved (issue 23, item 5: the CLI on its declared imports).
 # Each is reported as a note, not a failure, until it is gone; an entry no longer imported fails, so
 # the list only shrinks.
-PENDING = {("onward", m) for m in ["Commute", "DataSources", "GTFS", "GTFSRealtime", "HTTPTypes", "Hummingbird",
+PENDING = {("onward", m) for m in ["DataSources", "GTFS", "GTFSRealtime", "HTTPTypes", "Hummingbird",
                                     "HummingbirdWSClient", "Logging", "SkiMap", "Storage", "SwiftProtobuf", "Timetable",
                                     "TransitSources"]}
 

@@ -103,6 +103,7 @@ extension Problem {
         case .personNotFound: (.notFound, "Person not found")
         case .requestNotFound: (.notFound, "No such request")
         case .conversationNotFound: (.notFound, "Conversation not found")
+        case .journeyNotFound: (.notFound, "No such journey")
         case .webhookOff: (.notFound, "Not found")
         case .usernameTaken: (.conflict, "Username taken")
         case .notPossible: (.conflict, "Not possible now")

@@ -22,6 +22,7 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         case personNotFound = "person-not-found"
         case requestNotFound = "request-not-found"
         case conversationNotFound = "conversation-not-found"
+        case journeyNotFound = "journey-not-found"
         case webhookOff = "not-found"
         // In conflict with the state things are in now.
         case usernameTaken = "username-taken"
@@ -41,7 +42,7 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         public var isNotFound: Bool {
             switch self {
             case .telegramOff, .savedRouteNotFound, .tripNotFound, .eventNotFound, .personNotFound, .requestNotFound,
-                 .conversationNotFound, .webhookOff: true
+                 .conversationNotFound, .journeyNotFound, .webhookOff: true
             default: false
             }
         }

@@ -1,11 +1,9 @@
 import API
 import App
 import ArgumentParser
-import Commute
 import Foundation
 import OnwardCore
 import Transit
-import TransitSources
 
 struct CommuteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -62,60 +60,26 @@ struct CommuteCommand: AsyncParsableCommand {
             let start = query.at ?? Instant.now()
             query.at = start
             await opened.readLive(asOf: start)
-            let queries = opened.queries(now: start)
-            let answer: SourceJourneys
-            do { answer = try await queries.journeys(query).journeys } catch { throw error.cli }
-            let (origin, destination, found) = (answer.from, answer.to, answer.journeys)
-            guard option <= found.count else {
-                throw CLIError(found.isEmpty ? "No journey from \(origin.name) to \(destination.name) then." : "--option \(option): only \(found.count) journeys were found.")
+            do {
+                // The server's own driver (`CommuteDriver`, through `App`): the same journey, stations, defaults and re-planning.
+                try await CommuteReplay.run(sources: opened.registry, query: query, option: option, nearStation: nearStation,
+                                            track: live.simulate ? .simulated : .file(path: track!, beacons: beacons), now: start,
+                                            heading: { if !json { print(Self.heading($0.journey, zone: $0.zone)) } },
+                                            report: { alert in if json { try printJSONLine(alert) } else { print(Self.line(alert)) } })
+            } catch let e as CommuteReplay.Failure {
+                throw CLIError(e.parameter == "option" ? "--" + e.description : e.description)
+            } catch {
+                throw error.cli
             }
-            let journey = found[option - 1]
-            let events = try live.simulate ? SimulatedTraveller.track(following: journey, from: start) : CommuteTrack.read(track!, beacons: try beacons.map(CommuteTrack.beaconMap))
-            var settings = CommuteSettings()
-            settings.nearStation = nearStation
-            // The stations a small network lists, and the journey's own.
-            let stations = queries.registry.sources.flatMap { $0.listedStations() } + [origin, destination]
-            var session = CommuteSession(journey: journey, settings: settings, stations: stations)
-            let zone = TimeZone(identifier: origin.timeZone) ?? .gmt
-            if !json { print(CommuteReplay.heading(journey, zone: zone)) }
-            try await CommuteReplay(queries: queries, destination: destination.id, planning: planning)
-                .run(&session, events: events, from: min(start, events.first?.at ?? start), until: journey.arrival.adding(seconds: 3_600)) { alert in
-                    if json { try printJSONLine(CommuteAlertDTO(alert, zone: zone)) } else { print(CommuteReplay.line(alert, zone: zone)) }
-                }
-        }
-    }
-}
-
-/// Drives a session through a track in time order, waking it at each deadline in between,
-/// and planning again from the station of a missed change (as the server does).
-struct CommuteReplay {
-    let queries: Queries
-    let destination: String
-    let planning: PlanOptions
-
-    func run(_ session: inout CommuteSession, events: [CommuteEvent], from start: Instant, until end: Instant,
-             report: (CommuteAlert) throws -> Void) async throws {
-        var pending = events.sorted { $0.at < $1.at }[...]
-        let last = max(end, pending.last?.at ?? end)
-        // What is due at the start is said at once.
-        for alert in session.handle(.tick(start)) { try report(alert) }
-        while true {
-            for alert in session.advance(to: last, events: &pending) { try report(alert) }
-            guard let from = session.replanFrom, let now = session.time else { break }
-            let again = try? await queries.journeys(planning.query(from: from.stopID, to: destination, at: now, queries: queries))
-            guard let journey = again?.journeys.journeys.first else {
-                // No other way found: the rest of the old journey is still said.
-                for alert in session.advance(to: last, events: &pending) { try report(alert) }
-                break
-            }
-            for alert in session.handle(.journey(journey, at: now)) { try report(alert) }
         }
     }
 
     /// "07:58:00  vehicleArriving         Your NS to Bundaran HI is arriving…"
-    static func line(_ alert: CommuteAlert, zone: TimeZone) -> String {
-        let kind = alert.kind.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0)
-        return "\(LocalTime(alert.at, in: zone).hhmmss)  \(kind)  \(alert.message)"
+    static func line(_ alert: CommuteAlertDTO) -> String {
+        let kind = alert.kind.padding(toLength: 22, withPad: " ", startingAt: 0)
+        // `at` is ISO 8601 local time with its offset: its clock time is characters 11 to 19.
+        let clock = alert.at.count >= 19 ? String(alert.at.dropFirst(11).prefix(8)) : alert.at
+        return "\(clock)  \(kind)  \(alert.message)"
     }
 
     /// The journey being replayed, in one line per ride.

@@ -61,40 +61,20 @@ struct CommuteRoutes {
         let buffer = try await request.body.collect(upTo: deps.settings.maxBodyBytes)
         let q = try RequestParameters(json: Data(buffer.readableBytesView), acceptLanguage: request.headers[.acceptLanguage])
         let queries = deps.queries()
-        var query = try await queries.journeyQuery(q)
+        let query = try await queries.journeyQuery(q)
         let option = try q.int("option", in: 1...Queries.maxLimit) ?? 1
-        query.limit = max(query.limit, option)
         let simulate = try q.bool("simulate") ?? false
         let speed = try q.int("speed", in: CommuteService.speeds) ?? deps.commutes.defaultSpeed
         var settings = CommuteSettings()
         settings.nearStation = try q.bool("nearStation") ?? false
-        let (answer, source) = try await queries.journeys(query)
-        guard option <= answer.journeys.count else {
-            throw Problem(status: .notFound, code: "journey-not-found", title: "No such journey",
-                          detail: answer.journeys.isEmpty ? (answer.emptyReason ?? "No journey was found then.")
-                              : "option \(option): only \(answer.journeys.count) journeys were found.", parameter: "option")
-        }
-        let journey = answer.journeys[option - 1]
-        let plan = CommuteState.Plan(destination: answer.to.id, maxWalkMetres: query.maxWalkMetres, transferSlackSeconds: query.transferSlackSeconds,
-                                     maxTransfers: query.maxTransfers, wheelchair: query.wheelchair)
-        let stations = source.listedStations() + [answer.from, answer.to]
-        let (id, view) = try await deps.commutes.start(journey, plan: plan, settings: settings, stations: stations,
-                                                       simulationSpeed: simulate ? speed : nil)
+        let begun = try await deps.commutes.driver.begin(query, option: option, settings: settings, now: queries.now)
+        let (id, view) = try await deps.commutes.start(begun, simulationSpeed: simulate ? speed : nil)
         var started = view
         started.id = id
         return try json(started, status: .created)
     }
 
-    static func check(_ s: CommuteSightingDTO) throws {
-        func bad(_ detail: String, _ parameter: String) -> Problem {
-            Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter", detail: detail, parameter: parameter)
-        }
-        if let at = s.at, Instant(iso8601: at) == nil { throw bad("at '\(at)' is not an ISO 8601 time with its offset", "at") }
-        if s.beacon != nil { return }
-        guard let lat = s.lat, (-90...90).contains(lat) else { throw bad("lat (-90…90) is required, or a beacon", "lat") }
-        guard let lon = s.lon, (-180...180).contains(lon) else { throw bad("lon (-180…180) is required, or a beacon", "lon") }
-        if let a = s.accuracy, !(a.isFinite && a >= 0) { throw bad("accuracy must be a number of metres, 0 or more", "accuracy") }
-    }
+    static func check(_ s: CommuteSightingDTO) throws { try CommuteDriver.check(s) }
 
     static let notFound = Problem(status: .notFound, code: "commute-not-found", title: "Commute not found",
                                   detail: "No commute in progress has this ID.")

@@ -65,16 +65,19 @@ public final class CommuteService: Service, Sendable {
 
     // MARK: Starting, reading, ending
 
-    /// Starts a commute on `journey`; returns its new ID once it is stored.
-    public func start(_ journey: Journey, plan: CommuteState.Plan, settings: CommuteSettings, stations: [StopPlace], simulationSpeed: Int?) async throws -> (String, CommuteDTO) {
+    /// The driver of the engine this service runs (the one `onward commute` runs too).
+    public var driver: CommuteDriver { CommuteDriver(sources: sources) }
+
+    /// Starts a commute the driver began; returns its new ID once it is stored.
+    public func start(_ begun: CommuteDriver.Begun, simulationSpeed: Int?) async throws -> (String, CommuteDTO) {
         let real = now()
-        let session = CommuteSession(journey: journey, settings: settings, stations: stations)
-        var state = CommuteState(session: session, journey: journey, plan: plan)
+        let journey = begun.journey
+        var state = CommuteState(session: begun.session, journey: journey, plan: begun.plan)
         if let speed = simulationSpeed {
             // The simulated traveller sets out six minutes before the first departure, three seconds from
             // now: time for the page to connect and subscribe to pushes before the first alert.
             state.simulation = .init(journey: journey, realStart: real,
-                                     start: journey.departure.adding(seconds: -360 - Self.simulationDelaySeconds * Int64(speed)), speed: speed)
+                                     start: journey.departure.adding(seconds: -CommuteDriver.simulationLeadSeconds - Self.simulationDelaySeconds * Int64(speed)), speed: speed)
         }
         let id = Secrets.token()
         guard try await repository.save(try record(id, state), over: nil) else {
@@ -123,18 +126,10 @@ public final class CommuteService: Service, Sendable {
     public func sighting(_ id: String, _ s: CommuteSightingDTO) async throws -> [CommuteAlertDTO]? {
         guard await known(id), let zone = table.withLock({ $0[id].map { Self.zone($0.state) } }) else { return nil }
         let real = now()
-        let event: CommuteEvent
+        // A device's clock may be off: its time is kept within the last five minutes and never ahead of now.
         let reported = s.at.flatMap(Instant.init(iso8601:)) ?? real
         let at = max(min(reported, real), real.adding(seconds: -300))
-        if let b = s.beacon {
-            // A beacon the operator's file does not list says nothing about where the traveller is.
-            guard let stop = beacons.stop(uuid: b.uuid, major: b.major, minor: b.minor) else { return [] }
-            event = .beacon(at: at, stopID: stop)
-        } else if let lat = s.lat, let lon = s.lon {
-            event = .position(at: at, latitude: lat, longitude: lon, accuracy: s.accuracy ?? 50)
-        } else {
-            return []
-        }
+        guard let event = CommuteDriver.event(s, at: at, beacons: beacons) else { return [] }
         guard let changed = try await change(id, { state in
             // A simulated commute follows its own traveller: the device's positions are not its.
             state.simulation == nil ? state.session.handle(event) : []
@@ -311,11 +306,7 @@ public final class CommuteService: Service, Sendable {
     /// Plans again after a missed change, when the engine asks.
     private func replan(_ id: String, after change: Change) async throws {
         guard let from = change.state.session.replanFrom, let at = change.state.session.time else { return }
-        let plan = change.state.plan
-        var q = Queries.JourneyQuery(from: from.stopID, to: plan.destination, at: at)
-        q.maxWalkMetres = plan.maxWalkMetres; q.transferSlackSeconds = plan.transferSlackSeconds
-        q.maxTransfers = plan.maxTransfers; q.wheelchair = plan.wheelchair; q.limit = 1
-        guard let journey = try? await Queries(sources, now: now()).journeys(q).journeys.journeys.first else {
+        guard let journey = await driver.replan(from: from.stopID, plan: change.state.plan, at: at, now: now()) else {
             // No other way: carry on with the old journey (the engine goes on once asked again).
             return
         }

@@ -54,7 +54,7 @@ public struct CommuteState: Codable, Sendable, Equatable {
         }
 
         /// Sets out six minutes before the first departure.
-        var track: [CommuteEvent] { SimulatedTraveller.track(following: journey, from: journey.departure.adding(seconds: -360)) }
+        var track: [CommuteEvent] { CommuteDriver.simulatedTrack(journey) }
     }
 
     /// The commute's clock: real time, or the simulation's.
