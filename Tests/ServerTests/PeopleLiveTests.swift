@@ -83,6 +83,36 @@ struct PeopleLiveTests {
         }
     }
 
+    @Test("signing out one session closes that session's live connections (routes and trip map) at once, and no other session's")
+    func signOutOneSession() async throws {
+        try await TestServer.app(try TripAPITests.deps(TripAPITests.Clock())).test(.live) { client in
+            let phone = try await PeopleAPITests.signUp(client, "ana")
+            let signIn = try await PeopleAPITests.send(client, .post, "/api/v1/sessions", #"{"username": "ana", "password": "correct horse battery"}"#)
+            let laptop = try PeopleAPITests.decode(signIn, as: SignedInDTO.self).token
+            let trip = try PeopleAPITests.decode(try await PeopleAPITests.send(client, .post, "/api/v1/trips",
+                                                                             #"{"name": "Ski week", "endsAt": "2026-11-30T08:00:00+07:00"}"#, token: phone),
+                                                 as: TripDTO.self)
+            try await client.ws("/live?me", configuration: Self.bearer(laptop)) { laptopInbound, _, _ in
+                var laptopMessages = laptopInbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                #expect(try Self.routes(try await laptopMessages.next()).version == 0)
+                try await TripLiveTests.live(client, trip.id, phone) { tripSocket, _ in
+                    try await client.ws("/live?me", configuration: Self.bearer(phone)) { inbound, _, _ in
+                        var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                        #expect(try Self.routes(try await messages.next()).version == 0)
+                        let out = try await PeopleAPITests.send(client, .delete, "/api/v1/sessions/current", token: phone)
+                        #expect(out.status == .noContent)
+                        // The phone's connections end with no further message.
+                        #expect(try await messages.next() == nil)
+                        #expect(try await tripSocket.next() == nil)
+                    }
+                }
+                // The laptop's session goes on: its connection hears the next change.
+                #expect(try await PeopleAPITests.send(client, .post, "/api/v1/me/routes", PeopleAPITests.blokM, token: laptop).status == .created)
+                #expect(try Self.routes(try await laptopMessages.next()).version == 1)
+            }
+        }
+    }
+
     @Test("without credentials, or with ended ones, /live?me is refused")
     func refused() async throws {
         try await TestServer.app(try PeopleAPITests.deps()).test(.live) { client in

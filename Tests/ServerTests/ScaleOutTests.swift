@@ -71,6 +71,28 @@ struct ScaleOutTests {
         }
     }
 
+    @Test("signing out one session on one server ends that session's live connection on the other, and no other session's")
+    func signOutAcrossServers() async throws {
+        try await Self.twoServers { phoneServer, laptopServer in
+            let phone = try await PeopleAPITests.signUp(phoneServer, "ana")
+            let signIn = try await PeopleAPITests.send(laptopServer, .post, "/api/v1/sessions", #"{"username": "ana", "password": "correct horse battery"}"#)
+            let laptop = try PeopleAPITests.decode(signIn, as: SignedInDTO.self).token
+            try await phoneServer.ws("/live?me", configuration: PeopleLiveTests.bearer(laptop)) { laptopInbound, _, _ async throws in
+                var laptopSocket = laptopInbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                #expect(try PeopleLiveTests.routes(try await laptopSocket.next()).version == 0)
+                try await phoneServer.ws("/live?me", configuration: PeopleLiveTests.bearer(phone)) { inbound, _, _ async throws in
+                    var phoneSocket = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                    #expect(try PeopleLiveTests.routes(try await phoneSocket.next()).version == 0)
+                    // Signed out on the other server: the phone's connection here ends.
+                    #expect(try await PeopleAPITests.send(laptopServer, .delete, "/api/v1/sessions/current", token: phone).status == .noContent)
+                    #expect(try await phoneSocket.next() == nil)
+                }
+                #expect(try await PeopleAPITests.send(laptopServer, .post, "/api/v1/me/routes", PeopleAPITests.blokM, token: laptop).status == .created)
+                #expect(try PeopleLiveTests.routes(try await laptopSocket.next()).version == 1)
+            }
+        }
+    }
+
     @Test("a trip's position, chat message, RSVP and member change written on one server reach the map on the other within a second")
     func tripAcrossServers() async throws {
         typealias P = PeopleAPITests

@@ -25,11 +25,14 @@ struct MeLive {
         let accountId = signed.account.id
         // Subscribed before the first read, so no change falls between the two.
         let changes = deps.people.hub.subscribe(accountId)
+        let ended = deps.people.sessionEnds.watch(signed.session)
         let (ticks, tick) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         try await cancelWhenGracefulShutdown {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // Reading until the client closes; what it sends is not used.
                 group.addTask { for try await _ in inbound {} }
+                // Until the session that opened the connection is signed out.
+                group.addTask { for await _ in ended {} }
                 group.addTask {
                     for await routes in changes {
                         guard routes != nil else { break }

@@ -39,6 +39,7 @@ struct TripLive {
         let person = signed.account.id
         // Subscribed before the first read, so no change falls between the two.
         let signals = trips.hub.subscribe(trip: tripID, person: person)
+        let ended = deps.people.sessionEnds.watch(signed.session)
         guard let trip = try await deps.trips.repository.trip(id: tripID), trip.isMember(person) else { return }
         trips.hub.seed(trip, positions: try await trips.repository.positions(trip: tripID))
         let (inputs, input) = AsyncStream<Input>.makeStream(bufferingPolicy: .bufferingNewest(8_192))
@@ -55,6 +56,8 @@ struct TripLive {
                     for await signal in signals { input.yield(.signal(signal)) }
                     input.finish()
                 }
+                // Until the session that opened the connection is signed out.
+                group.addTask { for await _ in ended {} }
                 group.addTask {
                     while !Task.isCancelled {
                         try await Task.sleep(for: deps.settings.tripRecheck)

@@ -14,6 +14,8 @@ public enum RelayMessage: Sendable, Hashable, Codable {
     case routes(account: String)
     /// The account was deleted, or signed out everywhere: its live connections end.
     case accountClosed(account: String)
+    /// One session was signed out: the live connections it opened end (the hash storage keeps, not the token).
+    case sessionEnded(session: String)
     case position(trip: String, SharedPosition)
     case members(trip: String)
     case event(id: String)
@@ -73,6 +75,7 @@ public final class LiveRelay: Service, Sendable {
                         feedStored: (@Sendable (String?) async -> Void)? = nil) {
         receivers.withLock { $0 = Receivers(people: people, trips: trips, commutes: commutes, feedStored: feedStored) }
         people.hub.relay(self)
+        people.sessionEnds.relay(self)
         trips?.hub.relay(self)
         commutes?.share(through: self)
     }
@@ -179,6 +182,9 @@ public final class LiveRelay: Service, Sendable {
             r.people.hub.deliver(try await r.people.repository.routes(accountId: account), of: account)
         case .accountClosed(let account):
             r.people.hub.deliverClose(account)
+            r.people.sessionEnds.deliverEndAll(account: account)
+        case .sessionEnded(let session):
+            r.people.sessionEnds.deliverEnd(session: session)
         case .position(let trip, let position):
             r.trips?.hub.deliver(.position(trip: trip, position))
         case .members(let id):

@@ -22,6 +22,8 @@ public final class PeopleService: Sendable {
     let hasher: PasswordHasher
     let telegram: TelegramLogin?
     public let hub: RoutesHub
+    /// The live connections of each session, closed when it ends.
+    public let sessionEnds = SessionEnds()
     public let now: @Sendable () -> Instant
     /// Sign-in attempts: ten per account, then one a minute; thirty per client, then one each ten seconds.
     let accountAttempts = RateLimiter(.init(ratePerSecond: 1.0 / 60, burst: 10))
@@ -107,8 +109,11 @@ public final class PeopleService: Sendable {
             try await repository.removeSessions(accountId: signed.account.id)
             // Every live connection was opened with one of those sessions.
             hub.close(signed.account.id)
+            sessionEnds.endAll(account: signed.account.id)
         } else {
             try await repository.removeSession(tokenHash: signed.session.tokenHash)
+            // That session's live connections (and only those) close now, on every server.
+            sessionEnds.end(session: signed.session.tokenHash)
         }
     }
 
@@ -116,6 +121,7 @@ public final class PeopleService: Sendable {
     public func deleteAccount(_ signed: Signed) async throws {
         _ = try await repository.deleteAccount(id: signed.account.id)
         hub.close(signed.account.id)
+        sessionEnds.endAll(account: signed.account.id)
     }
 
     public func export(_ signed: Signed) async throws -> ExportDTO {
