@@ -89,6 +89,29 @@ public enum PeopleRepositoryContract {
             // The username is free again.
             try await repo.createAccount(account("a2", username: "Ana", telegram: nil))
         },
+        Check(name: "sign-in attempts: a bucket of `burst`, refilled at its rate, each key its own; a refusal says how long to wait and takes nothing") { repo async throws in
+            for _ in 0..<3 { #expect(try await repo.takeAttempt(key: "account ana", ratePerSecond: 0.5, burst: 3, now: 1_000) == nil) }
+            #expect(try await repo.takeAttempt(key: "account ana", ratePerSecond: 0.5, burst: 3, now: 1_000) == 2)
+            // Refused again half a second on: the wait shrinks, the refusal took nothing.
+            #expect(try await repo.takeAttempt(key: "account ana", ratePerSecond: 0.5, burst: 3, now: 1_000.5) == 1.5)
+            #expect(try await repo.takeAttempt(key: "account bob", ratePerSecond: 0.5, burst: 3, now: 1_000.5) == nil)
+            // Two seconds after the first refusal one attempt is back, and only one.
+            #expect(try await repo.takeAttempt(key: "account ana", ratePerSecond: 0.5, burst: 3, now: 1_002) == nil)
+            #expect(try await repo.takeAttempt(key: "account ana", ratePerSecond: 0.5, burst: 3, now: 1_002) == 2)
+            // A long pause refills to the burst, no further.
+            for _ in 0..<3 { #expect(try await repo.takeAttempt(key: "account ana", ratePerSecond: 0.5, burst: 3, now: 5_000) == nil) }
+            #expect(try await repo.takeAttempt(key: "account ana", ratePerSecond: 0.5, burst: 3, now: 5_000) != nil)
+            // Idle buckets are forgotten (a forgotten bucket is a full one).
+            #expect(try await repo.removeIdleAttempts(before: 2_000) == 1)
+            #expect(try await repo.takeAttempt(key: "account bob", ratePerSecond: 0.5, burst: 3, now: 5_000) == nil)
+        },
+        Check(name: "sign-in attempts taken at once from one bucket: exactly `burst` succeed") { repo async throws in
+            let granted = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<40 { group.addTask { try await repo.takeAttempt(key: "client 10.0.0.1", ratePerSecond: 0.001, burst: 10, now: 100) == nil } }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(granted == 10)
+        },
     ]
 
     static func account(_ id: String, username: String?, telegram: Int64?) -> Account {

@@ -7,6 +7,7 @@ public final class InMemoryPeopleRepository: PeopleRepository {
         var accounts: [String: Account] = [:]
         var sessions: [String: SessionRecord] = [:]
         var routes: [String: SavedRoutes] = [:]
+        var attempts: [String: (tokens: Double, updated: Double)] = [:]
     }
 
     private let tables = Mutex(Tables())
@@ -79,6 +80,23 @@ public final class InMemoryPeopleRepository: PeopleRepository {
             let before = t.sessions.count
             t.sessions = t.sessions.filter { $0.value.expiresAt >= now }
             return before - t.sessions.count
+        }
+    }
+
+    public func takeAttempt(key: String, ratePerSecond: Double, burst: Double, now: Double) async throws -> Double? {
+        tables.withLock { t in
+            let held = t.attempts[key].map { min(burst, $0.tokens + max(0, now - $0.updated) * ratePerSecond) } ?? burst
+            let took = held >= 1
+            t.attempts[key] = (took ? held - 1 : held, now)
+            return took ? nil : (1 - held) / ratePerSecond
+        }
+    }
+
+    public func removeIdleAttempts(before: Double) async throws -> Int {
+        tables.withLock { t in
+            let idle = t.attempts.filter { $0.value.updated < before }.map(\.key)
+            for key in idle { t.attempts[key] = nil }
+            return idle.count
         }
     }
 

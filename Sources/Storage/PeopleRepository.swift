@@ -26,6 +26,14 @@ public protocol PeopleRepository: Sendable {
     /// Forgets sessions that expired before `now`; returns how many.
     @discardableResult func removeExpiredSessions(before now: Instant) async throws -> Int
 
+    /// Takes one sign-in attempt from the bucket named `key` (it holds `burst` attempts and refills at
+    /// `ratePerSecond`) at `now` (seconds since 1970, fractions allowed): nil when one was there (and is
+    /// taken), else the seconds until one is. Kept in storage, in one step, so the limit holds for every
+    /// server on one database together.
+    func takeAttempt(key: String, ratePerSecond: Double, burst: Double, now: Double) async throws -> Double?
+    /// Forgets buckets untouched since `before` (seconds since 1970); a bucket that has refilled is no different.
+    @discardableResult func removeIdleAttempts(before: Double) async throws -> Int
+
     /// The person's saved routes (version 0 and none when nothing was ever saved).
     func routes(accountId: String) async throws -> SavedRoutes
     /// Stores `routes` only if what is stored is still at `routes.version - 1` (what the edit read);

@@ -116,6 +116,11 @@ enum PostgresMigrations {
             """,
             "DROP TABLE friendships",
         ]),
+        ("v9-sign-in-attempts", [
+            // Sign-in attempts as token buckets by account and by client, in the database, so the limit holds for
+            // all the servers on it together (each kept its own, so N servers allowed N times the attempts).
+            "CREATE TABLE sign_in_attempt (key text PRIMARY KEY, tokens double precision NOT NULL, took boolean NOT NULL, updated double precision NOT NULL)",
+        ]),
     ]
 
     static var identifiers: [String] { steps.map(\.identifier) }

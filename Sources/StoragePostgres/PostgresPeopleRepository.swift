@@ -74,6 +74,26 @@ public struct PostgresPeopleRepository: PeopleRepository {
         try await db.rows("remove expired sessions", "DELETE FROM session WHERE expires_at < \(now.epochSeconds) RETURNING 1").count
     }
 
+    public func takeAttempt(key: String, ratePerSecond: Double, burst: Double, now: Double) async throws -> Double? {
+        // One statement, so servers taking from one bucket at once each see the other's attempt; `took` says
+        // whether this one found an attempt to take.
+        let rows = try await db.rows("take a sign-in attempt", """
+            INSERT INTO sign_in_attempt AS a (key, tokens, took, updated) VALUES (\(key), \(burst) - 1, true, \(now))
+            ON CONFLICT (key) DO UPDATE SET
+                took = least(\(burst), a.tokens + greatest(0, \(now) - a.updated) * \(ratePerSecond)) >= 1,
+                tokens = least(\(burst), a.tokens + greatest(0, \(now) - a.updated) * \(ratePerSecond))
+                    - CASE WHEN least(\(burst), a.tokens + greatest(0, \(now) - a.updated) * \(ratePerSecond)) >= 1 THEN 1 ELSE 0 END,
+                updated = \(now)
+            RETURNING tokens, took
+            """) { try $0.decode((Double, Bool).self) }
+        guard let (tokens, took) = rows.first else { return nil }
+        return took ? nil : (1 - tokens) / ratePerSecond
+    }
+
+    public func removeIdleAttempts(before: Double) async throws -> Int {
+        try await db.rows("remove idle sign-in attempts", "DELETE FROM sign_in_attempt WHERE updated < \(before) RETURNING 1").count
+    }
+
     public func routes(accountId: String) async throws -> SavedRoutes {
         let states = try await db.rows("read saved routes", "SELECT state FROM saved_routes WHERE account_id = \(accountId)") { try $0.decode(Data.self) }
         guard let state = states.first else { return SavedRoutes() }

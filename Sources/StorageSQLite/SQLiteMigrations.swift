@@ -150,6 +150,11 @@ enum SQLiteMigrations {
                 """)
             try db.execute(sql: "DROP TABLE friendships")
         }
+        migrator.registerMigration("v9-sign-in-attempts") { db in
+            // Sign-in attempts as token buckets by account and by client, in the database, so the limit holds for
+            // all the servers on it together (each kept its own, so N servers allowed N times the attempts).
+            try db.execute(sql: "CREATE TABLE sign_in_attempt (key TEXT PRIMARY KEY, tokens REAL NOT NULL, took BOOLEAN NOT NULL, updated REAL NOT NULL)")
+        }
         return migrator
     }
 }

@@ -92,6 +92,29 @@ public struct SQLitePeopleRepository: PeopleRepository {
         }
     }
 
+    public func takeAttempt(key: String, ratePerSecond: Double, burst: Double, now: Double) async throws -> Double? {
+        try await db.write("take a sign-in attempt") { db in
+            // One statement: the bucket refilled to now, one attempt taken when there is one; `took` says which.
+            let row = try Row.fetchOne(db, sql: """
+                INSERT INTO sign_in_attempt (key, tokens, took, updated) VALUES (?1, ?2 - 1, 1, ?4)
+                ON CONFLICT (key) DO UPDATE SET
+                    took = min(?2, tokens + max(0, ?4 - updated) * ?3) >= 1,
+                    tokens = min(?2, tokens + max(0, ?4 - updated) * ?3) - (min(?2, tokens + max(0, ?4 - updated) * ?3) >= 1),
+                    updated = ?4
+                RETURNING tokens, took
+                """, arguments: [key, burst, ratePerSecond, now])
+            guard let row, let tokens = row["tokens"] as Double?, let took = row["took"] as Bool? else { return nil }
+            return took ? nil : (1 - tokens) / ratePerSecond
+        }
+    }
+
+    public func removeIdleAttempts(before: Double) async throws -> Int {
+        try await db.write("remove idle sign-in attempts") { db in
+            try db.execute(sql: "DELETE FROM sign_in_attempt WHERE updated < ?", arguments: [before])
+            return db.changesCount
+        }
+    }
+
     public func routes(accountId: String) async throws -> SavedRoutes {
         let state = try await db.read("read saved routes") { db in
             try Data.fetchOne(db, sql: "SELECT state FROM saved_routes WHERE account_id = ?", arguments: [accountId])

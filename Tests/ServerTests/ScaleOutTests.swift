@@ -71,6 +71,24 @@ struct ScaleOutTests {
         }
     }
 
+    @Test("sign-in attempts count on both servers together: ten wrong passwords, half on each, and the eleventh is refused on either")
+    func signInThrottleAcrossServers() async throws {
+        try await Self.twoServers { a, b in
+            _ = try await PeopleAPITests.signUp(a, "ana")
+            let wrong = #"{"username": "ana", "password": "not the right one"}"#
+            for i in 0..<10 {
+                let r = i % 2 == 0 ? try await PeopleAPITests.send(a, .post, "/api/v1/sessions", wrong)
+                    : try await PeopleAPITests.send(b, .post, "/api/v1/sessions", wrong)
+                #expect(r.status == .unauthorized, "attempt \(i + 1)")
+            }
+            let right = #"{"username": "ana", "password": "correct horse battery"}"#
+            for r in [try await PeopleAPITests.send(a, .post, "/api/v1/sessions", right), try await PeopleAPITests.send(b, .post, "/api/v1/sessions", right)] {
+                #expect(r.status == .tooManyRequests)
+                #expect(String(buffer: r.body).contains("Too many sign-in attempts"))
+            }
+        }
+    }
+
     @Test("signing out one session on one server ends that session's live connection on the other, and no other session's")
     func signOutAcrossServers() async throws {
         try await Self.twoServers { phoneServer, laptopServer in

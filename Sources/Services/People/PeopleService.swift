@@ -26,8 +26,11 @@ public final class PeopleService: Sendable {
     public let sessionEnds = SessionEnds()
     public let now: @Sendable () -> Instant
     /// Sign-in attempts: ten per account, then one a minute; thirty per client, then one each ten seconds.
-    let accountAttempts = RateLimiter(.init(ratePerSecond: 1.0 / 60, burst: 10))
-    let clientAttempts = RateLimiter(.init(ratePerSecond: 0.1, burst: 30))
+    /// Kept in storage, so the limit holds for every server on one database together.
+    static let accountAttempts = RateLimiter.Configuration(ratePerSecond: 1.0 / 60, burst: 10)
+    static let clientAttempts = RateLimiter.Configuration(ratePerSecond: 0.1, burst: 30)
+    /// Attempts taken since idle buckets were last forgotten.
+    private let attemptsSincePrune = Atomic<Int>(0)
     /// Checked against when a username does not exist, so that answer takes as long as a wrong password.
     private let decoy = Mutex<String?>(nil)
 
@@ -46,7 +49,7 @@ public final class PeopleService: Sendable {
 
     public func createAccount(username: String, password: String, displayName: String?, client: String,
                               kind: SessionRecord.Kind) async throws -> (Signed, token: String) {
-        try throttle(client: client, username: nil)
+        try await throttle(client: client, username: nil)
         if let p = Self.usernameProblem(username) { throw Self.invalid(p, "username") }
         if let p = PasswordHasher.problem(password) { throw Self.invalid(p, "password") }
         let name = (displayName ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -60,7 +63,7 @@ public final class PeopleService: Sendable {
     }
 
     public func signIn(username: String, password: String, client: String, kind: SessionRecord.Kind) async throws -> (Signed, token: String) {
-        try throttle(client: client, username: username)
+        try await throttle(client: client, username: username)
         let account = try await repository.account(username: username)
         let ok: Bool
         if let hash = account?.passwordHash {
@@ -78,7 +81,7 @@ public final class PeopleService: Sendable {
         guard let telegram else {
             throw ServiceError(.telegramOff, "This server has no Telegram bot configured (telegram_bot_token).")
         }
-        try throttle(client: client, username: nil)
+        try await throttle(client: client, username: nil)
         let user: TelegramLogin.User
         do throws(TelegramLogin.Failure) { user = try telegram.verify(fields, now: now()) } catch {
             throw ServiceError(.telegramRefused, error.description)
@@ -193,9 +196,19 @@ public final class PeopleService: Sendable {
         return (Signed(account: account, session: session), token)
     }
 
-    private func throttle(client: String, username: String?) throws {
-        let t = Date().timeIntervalSinceReferenceDate
-        let wait = clientAttempts.take(client: client, now: t) ?? username.flatMap { accountAttempts.take(client: Account.usernameKey($0), now: t) }
+    private func throttle(client: String, username: String?) async throws {
+        // Real time: attempts refill as seconds pass, whatever clock the service shows times by.
+        let t = Date().timeIntervalSince1970
+        if attemptsSincePrune.add(1, ordering: .relaxed).newValue % 1_000 == 0 {
+            // A bucket idle for an hour has refilled: forgetting it changes nothing.
+            _ = try? await repository.removeIdleAttempts(before: t - 3_600)
+        }
+        let c = Self.clientAttempts, a = Self.accountAttempts
+        var wait = try await repository.takeAttempt(key: "client " + client, ratePerSecond: c.ratePerSecond, burst: c.burst, now: t)
+        if wait == nil, let username {
+            wait = try await repository.takeAttempt(key: "account " + Account.usernameKey(username), ratePerSecond: a.ratePerSecond,
+                                                    burst: a.burst, now: t)
+        }
         guard let wait else { return }
         throw ServiceError(.rateLimited, "Too many sign-in attempts; try again in \(max(1, Int(wait.rounded(.up)))) seconds.")
     }
