@@ -285,18 +285,35 @@ struct TelegramPageTests {
                                               telegramBotUsername: username, now: { TestServer.now }))
     }
 
-    /// The widget's redirect: the fields and their signature as query parameters.
-    static func query(_ fields: [String: String]) throws -> String {
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(PeopleAPITests.telegram(fields).utf8)) as? [String: String])
+    /// Telegram's signed fields (and, optionally, the page's token) as the sign-in page's form posts them.
+    static func form(_ fields: [String: String], token: String?) throws -> String {
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(PeopleAPITests.telegram(fields).utf8)) as? [String: String])
+        object["_csrf"] = token
         return object.sorted { $0.key < $1.key }
             .map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")
     }
 
-    @Test("the sign-in page shows the widget, and lets only that page load Telegram's script")
+    /// The sign-in page's anti-forgery token: in its form, and in the cookie it sets.
+    static func pageToken(_ client: some TestClientProtocol) async throws -> (form: String, cookie: String) {
+        let page = try await client.execute(uri: "/signin", method: .get)
+        let html = String(buffer: page.body)
+        let marker = #"name="_csrf" value=""#
+        let start = try #require(html.range(of: marker)).upperBound
+        let form = String(html[start...].prefix { $0 != "\"" })
+        let cookie = try #require(page.headers[.setCookie])
+        #expect(cookie.hasPrefix("onward_signin=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/signin"))
+        return (form, String(cookie.prefix { $0 != ";" }))
+    }
+
+    @Test("the sign-in page offers Telegram's login window for the bot's ID, and lets only that page load Telegram's script")
     func widget() async throws {
         try await TestServer.app(try Self.deps(username: "onward_test_bot")).test(.router) { client in
             let page = try await client.execute(uri: "/signin", method: .get)
-            #expect(String(buffer: page.body).contains(#"data-telegram-login="onward_test_bot""#))
+            let html = String(buffer: page.body)
+            #expect(html.contains(#"data-telegram-sign-in data-bot-id="123456""#))
+            #expect(html.contains(#"action="/signin/telegram""#) && html.contains(#"name="_csrf""#))
+            // No redirect back from Telegram that a link could imitate.
+            #expect(!html.contains("data-auth-url"))
             #expect(page.headers[.contentSecurityPolicy]?.contains("script-src 'self' https://telegram.org") == true)
             let home = try await client.execute(uri: "/", method: .get)
             #expect(home.headers[.contentSecurityPolicy]?.contains("telegram.org") == false)
@@ -308,21 +325,39 @@ struct TelegramPageTests {
         }
     }
 
-    @Test("Telegram's redirect with genuine data signs the browser in with a cookie; tampered data does not")
-    func redirect() async throws {
+    @Test("Telegram's signed data posted from the sign-in page signs the browser in; from elsewhere, without the page's token, or tampered, it does not")
+    func callback() async throws {
         try await TestServer.app(try Self.deps(username: "onward_test_bot")).test(.router) { client in
             let fields = ["id": "777", "first_name": "Dewi Sartika", "auth_date": String(TestServer.now.epochSeconds - 30)]
-            let ok = try await client.execute(uri: "/signin/telegram?" + (try Self.query(fields)), method: .get)
-            #expect(ok.status == .seeOther && ok.headers[.location] == "/me")
-            let cookie = try #require(ok.headers[.setCookie])
-            #expect(cookie.hasPrefix("onward_session=") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
-            let session = String(cookie.prefix { $0 != ";" })
-            let me = try await client.execute(uri: "/me", method: .get, headers: [.cookie: session])
-            #expect(me.status == .ok && String(buffer: me.body).contains("My routes"))
-            let tampered = (try Self.query(fields)).replacingOccurrences(of: "id=777", with: "id=778")
-            let refused = try await client.execute(uri: "/signin/telegram?" + tampered, method: .get)
-            #expect(refused.status == .unauthorized && refused.headers[.setCookie] == nil)
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            func post(_ body: String, cookie: String?, origin: String? = nil) async throws -> TestResponse {
+                var headers = form
+                if let cookie { headers[.cookie] = cookie }
+                if let origin { headers[.origin] = origin }
+                return try await client.execute(uri: "/signin/telegram", method: .post, headers: headers, body: ByteBuffer(string: body))
+            }
+            // The redirect login is gone: a link carrying someone's signed data signs nobody in.
+            let link = try await client.execute(uri: "/signin/telegram?" + (try Self.form(fields, token: nil)), method: .get)
+            #expect(link.status != .seeOther && link.headers[.setCookie] == nil)
+            let token = try await Self.pageToken(client)
+            // Another site's page posting someone's data: refused, whatever token it guesses.
+            let elsewhere = try await post(try Self.form(fields, token: token.form), cookie: token.cookie, origin: "https://evil.example")
+            #expect(elsewhere.status == .forbidden && elsewhere.headers[.setCookie] == nil)
+            // Without the page's cookie, or with another token: refused.
+            #expect(try await post(try Self.form(fields, token: token.form), cookie: nil).status == .forbidden)
+            #expect(try await post(try Self.form(fields, token: "made-up"), cookie: token.cookie).status == .forbidden)
+            // Tampered data from the page: the form again, saying why.
+            let tampered = (try Self.form(fields, token: token.form)).replacingOccurrences(of: "id=777", with: "id=778")
+            let refused = try await post(tampered, cookie: token.cookie)
+            #expect(refused.status == .unauthorized && !(refused.headers[.setCookie] ?? "").hasPrefix("onward_session="))
             #expect(String(buffer: refused.body).contains("not signed by this server"))
+            // From the page, genuine: signed in.
+            let ok = try await post(try Self.form(fields, token: token.form), cookie: token.cookie)
+            #expect(ok.status == .seeOther && ok.headers[.location] == "/me")
+            let cookie = try #require(ok.headers[values: .setCookie].first { $0.hasPrefix("onward_session=") })
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
+            let me = try await client.execute(uri: "/me", method: .get, headers: [.cookie: String(cookie.prefix { $0 != ";" })])
+            #expect(me.status == .ok && String(buffer: me.body).contains("My routes"))
         }
     }
 }

@@ -102,7 +102,7 @@ struct PeoplePages: Sendable {
                 return [.update(routeId: stackID, name: nil, position: position)]
             }
         }
-        router.get("signin/telegram") { request, context in try await telegramSignIn(request, context) }
+        router.post("signin/telegram") { request, context in try await telegramSignIn(request, context) }
         router.post("me/routes/{routeId}/delete") { request, context in
             let stackID = try context.pathID("routeId")
             return try await edit(request) { _, _ in [.delete(routeId: stackID)] }
@@ -116,27 +116,40 @@ struct PeoplePages: Sendable {
         return await signInForm(request, mode)
     }
 
-    /// The sign-in or sign-up form, with Telegram's login widget when it is configured (and the
-    /// Content-Security-Policy that lets that one page load it).
+    /// The sign-in or sign-up form, with Telegram sign-in when it is configured (and the Content-Security-Policy
+    /// that lets that one page load Telegram's script). Telegram's form carries an anti-forgery token that is
+    /// also in a cookie only this site's pages can read back (`telegramSignIn` checks the two agree).
     func signInForm(_ request: Request, _ mode: SignInPage.Mode, username: String = "", problem: Problem? = nil) async -> Response {
-        let bot = people.telegramWidgetBot
-        var response = pages.page(SignInPage.render(mode, username: username, problem: problem?.detail, telegramBot: bot,
+        let telegram = people.telegramBotID.map { SignInPage.Telegram(botID: $0, formToken: Secrets.token()) }
+        var response = pages.page(SignInPage.render(mode, username: username, problem: problem?.detail, telegram: telegram,
                                                     context: await pages.personalContext(request, deps.queries())), request)
-        if bot != nil { response.headers[.contentSecurityPolicy] = SecurityHeaders.telegramWidgetPolicy }
+        if let telegram {
+            response.headers[.contentSecurityPolicy] = SecurityHeaders.telegramWidgetPolicy
+            response.setCookie(Cookie(name: Self.telegramFormCookie, value: telegram.formToken, maxAge: 3_600, path: Links.signIn,
+                                      secure: Authenticator.overTLS(request), httpOnly: true, sameSite: .strict))
+        }
         if let problem { response.status = .init(code: problem.status) }
         return response
     }
 
-    /// Where Telegram's login widget sends the browser back, the signed fields in the query: checked, then
-    /// signed in as `signIn` does. (The data is Telegram's signature over one person's fields, at most a day
-    /// old; a link made with someone else's data would sign the browser into that person's account, as any
-    /// redirect-based login can: the header's "My routes" and the account page say whose it is.)
+    static let telegramFormCookie = "onward_signin"
+
+    /// What the sign-in page posts after Telegram's login window signed the person in: Telegram's signed fields
+    /// and the page's anti-forgery token. Refused (403) unless it comes from this site's page: the Origin check,
+    /// and the token equal to the page's cookie, so a page elsewhere cannot sign a browser into an account whose
+    /// signed data it holds (login forgery, which a redirect carrying the data in a link allowed).
     func telegramSignIn(_ request: Request, _ context: OnwardRequestContext) async throws -> Response {
-        var fields: [String: String] = [:]
-        for (key, value) in RequestParameters.formDecoded(request.uri.query ?? "") where fields[key] == nil { fields[key] = value }
+        guard auth.sameOrigin(request) else { throw Authenticator.forged }
+        var fields = try await Self.form(request, limit: deps.settings.maxBodyBytes)
+        let sent = fields.removeValue(forKey: "_csrf") ?? ""
+        guard let expected = request.cookies[Self.telegramFormCookie]?.value, !sent.isEmpty, Secrets.constantTimeEqual(sent, expected) else {
+            throw Authenticator.forged
+        }
         do {
             let (signed, token) = try await people.telegramSignIn(fields, client: PeopleRoutes.client(context), kind: .browser)
-            return try await startBrowserSession(request, signed, token)
+            var response = try await startBrowserSession(request, signed, token)
+            response.setCookie(Cookie(name: Self.telegramFormCookie, value: "", maxAge: 0, path: Links.signIn, httpOnly: true, sameSite: .strict))
+            return response
         } catch let e as ServiceError where Problem.from(e).status < 500 {
             return await signInForm(request, .signIn, problem: Problem.from(e))
         }

@@ -45,6 +45,13 @@ public final class PeopleService: Sendable {
     /// The bot whose login widget the sign-in page shows, when Telegram sign-in is on and the bot's username is known.
     public let telegramWidgetBot: String?
 
+    /// The numeric ID of that bot (the part of its token before the colon, which Telegram shows in the bot's
+    /// links, so no secret), for Telegram's login window; nil when the page shows no Telegram sign-in.
+    public var telegramBotID: String? {
+        guard telegramWidgetBot != nil, let id = telegram?.botID else { return nil }
+        return id
+    }
+
     // MARK: - Accounts and sign-in
 
     public func createAccount(username: String, password: String, displayName: String?, client: String,

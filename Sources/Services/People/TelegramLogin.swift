@@ -30,8 +30,13 @@ public struct TelegramLogin: Sendable {
     /// SHA-256 of the bot token (as bytes: `SymmetricKey` is not `Sendable`).
     private let secret: Data
 
+    /// The bot's numeric ID: the token's part before its colon ("123456:ABC…"), when that is a number.
+    public let botID: String?
+
     public init(botToken: String) {
         secret = Data(SHA256.hash(data: Data(botToken.utf8)))
+        let prefix = botToken.prefix { $0 != ":" }
+        botID = !prefix.isEmpty && prefix.count < botToken.count && prefix.allSatisfy(\.isNumber) ? String(prefix) : nil
     }
 
     /// The user the widget's fields (as strings, exactly as Telegram sent them) name, if they are genuine and fresh.

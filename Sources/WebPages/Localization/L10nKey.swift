@@ -329,6 +329,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case glanceTitle = "glance.title"
     case glanceSignIn = "glance.signIn"
     case signInTelegram = "signIn.telegram"
+    case signInTelegramButton = "signIn.telegramButton"
     case myRoutesEdit = "myRoutes.edit"
     case myRoutesName = "myRoutes.name"
     case myRoutesRename = "myRoutes.rename"

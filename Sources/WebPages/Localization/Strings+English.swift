@@ -308,6 +308,7 @@ extension Strings {
         case .glanceTitle: "Glance"
         case .glanceSignIn: "Sign in to see your routes."
         case .signInTelegram: "Or sign in with Telegram"
+        case .signInTelegramButton: "Sign in with Telegram"
         case .myRoutesEdit: "Rename or move"
         case .myRoutesName: "Name"
         case .myRoutesRename: "Rename"

@@ -308,6 +308,7 @@ extension Strings {
         case .glanceTitle: "Ringkas"
         case .glanceSignIn: "Masuk untuk melihat rute Anda."
         case .signInTelegram: "Atau masuk dengan Telegram"
+        case .signInTelegramButton: "Masuk dengan Telegram"
         case .myRoutesEdit: "Ganti nama atau pindahkan"
         case .myRoutesName: "Nama"
         case .myRoutesRename: "Ganti nama"

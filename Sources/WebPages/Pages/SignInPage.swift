@@ -3,8 +3,18 @@ public enum SignInPage {
     public enum Mode: Sendable { case signIn, signUp }
 
     /// - Parameter problem: what went wrong with the last attempt, in words (the form keeps the username).
-    /// - Parameter telegramBot: the bot whose login widget to show (Telegram sends the browser back to `/signin/telegram`).
-    public static func render(_ mode: Mode, username: String = "", problem: String? = nil, telegramBot: String? = nil, context: PageContext) -> String {
+    /// Telegram sign-in on the page: the bot's numeric ID (Telegram's login window is opened for it) and the
+    /// anti-forgery token the page posts back with Telegram's signed data (`/signin/telegram`).
+    public struct Telegram: Sendable {
+        public var botID: String
+        public var formToken: String
+        public init(botID: String, formToken: String) { self.botID = botID; self.formToken = formToken }
+    }
+
+    /// - Parameter telegram: when Telegram sign-in is on, the button that opens Telegram's login window; its
+    ///   callback posts the signed data to this server with the page's anti-forgery token (no redirect that
+    ///   a link made elsewhere could imitate).
+    public static func render(_ mode: Mode, username: String = "", problem: String? = nil, telegram: Telegram? = nil, context: PageContext) -> String {
         let s = context.strings
         let signUp = mode == .signUp
         let problemHTML: HTML = problem.map { "<p class=\"form-problem\" role=\"alert\">\($0)</p>" } ?? .empty
@@ -28,11 +38,14 @@ public enum SignInPage {
         <button type="submit" class="button button-primary">\(s(signUp ? .signUpSubmit : .signInSubmit))</button>
         </form>
         <p>\(s(signUp ? .signInHaveAccount : .signInNoAccount)) <a href="\(signUp ? Links.signIn : Links.signUp)">\(s(signUp ? .signInTitle : .signUpTitle))</a></p>
-        \(telegramBot.map { bot in
+        \(telegram.map { t in
             """
             <section class="telegram-sign-in" aria-label="\(s(.signInTelegram))"><h2>\(s(.signInTelegram))</h2>
-            <script async src="https://telegram.org/js/telegram-widget.js?22" data-telegram-login="\(bot)" data-size="large" \
-            data-auth-url="\(Links.signIn)/telegram" data-request-access="write"></script></section>
+            <script async src="https://telegram.org/js/telegram-widget.js?22"></script>
+            <form method="post" action="\(Links.signIn)/telegram" data-telegram-sign-in data-bot-id="\(t.botID)">
+            <input type="hidden" name="_csrf" value="\(t.formToken)">
+            <button type="button" class="button button-telegram">\(s(.signInTelegramButton))</button>
+            </form></section>
             """ as HTML
         } ?? .empty)
         """

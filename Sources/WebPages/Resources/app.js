@@ -814,4 +814,25 @@
     });
     window.addEventListener('pagehide', function () { ended = true; if (socket) socket.close(); });
   })();
+  // Telegram sign-in: Telegram's own login window (its script's Telegram.Login.auth, opened for the bot's ID);
+  // what it signs is posted to this server with the page's anti-forgery token, as the password form is.
+  (function () {
+    var form = document.querySelector('[data-telegram-sign-in]');
+    if (!form) return;
+    var button = form.querySelector('button');
+    button.addEventListener('click', function () {
+      if (!window.Telegram || !window.Telegram.Login) return;
+      window.Telegram.Login.auth({ bot_id: form.getAttribute('data-bot-id'), request_access: 'write' }, function (user) {
+        if (!user) return;
+        Object.keys(user).forEach(function (key) {
+          var input = document.createElement('input');
+          input.type = 'hidden';
+          input.name = key;
+          input.value = String(user[key]);
+          form.appendChild(input);
+        });
+        form.submit();
+      });
+    });
+  })();
 })();
