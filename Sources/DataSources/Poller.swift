@@ -1,8 +1,9 @@
 import Foundation
 import OnwardCore
 
-/// Polls one endpoint (an http(s) URL or a local file) until cancelled: fetch,
-/// hand new bytes to `apply`, wait as `PollState` says, repeat.
+/// Polls one endpoint (an http(s) URL or a local file), one fetch at a time: fetch, hand new
+/// bytes to `apply`, record the outcome in `status` (whose `nextDelay` says when to poll again).
+/// The loop that waits between polls is the realtime source's (`RealtimeFeedPolling.run`).
 ///
 /// Nothing here crashes or throws: a failed fetch, an HTTP error status or bytes
 /// that `apply` rejects are recorded in `status`, and whatever `apply` last
@@ -14,7 +15,6 @@ public actor Poller {
     public nonisolated let configuration: Configuration
 
     private let fetcher: any HTTPFetching
-    private let clock: any Clock<Duration>
     private let now: @Sendable () -> Instant
     private let apply: @Sendable (Data) async throws -> Void
     private var random: SendableRandom
@@ -32,21 +32,18 @@ public actor Poller {
 
     /// - Parameters:
     ///   - fetcher: used for http(s) locations; files are read directly.
-    ///   - clock: what `run()` sleeps on; a test clock makes the loop run without real waiting.
     ///   - now: the wall-clock time events are stamped with (for health and ages).
     ///   - random: the jitter source for backoff; a seeded generator makes delays deterministic.
     ///   - apply: decodes bytes and swaps them in. Throwing rejects them: the fetch
     ///     counts as a failure (`.undecodable` unless a `SourceError` is thrown) and
     ///     the previous state must stay as it was.
     public init(location: FeedLocation, fetcher: any HTTPFetching, configuration: Configuration = Configuration(),
-                clock: any Clock<Duration> = ContinuousClock(),
                 now: @escaping @Sendable () -> Instant = { Instant.now() },
                 random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
                 apply: @escaping @Sendable (Data) async throws -> Void) {
         self.location = location
         self.configuration = configuration
         self.fetcher = fetcher
-        self.clock = clock
         self.now = now
         self.random = SendableRandom(random)
         self.apply = apply
@@ -55,14 +52,6 @@ public actor Poller {
 
     /// A snapshot of the poll state: failures, last success, last error, next delay, health.
     public var status: PollState { state }
-
-    /// Polls until the task running it is cancelled; the first fetch is immediate.
-    public func run() async {
-        while !Task.isCancelled {
-            await pollOnce()
-            do { try await clock.sleep(for: state.nextDelay) } catch { return }
-        }
-    }
 
     /// Fetches once, applies new data and records the outcome. For one-shot use
     /// (a CLI command) and for a "refresh now"; while a poll is already under way

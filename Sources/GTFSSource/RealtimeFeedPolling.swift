@@ -24,7 +24,7 @@ public struct RealtimeFeedPolling: Sendable {
         self.name = name
         self.writer = writer
         self.clock = clock
-        poller = Poller(location: location.location, fetcher: fetcher, configuration: .init(interval: interval), clock: clock, now: now) { bytes in
+        poller = Poller(location: location.location, fetcher: fetcher, configuration: .init(interval: interval), now: now) { bytes in
             let fetchedAt = now()
             let message = try RealtimeFeed.decode(bytes, source: name)
             await writer.apply(message, source: name, now: fetchedAt)

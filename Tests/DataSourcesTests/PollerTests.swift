@@ -37,7 +37,7 @@ final class ManualNow: @unchecked Sendable {
     func poller(_ configuration: Poller.Configuration = Poller.Configuration()) -> Poller {
         let sink = sink, now = now
         return Poller(location: .url(url), fetcher: fetcher, configuration: configuration,
-                      clock: TestClock(), now: { now() }, random: SeededRandom(seed: 1)) { try await sink.apply($0) }
+                      now: { now() }, random: SeededRandom(seed: 1)) { try await sink.apply($0) }
     }
 
     @Test func applyIsCalledOncePerNewBodyAnd304SkipsIt() async {
@@ -110,7 +110,7 @@ final class ManualNow: @unchecked Sendable {
         let stale = SourceError(.stale, "feed header is 2 hours old")
         await fetcher.stub(url, body: Data("old".utf8))
         let now = now
-        let poller = Poller(location: .url(url), fetcher: fetcher, clock: TestClock(), now: { now() }) { _ in throw stale }
+        let poller = Poller(location: .url(url), fetcher: fetcher, now: { now() }) { _ in throw stale }
         #expect(await poller.pollOnce() == .failed(stale, at: now()))
         #expect(await poller.status.lastError == stale)
     }
@@ -167,7 +167,7 @@ final class ManualNow: @unchecked Sendable {
     func poller(_ location: FeedLocation) -> Poller {
         let sink = sink
         // Files never touch the fetcher: the fake fails loudly if one does.
-        return Poller(location: location, fetcher: FakeHTTPFetcher(), clock: TestClock()) { try await sink.apply($0) }
+        return Poller(location: location, fetcher: FakeHTTPFetcher()) { try await sink.apply($0) }
     }
 
     @Test func aFileIsReadAgainOnlyWhenItsDateOrSizeChanges() async throws {
@@ -214,53 +214,6 @@ final class ManualNow: @unchecked Sendable {
             #expect(await sink.current == "good")
             #expect(await poller.status.consecutiveFailures == 2)
         }
-    }
-}
-
-@Suite struct PollerLoopTests {
-    let url = URL(string: "https://feeds.example/alerts.pb")!
-
-    @Test(.timeLimit(.minutes(1)))
-    func theLoopWaitsTheIntervalThenBacksOffAndStopsWhenCancelled() async throws {
-        let fetcher = FakeHTTPFetcher()
-        let clock = TestClock()
-        let sink = Sink()
-        await fetcher.stub(url, body: Data("v1".utf8))
-        let configuration = Poller.Configuration(interval: .seconds(30), backoffBase: .seconds(4), backoffCap: .seconds(20))
-        let poller = Poller(location: .url(url), fetcher: fetcher, configuration: configuration, clock: clock,
-                            random: ConstantRandom(.max)) { try await sink.apply($0) }
-        let loop = Task { await poller.run() }
-        var sleeps = clock.sleeps.makeAsyncIterator()
-
-        // First fetch is immediate, then the interval.
-        #expect(await sleeps.next() == .seconds(30))
-        #expect(await sink.offered == ["v1"])
-
-        // Upstream goes down: the waits grow from base to the cap (top of each jitter window here).
-        await fetcher.stub(url, error: SourceError(.network, "connection refused"))
-        var waits: [Duration] = []
-        var wait = Duration.seconds(30)
-        for _ in 1...4 {
-            clock.advance(by: wait)
-            wait = try #require(await sleeps.next())
-            waits.append(wait)
-        }
-        let expected: [Duration] = [.seconds(4), .seconds(8), .seconds(16), .seconds(20)]
-        for (got, ceiling) in zip(waits, expected) { #expect(got <= ceiling && got > ceiling - .milliseconds(1)) }
-        #expect(await poller.status.consecutiveFailures == 4)
-        #expect(await sink.current == "v1")
-
-        // Back up: one success resets to the interval.
-        await fetcher.stub(url, body: Data("v2".utf8))
-        clock.advance(by: wait)
-        #expect(await sleeps.next() == .seconds(30))
-        #expect(await sink.current == "v2")
-        #expect(await poller.status.consecutiveFailures == 0)
-
-        loop.cancel()
-        await loop.value
-        #expect(clock.pendingSleeps == 0)
-        #expect(await fetcher.requests.count == 6)
     }
 }
 

@@ -205,21 +205,28 @@ struct BadInputTests {
         #expect(health.successes == 1 && health.lastSuccess == applied && network.store.current.realtime.reports[feed.name]?.matchedTrips == 1)
         let kept = network.store.current.realtime.overlay.trips
 
+        // Upstream down: each retry waits a random time in a window that doubles from the base (5 s) up to the cap (300 s).
         await fetcher.stub(url, error: SourceError(.timeout, "feeds.example did not answer in time"))
-        clock.advance(by: .seconds(30))
-        let backoff = try #require(await sleeps.next())
-        #expect(backoff < .seconds(30), "a failure is retried sooner than the interval, with backoff")
-        health = try #require(network.store.current.sources[feed.name])
-        #expect(health.consecutiveFailures == 1 && health.lastError?.code == .timeout)
-        #expect(network.store.current.realtime.overlay.trips == kept, "the last good data stays")
+        var wait = Duration.seconds(30)
+        for (failures, ceiling) in [(1, 5), (2, 10), (3, 20), (4, 40)] {
+            clock.advance(by: wait)
+            wait = try #require(await sleeps.next())
+            #expect(wait <= .seconds(ceiling), "retry \(failures) waits at most \(ceiling) s, not \(wait)")
+            health = try #require(network.store.current.sources[feed.name])
+            #expect(health.consecutiveFailures == failures && health.lastError?.code == .timeout)
+            #expect(network.store.current.realtime.overlay.trips == kept, "the last good data stays")
+        }
 
+        // Back up: one success, and the loop waits the interval again.
         await fetcher.stub(url, body: try goodBytes())
-        clock.advance(by: backoff)
+        clock.advance(by: wait)
         #expect(await sleeps.next() == .seconds(30))
         health = try #require(network.store.current.sources[feed.name])
-        #expect(health.consecutiveFailures == 0 && health.failures == 1)
+        #expect(health.consecutiveFailures == 0 && health.failures == 4)
         loop.cancel()
         await loop.value
+        #expect(clock.pendingSleeps == 0, "cancelled, the loop waits for nothing more")
+        #expect(await fetcher.requests.count == 6)
     }
 
     @Test("a bad fetch after a good one leaves the previous overlay as it was")
