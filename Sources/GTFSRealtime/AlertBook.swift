@@ -28,16 +28,6 @@ public struct AlertMatchReport: Sendable, Hashable, Codable {
     public init() {}
 }
 
-/// The alerts a board shows: high-priority ones above the departures, the rest below.
-public struct BoardAlerts: Sendable, Hashable {
-    public var highPriority: [Alert]
-    public var other: [Alert]
-
-    public init(highPriority: [Alert], other: [Alert]) { self.highPriority = highPriority; self.other = other }
-
-    public var isEmpty: Bool { highPriority.isEmpty && other.isEmpty }
-}
-
 /// An immutable index of alerts resolved against one `Timetable`. Build a new one
 /// whenever the alerts or the timetable change; it is cheap (one pass over the
 /// informed entities).

@@ -25,7 +25,7 @@ extension GTFSNetworkSource {
             let windowEnd = request.windowMinutes.map { from.adding(seconds: Int64($0) * 60) } ?? from
             let range = from...max(windowEnd, entries.map { $0.expected ?? $0.scheduled }.max() ?? from)
             let a = book.boardAlerts(for: stop, routes: entries.map(\.routeID), trips: entries.map(\.tripID), during: range)
-            board.alerts = TransitSources.BoardAlerts(highPriority: a.highPriority, other: a.other)
+            board.alerts = a
             board.entryAlertIDs = entries.map { e in book.serviceAlerts(route: e.routeID, trip: e.tripID, during: range).map(\.id) }
         }
         // An empty board outside the calendar says so, rather than looking like a quiet day.

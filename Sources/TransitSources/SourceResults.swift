@@ -16,23 +16,6 @@ public struct LiveInfo: Sendable, Hashable {
     }
 }
 
-/// Alerts split as a board shows them: high priority above the rows, the rest below.
-public struct BoardAlerts: Sendable, Hashable {
-    public var highPriority: [Alert]
-    public var other: [Alert]
-
-    public init(highPriority: [Alert] = [], other: [Alert] = []) { self.highPriority = highPriority; self.other = other }
-
-    /// Splits by `Alert.isHighPriority`, each part most severe first.
-    public init(_ alerts: [Alert]) {
-        let sorted = alerts.sorted(by: Alert.mostSevereFirst)
-        highPriority = sorted.filter(\.isHighPriority)
-        other = sorted.filter { !$0.isHighPriority }
-    }
-
-    public var isEmpty: Bool { highPriority.isEmpty && other.isEmpty }
-}
-
 /// A source's board.
 public struct SourceBoard: Sendable, Hashable {
     public var place: StopPlace
