@@ -13,7 +13,8 @@ let package = Package(
     name: "Onward",
     // What the code really needs: `Synchronization.Mutex` (Transit, Server, the upstream
     // client) is macOS 15 / iOS 18 / watchOS 11. The Foundation-only modules an app links
-    // (OnwardCore, TransitSources, DataSources, Timetable, the adapters) build there too.
+    // (OnwardCore, TransitSources, DataSources, Timetable, the adapters, Commute, Trips, SkiMap)
+    // build there too.
     platforms: [.macOS(.v15), .iOS(.v18), .watchOS(.v11)],
     products: [
         .executable(name: "onward", targets: ["onward"]),
@@ -24,6 +25,10 @@ let package = Package(
         .library(name: "DataSources", targets: ["DataSources"]),
         .library(name: "TransitSources", targets: ["TransitSources"]),
         .library(name: "GTFSSource", targets: ["GTFSSource"]),
+        // For an app of one's own: commuting mode's alert engine, group trips' rules, the ski map. Foundation only.
+        .library(name: "Commute", targets: ["Commute"]),
+        .library(name: "Trips", targets: ["Trips"]),
+        .library(name: "SkiMap", targets: ["SkiMap"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),

@@ -74,7 +74,7 @@ public struct JourneyLegDTO: Codable, Sendable, Equatable {
             from = JourneyStopDTO(t.from); to = JourneyStopDTO(t.to)
             departure = time(t.departure, t.from); arrival = time(t.arrival, t.to)
             tripId = t.tripID; routeId = t.routeID; routeShortName = t.routeShortName; routeColor = t.routeColor
-            headsign = t.headsign; serviceDate = t.serviceDate.isoString; startTime = t.startTime
+            headsign = t.headsign; serviceDate = t.serviceDate.isoString; startTime = t.startTime.map { GTFSTime.format(Int32($0)) }
             expectedDeparture = t.expectedDeparture.map { time($0, t.from) }
             expectedArrival = t.expectedArrival.map { time($0, t.to) }
             status = t.status.rawValue

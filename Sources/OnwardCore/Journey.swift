@@ -72,8 +72,9 @@ public struct TransitLeg: Sendable, Hashable, Codable {
     public var routeColor: String?
     public var headsign: String
     public var serviceDate: ServiceDate
-    /// For a frequency-based trip: the start time (GTFS `HH:MM:SS`) of this run.
-    public var startTime: String?
+    /// For a frequency-based trip: the start time of this run, in seconds of its service day (past 24 h
+    /// for a run after midnight), as `SourceServiceRequest.startTime` takes it.
+    public var startTime: Int?
     public var from: JourneyStop
     public var to: JourneyStop
     /// The calls passed on the way, in order.
@@ -87,13 +88,45 @@ public struct TransitLeg: Sendable, Hashable, Codable {
     public var status: LiveStatus
 
     public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, routeColor: String?,
-                headsign: String, serviceDate: ServiceDate, startTime: String?, from: JourneyStop, to: JourneyStop,
+                headsign: String, serviceDate: ServiceDate, startTime: Int?, from: JourneyStop, to: JourneyStop,
                 departure: Instant, arrival: Instant, expectedDeparture: Instant? = nil, expectedArrival: Instant? = nil,
                 status: LiveStatus = .scheduled) {
         self.tripID = tripID; self.routeID = routeID; self.routeShortName = routeShortName; self.routeLongName = routeLongName
         self.routeColor = routeColor; self.headsign = headsign; self.serviceDate = serviceDate; self.startTime = startTime
         self.from = from; self.to = to; self.departure = departure; self.arrival = arrival
         self.expectedDeparture = expectedDeparture; self.expectedArrival = expectedArrival; self.status = status
+    }
+}
+
+extension TransitLeg {
+    private enum CodingKeys: String, CodingKey {
+        case tripID, routeID, routeShortName, routeLongName, routeColor, headsign, serviceDate, startTime, from, to, calls
+        case departure, arrival, expectedDeparture, expectedArrival, status
+    }
+
+    /// Reads a ride as kept (a commute in progress keeps its journey): `startTime` in seconds, or as the
+    /// GTFS `HH:MM:SS` text that commutes stored before it was seconds.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let start: Int?
+        if let text = try? c.decodeIfPresent(String.self, forKey: .startTime) {
+            guard let seconds = GTFSTime.parse(text) else {
+                throw DecodingError.dataCorruptedError(forKey: .startTime, in: c, debugDescription: "startTime '\(text)' is not a GTFS time")
+            }
+            start = Int(seconds)
+        } else {
+            start = try c.decodeIfPresent(Int.self, forKey: .startTime)
+        }
+        self.init(tripID: try c.decode(String.self, forKey: .tripID), routeID: try c.decode(String.self, forKey: .routeID),
+                  routeShortName: try c.decode(String.self, forKey: .routeShortName), routeLongName: try c.decode(String.self, forKey: .routeLongName),
+                  routeColor: try c.decodeIfPresent(String.self, forKey: .routeColor), headsign: try c.decode(String.self, forKey: .headsign),
+                  serviceDate: try c.decode(ServiceDate.self, forKey: .serviceDate), startTime: start,
+                  from: try c.decode(JourneyStop.self, forKey: .from), to: try c.decode(JourneyStop.self, forKey: .to),
+                  departure: try c.decode(Instant.self, forKey: .departure), arrival: try c.decode(Instant.self, forKey: .arrival),
+                  expectedDeparture: try c.decodeIfPresent(Instant.self, forKey: .expectedDeparture),
+                  expectedArrival: try c.decodeIfPresent(Instant.self, forKey: .expectedArrival),
+                  status: try c.decode(LiveStatus.self, forKey: .status))
+        calls = try c.decodeIfPresent([JourneyCall].self, forKey: .calls) ?? []
     }
 }
 

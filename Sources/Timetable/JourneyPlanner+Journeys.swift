@@ -34,7 +34,7 @@ extension JourneyPlanner {
             tripID: tt.tripID[t], routeID: tt.routeID[route], routeShortName: tt.routeShortName[route],
             routeLongName: tt.routeLongName[route], routeColor: tt.routeColor[route].isEmpty ? nil : tt.routeColor[route],
             headsign: tt.headsign(trip: r.instance.trip, position: r.boardCall), serviceDate: ServiceDate(dayNumber: r.instance.serviceDay),
-            startTime: tt.isFrequencyBased(r.instance.trip) ? GTFSTime.format(tt.departures[Int(tt.tripTimes[t])] + r.instance.shift) : nil,
+            startTime: tt.isFrequencyBased(r.instance.trip) ? Int(tt.departures[Int(tt.tripTimes[t])] + r.instance.shift) : nil,
             from: stop(r.from), to: stop(r.to), departure: r.scheduledDeparture, arrival: r.scheduledArrival,
             status: live ? .noLiveData : .scheduled)
         let p = tt.patternRange(tt.tripPattern[t]), times = Int(tt.tripTimes[t])

@@ -76,8 +76,7 @@ extension Queries {
         var legs = journey.legs
         for (i, leg) in legs.enumerated() {
             guard case .transit(var ride) = leg, let (source, id) = registry.resolve(ride.tripID, as: .service) else { continue }
-            let start = ride.startTime.flatMap(GTFSTime.parse).map(Int.init)
-            guard let answer = try? await source.service(SourceServiceRequest(serviceID: id, date: ride.serviceDate, startTime: start, now: now)) else {
+            guard let answer = try? await source.service(SourceServiceRequest(serviceID: id, date: ride.serviceDate, startTime: ride.startTime, now: now)) else {
                 continue
             }
             let calls = Dictionary(answer.details.calls.map { ($0.stopID, $0) }, uniquingKeysWith: { first, _ in first })
