@@ -152,3 +152,41 @@ def test_saved_routes_sync_live_between_two_browsers(server, browser, laptop, sh
     finally:
         browser.set_window_size(1280, 900)
         browser.delete_all_cookies()
+
+
+def test_telegram_sign_in_posts_what_telegram_signed_with_the_pages_token(browser, shot):
+    """The sign-in page's Telegram button opens Telegram's login window (its script's Telegram.Login.auth,
+    stubbed here: the test machine cannot reach telegram.org) and posts what it signed back to the server with
+    the page's anti-forgery token: the browser is signed in. The stub signs as Telegram does, with the bot's token."""
+    import hashlib
+    import hmac
+    import json
+    import time
+    from conftest import OnwardServer
+    token = "123456:TEST-bot-token-not-real"
+    onward = OnwardServer(["--simulate"], env={"ONWARD_TELEGRAM_BOT_TOKEN": token, "ONWARD_TELEGRAM_BOT_USERNAME": "onward_test_bot"})
+    try:
+        user = {"id": "4242", "first_name": "Siti", "last_name": "Nurbaya", "auth_date": str(int(time.time()) - 5)}
+        check = "\n".join(f"{k}={v}" for k, v in sorted(user.items()))
+        user["hash"] = hmac.new(hashlib.sha256(token.encode()).digest(), check.encode(), hashlib.sha256).hexdigest()
+        browser.delete_all_cookies()
+        browser.get(onward.base + "/signin")
+        button = browser.find_element(By.CSS_SELECTOR, "[data-telegram-sign-in] button")
+        browser.execute_script(
+            "window.Telegram = {Login: {auth: function (options, done) { window.telegramOptions = options; done(%s); }}};" % json.dumps(user))
+        button.click()
+        wait(browser).until(EC.url_to_be(onward.base + "/me"))
+        assert "No saved routes yet" in browser.find_element(By.TAG_NAME, "body").text
+        browser.get(onward.base + "/account")
+        assert "Siti Nurbaya" in browser.find_element(By.TAG_NAME, "main").text
+        shot("telegram-signed-in")
+        # The window was opened for the bot's ID, which the page took from the token's public part.
+        browser.delete_all_cookies()
+        browser.get(onward.base + "/signin")
+        browser.execute_script(
+            "window.Telegram = {Login: {auth: function (options, done) { window.telegramOptions = options; }}};")
+        browser.find_element(By.CSS_SELECTOR, "[data-telegram-sign-in] button").click()
+        assert browser.execute_script("return window.telegramOptions.bot_id") == "123456"
+    finally:
+        browser.delete_all_cookies()
+        onward.stop()
