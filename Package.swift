@@ -160,13 +160,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "onward",
-            dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Storage", "Transit", "TransitSources", "SkiMap",
+            dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "DataSources", "API", "Storage", "Transit", "TransitSources", "SkiMap",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // Test support: inline GTFS feeds, fixture paths, the fake HTTP fetcher and the storage contract suite every driver runs.
