@@ -160,9 +160,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "onward",
-            dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "DataSources", "API", "Storage", "Transit", "TransitSources", "SkiMap",
+            dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "DataSources", "API", "Transit", "TransitSources", "SkiMap",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "Logging", package: "swift-log")],

@@ -1,9 +1,6 @@
 import App
 import ArgumentParser
 import Foundation
-import Hummingbird
-import Logging
-import Storage
 
 /// `onward serve`: the web app and the JSON/WebSocket API.
 struct ServeCommand: AsyncParsableCommand {
@@ -50,28 +47,10 @@ struct ServeCommand: AsyncParsableCommand {
             } catch let error as ServeConfiguration.Problem {
                 throw CLIError(error.description)
             }
-            // Lines in batches: one write for many (see BatchedLogHandler); whatever waits is written on the way out.
-            LoggingSystem.bootstrap { label in BatchedLogHandler(label: label) }
-            defer { LogSink.standardError.flush() }
-            var logger = Logger(label: "onward")
-            logger.logLevel = Logger.Level(rawValue: settings.logLevel) ?? .info
-            let built: ServerApplication.Built
             do {
-                built = try await ServerApplication.build(settings, logger: logger)
-            } catch let error as Network.LoadError {
+                try await ServerApplication.serve(settings)
+            } catch let error as ServerApplication.ServeFailure {
                 throw CLIError(error.description)
-            } catch let error as StorageError {
-                throw CLIError(error.description)
-            }
-            logger.info("serving \(built.summary)",
-                        metadata: ["url": "http://\(settings.host):\(settings.port)/", "simulate": "\(settings.simulate)",
-                                   "realtime": "\(settings.realtime.count) source(s)"])
-            do {
-                try await built.application.runService()
-                // After a clean shutdown (SIGTERM): the pool's connections close.
-                await built.storage.close()
-            } catch where ServerApplication.isAddressInUse(error) {
-                throw CLIError("port \(settings.port) on \(settings.host) is already in use by another program: stop it, or choose another port with --port")
             }
         }
     }

@@ -92,7 +92,7 @@ struct ServeCLITests {
         #expect(try Data(contentsOf: file) == notADatabase)
     }
 
-    @Test("a port already in use is refused in words, naming the port and --port")
+    @Test("a port already in use is refused in words, naming the port and --port, with no \"serving\" line before it")
     func portInUse() throws {
         // Hold a port: bind and listen on it for the length of the test.
         let (fd, port) = Self.boundSocket()
@@ -105,5 +105,7 @@ struct ServeCLITests {
         #expect(out.stderr.contains("port \(port) on 127.0.0.1 is already in use"), "\(out.stderr)")
         #expect(out.stderr.contains("--port"))
         #expect(!out.stderr.contains("errno"))
+        // "serving" is logged once the port is bound: here it never was.
+        #expect(!out.stderr.contains("serving"), "\(out.stderr)")
     }
 }
