@@ -160,7 +160,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "onward",
-            dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "DataSources", "API", "Transit", "TransitSources",
+            dependencies: ["App", "OnwardCore", "DataSources", "API", "Transit", "TransitSources",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
