@@ -153,6 +153,8 @@ let package = Package(
                            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                           .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Resources/DefaultNetwork"), .copy("Resources/SkiArea")],
@@ -160,11 +162,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "onward",
-            dependencies: ["App", "OnwardCore", "DataSources", "API", "Transit", "TransitSources",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                           .product(name: "HTTPTypes", package: "swift-http-types"),
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: ["App", "OnwardCore", "DataSources", "API", "Transit", "TransitSources", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         // Test support: inline GTFS feeds, fixture paths, the fake HTTP fetcher and the storage contract suite every driver runs.

@@ -1,11 +1,8 @@
 import API
+import App
 import ArgumentParser
 import Foundation
-import HTTPTypes
-import HummingbirdWSClient
-import Logging
 import OnwardCore
-import Synchronization
 
 struct GlanceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,40 +34,22 @@ struct GlanceCommand: AsyncParsableCommand {
 
     /// `/live?me&view=glance` with the token, reconnecting after a dropped connection.
     func followLive(_ account: ServerAccount) async throws {
-        let terminal = Terminal.stdout
-        let url = account.server.replacingOccurrences(of: "http://", with: "ws://").replacingOccurrences(of: "https://", with: "wss://")
-            + "/live?me&view=glance"
-        var configuration = WebSocketClientConfiguration()
-        configuration.additionalHeaders = [.authorization: "Bearer \(account.token)"]
-        var logger = Logger(label: "onward-glance")
-        logger.logLevel = .critical
-        var wait = 1
-        while !Task.isCancelled {
-            let heard = Mutex(false)
-            do {
-                try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) { inbound, _, _ in
-                    for try await message in inbound.messages(maxSize: 1 << 22) {
-                        guard case .text(let text) = message, let m = try? JSONDecoder().decode(RoutesMessage.self, from: Data(text.utf8)) else { continue }
-                        heard.withLock { $0 = true }
-                        if json {
-                            try printJSONLine(m.glance ?? RouteResultDTO(state: .noRoutes))
-                        } else {
-                            // Redrawn in place on a terminal; piped, one screen after another.
-                            // Written straight to the descriptor: a pipe sees each screen at once.
-                            let screen = (terminal.isTTY ? "\u{1B}[H\u{1B}[2J" : "—\n")
-                                + GlanceText.render(m.glance ?? RouteResultDTO(state: .noRoutes), server: account.server, terminal: terminal) + "\n"
-                            FileHandle.standardOutput.write(Data(screen.utf8))
-                        }
-                    }
-                }
-            } catch {
-                FileHandle.standardError.write(Data("connection to \(account.server) lost; trying again in \(wait) s\n".utf8))
+        let terminal = Terminal.stdout, json = json, server = account.server
+        try await LiveFollowing.follow(server + "/live?me&view=glance", token: account.token, onText: { text in
+            guard let m = try? JSONDecoder().decode(RoutesMessage.self, from: Data(text.utf8)) else { return }
+            if json {
+                try printJSONLine(m.glance ?? RouteResultDTO(state: .noRoutes))
+            } else {
+                // Redrawn in place on a terminal; piped, one screen after another.
+                // Written straight to the descriptor: a pipe sees each screen at once.
+                let screen = (terminal.isTTY ? "\u{1B}[H\u{1B}[2J" : "—\n")
+                    + GlanceText.render(m.glance ?? RouteResultDTO(state: .noRoutes), server: server, terminal: terminal) + "\n"
+                FileHandle.standardOutput.write(Data(screen.utf8))
             }
-            // A connection that worked starts the backoff again.
-            if heard.withLock({ $0 }) { wait = 1 }
-            try await Task.sleep(for: .seconds(wait))
-            wait = min(wait * 2, 30)
-        }
+        }, onLost: { wait in
+            let seconds = Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+            FileHandle.standardError.write(Data("connection to \(server) lost; trying again in \(String(format: "%.1f", seconds)) s\n".utf8))
+        })
     }
 }
 
