@@ -162,7 +162,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "onward",
-            dependencies: ["App", "OnwardCore", "DataSources", "API", "Transit", "TransitSources", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["App", "OnwardCore", "API", "Transit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         // Test support: inline GTFS feeds, fixture paths, the fake HTTP fetcher and the storage contract suite every driver runs.

@@ -3,7 +3,6 @@ import App
 import ArgumentParser
 import Foundation
 import OnwardCore
-import TransitSources
 import Transit
 
 struct AlertsCommand: AsyncParsableCommand {

@@ -4,7 +4,6 @@ import ArgumentParser
 import Foundation
 import OnwardCore
 import Transit
-import TransitSources
 
 struct BoardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -69,7 +68,7 @@ struct BoardCommand: AsyncParsableCommand {
             // With a date or time given, a timetable's board is "as of" that moment: a service before it has
             // departed. A live-only source answers for its own now, and refuses another time itself.
             let at = query.at
-            let now = stopRef.source.capabilities.contains(.anyTime) ? at ?? Instant.now() : Instant.now()
+            let now = stopRef.answersForAnyTime ? at ?? Instant.now() : Instant.now()
             await opened.readLive(asOf: now)
             let board: BoardDTO
             do { board = try await opened.queries(now: now).board(query, stop: stopRef) } catch { throw error.cli }
