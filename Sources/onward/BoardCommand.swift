@@ -10,7 +10,7 @@ struct BoardCommand: AsyncParsableCommand {
         commandName: "board",
         abstract: "Departures (or arrivals) at a stop or station.",
         discussion: """
-            STOP is a stop ID or a name ("Lebak Bulus", "blok m"); an ambiguous name lists the candidates.
+            STOP is a stop ID or a name ("Lebak Bulus", "blok m"); an ambiguous name lists the candidates. \
             A station gathers the departures of all its platforms.
             """
     )
@@ -29,7 +29,7 @@ struct BoardCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Show the next MINUTES minutes.", valueName: "MINUTES"))
     var window: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Show the next N services (default \(Queries.defaultLimit) without --window).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show the next N services (default: \(Queries.defaultLimit) without --window).", valueName: "N"))
     var limit: Int?
 
     @Flag(help: "Show arrivals instead of departures.")

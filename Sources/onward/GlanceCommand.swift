@@ -9,7 +9,7 @@ struct GlanceCommand: AsyncParsableCommand {
         commandName: "glance",
         abstract: "The top of your current saved route's stack, from the server `onward login` signed in to.",
         discussion: """
-            With --follow, stays connected and redraws in place whenever your routes change on any device
+            With --follow, stays connected and redraws in place whenever your routes change on any device \
             or live data changes what the route shows. Stop with Ctrl-C.
             """
     )

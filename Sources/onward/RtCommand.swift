@@ -17,8 +17,8 @@ struct RtInspectCommand: AsyncParsableCommand {
         commandName: "inspect",
         abstract: "Print a GTFS-Realtime feed in readable form, with how it matches the static feed.",
         discussion: """
-            FILE_OR_URL holds trip updates, vehicle positions or alerts, in any mix.
-            The match report says how many trips, stops and routes the static feed knows:
+            FILE_OR_URL holds trip updates, vehicle positions or alerts, in any mix. \
+            The match report says how many trips, stops and routes the static feed knows: \
             the bundled network without --feed, so pass the feed the realtime data belongs to.
             """
     )

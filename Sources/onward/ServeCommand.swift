@@ -8,25 +8,25 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the server: the web app, the JSON API and live updates.",
         discussion: """
-            Without --feed it serves the bundled network. Every option can also be set by an
-            environment variable (ONWARD_PORT, ONWARD_REALTIME, …) or in a JSON config file
-            (--config, or onward.json in the data folder); flags win over the environment,
+            Without --feed it serves the bundled network. Every option can also be set by an \
+            environment variable (ONWARD_PORT, ONWARD_REALTIME, …) or in a JSON config file \
+            (--config, or onward.json in the data folder); flags win over the environment, \
             which wins over the file.
             """
     )
 
-    @Option(help: "Address to listen on (default 127.0.0.1).") var host: String?
-    @Option(help: "Port to listen on (default 8080).") var port: Int?
+    @Option(help: "Address to listen on (default: 127.0.0.1).") var host: String?
+    @Option(help: "Port to listen on (default: 8080).") var port: Int?
     @Option(help: ArgumentHelp("GTFS zip or folder, or a snapshot; NAME=PATH names the feed (its IDs are NAME:LOCAL). Repeatable.",
                                valueName: "[NAME=]FEED")) var feed: [String] = []
     @Option(help: ArgumentHelp("GTFS-Realtime URL or file, polled; NAME=URL_OR_FILE binds it to the static feed NAME (else the first). Repeatable.",
                                valueName: "[NAME=]URL_OR_FILE")) var realtime: [String] = []
     @Flag(help: "Simulated live data for the bundled network (labelled as simulated).") var simulate = false
-    @Option(help: ArgumentHelp("Folder for the server's data (default ./onward-data).", valueName: "DIR")) var dataDir: String?
-    @Option(help: ArgumentHelp("Seconds between polls of each realtime source (default 30).", valueName: "SECONDS")) var pollInterval: Int?
-    @Option(help: ArgumentHelp("Live data older than this is shown as last known (default 120).", valueName: "SECONDS")) var maxAge: Int?
+    @Option(help: ArgumentHelp("Folder for the server's data (default: ./onward-data).", valueName: "DIR")) var dataDir: String?
+    @Option(help: ArgumentHelp("Seconds between polls of each realtime source (default: 30).", valueName: "SECONDS")) var pollInterval: Int?
+    @Option(help: ArgumentHelp("Live data older than this is shown as last known (default: 120).", valueName: "SECONDS")) var maxAge: Int?
     @Option(help: ArgumentHelp("A JSON config file.", valueName: "FILE")) var config: String?
-    @Option(help: ArgumentHelp("trace, debug, info (default), notice, warning, error.", valueName: "LEVEL")) var logLevel: String?
+    @Option(help: ArgumentHelp("trace, debug, info (the default), notice, warning, error.", valueName: "LEVEL")) var logLevel: String?
 
     func run() async throws {
         var flags: [ServeConfiguration.Key: String] = [:]

@@ -16,10 +16,11 @@ struct SkiRouteCommand: AsyncParsableCommand {
         commandName: "route",
         abstract: "The fastest way from one point of the ski area to another, never down a run harder than the level.",
         discussion: """
-            Runs are taken in their direction and only up to the level (novice < easy < intermediate < advanced
-            < expert; freeride only with --freeride); lifts go up, and down only where they are two-way; a
-            run's end joins a lift or another run nearby. Without --area, the bundled Vallnord Pal–Arinsal
-            (OpenStreetMap, 2013, with SRTM heights).
+            Runs are taken in their direction and only up to the level (novice < easy < intermediate < advanced \
+            < expert; freeride only with --freeride); lifts go up, and down only where they are two-way; a \
+            run's end joins a lift or another run nearby.
+
+            Without --area, the bundled Vallnord Pal–Arinsal (OpenStreetMap, 2013, with SRTM heights).
             """
     )
 
