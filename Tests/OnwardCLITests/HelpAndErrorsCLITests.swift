@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// How `onward` speaks in its help: a default said once, discussions as paragraphs.
+/// How `onward` speaks in its help and its errors: a default said once, discussions as paragraphs,
+/// one "error: " prefix.
 @Suite("onward help and error messages")
 struct HelpAndErrorsCLITests {
     static let commands: [[String]] = [[], ["serve"], ["board"], ["service"], ["plan"], ["commute"], ["stops"], ["routes"], ["sources"],
@@ -29,5 +30,21 @@ struct HelpAndErrorsCLITests {
         for line in discussion {
             #expect(line.hasSuffix("."), "\(command): a paragraph ends mid-sentence: \(line)")
         }
+    }
+
+    @Test("a usage error and a failure start alike, with \"error: \"; a usage error keeps exit code 64")
+    func oneErrorStyle() throws {
+        let validation = try OnwardExecutable.run(["board", "SLBB", "--to", "SASN", "--arrivals"])
+        #expect(validation.status == 64)
+        #expect(validation.stderr.hasPrefix("error: With --arrivals, use --from STOP"), "\(validation.stderr)")
+        #expect(!validation.stderr.contains("Error:"))
+        let unknown = try OnwardExecutable.run(["board", "SLBB", "--no-such-option"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.hasPrefix("error: "), "\(unknown.stderr)")
+        let failure = try OnwardExecutable.run(["ski", "route", "--from", "here", "--to", "42.5,1.5", "--level", "easy"])
+        #expect(failure.status == 1)
+        #expect(failure.stderr.hasPrefix("error: --from must be LAT,LON"), "\(failure.stderr)")
+        let help = try OnwardExecutable.run(["board", "--help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW: ") && help.stderr.isEmpty)
     }
 }
