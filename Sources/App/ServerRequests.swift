@@ -24,7 +24,8 @@ public enum ServerRequests {
             let response = try await fetcher.fetch(HTTPRequest(method: method, url: target, headers: headers, body: body, timeout: .seconds(30)))
             return (response.status, response.body)
         } catch {
-            throw Failure(description: "cannot reach \(server): \(error.message)")
+            // The fetcher's message names the server already ("fetching from … failed: …"): said once.
+            throw Failure(description: error.message.contains(server) ? error.message : "cannot reach \(server): \(error.message)")
         }
     }
 }
