@@ -158,6 +158,8 @@ let package = Package(
                            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                           .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Resources/DefaultNetwork"), .copy("Resources/SkiArea")],
@@ -165,13 +167,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "onward",
-            dependencies: ["App", "OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "DataSources", "API", "Storage", "Transit", "TransitSources", "SkiMap",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                           .product(name: "HTTPTypes", package: "swift-http-types"),
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: ["App", "OnwardCore", "API", "Transit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         // Test support: inline GTFS feeds, fixture paths, the fake HTTP fetcher and the storage contract suite every driver runs.

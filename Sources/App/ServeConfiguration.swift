@@ -89,8 +89,10 @@ public struct ServeConfiguration: Sendable, Hashable {
         let candidate = configFile ?? URL(fileURLWithPath: dataDir ?? ServeConfiguration().dataDir).appendingPathComponent("onward.json")
         if FileManager.default.fileExists(atPath: candidate.path) {
             fileName = candidate.path
+            var bytes = Data()
             do {
-                guard let object = try JSONSerialization.jsonObject(with: Data(contentsOf: candidate)) as? [String: Any] else {
+                bytes = try Data(contentsOf: candidate)
+                guard let object = try JSONSerialization.jsonObject(with: bytes) as? [String: Any] else {
                     throw Problem(description: "\(candidate.path): the config file must hold one JSON object")
                 }
                 file = object
@@ -100,7 +102,7 @@ public struct ServeConfiguration: Sendable, Hashable {
             } catch let p as Problem {
                 throw p
             } catch {
-                throw Problem(description: "\(candidate.path): not valid JSON (\(error.localizedDescription))")
+                throw Problem(description: "\(candidate.path): not valid JSON at \(jsonErrorPlace(error, in: bytes))")
             }
         } else if configFile != nil {
             throw Problem(description: "\(candidate.path): no such config file")

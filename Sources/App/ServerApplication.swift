@@ -113,6 +113,12 @@ public enum ServerApplication {
             server: .onward(router, deps: deps),
             configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Onward"),
             services: services,
+            // Said once the port is bound, never before: a port in use fails without a "serving" line.
+            onServerRunning: { [summary = "\(loaded.origin): \(loaded.timetable.stopCount) stops, \(loaded.timetable.tripCount) trips"] channel in
+                logger.info("serving \(summary)",
+                            metadata: ["url": "http://\(config.host):\(channel.localAddress?.port ?? config.port)/",
+                                       "simulate": "\(config.simulate)", "realtime": "\(config.realtime.count) source(s)"])
+            },
             logger: logger
         )
         return Built(application: app, store: network.store, sources: registry, people: people, storage: database, origin: loaded.origin)

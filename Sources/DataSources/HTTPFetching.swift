@@ -4,11 +4,12 @@ import OnwardCore
 /// A request to an upstream source. Kept small and value-typed so fakes can match on it.
 public struct HTTPRequest: Sendable, Hashable {
     public enum Method: String, Sendable, Hashable {
-        case get = "GET", post = "POST", head = "HEAD"
+        case get = "GET", post = "POST", head = "HEAD", delete = "DELETE"
 
         /// Safe methods may be retried and cached; a POST is retried only when the
         /// caller says it is a read (`HTTPRequest.isIdempotentRead`), as a SOAP query is.
-        public var isSafe: Bool { self != .post }
+        /// A DELETE (`onward logout` ending its session) changes something: never safe.
+        public var isSafe: Bool { self == .get || self == .head }
     }
 
     public var method: Method

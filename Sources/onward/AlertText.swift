@@ -1,7 +1,6 @@
 import API
 import Foundation
 import OnwardCore
-import TransitSources
 
 /// Alerts in a terminal, from the API's answer (what `--json` prints and the server sends):
 /// a block per alert, with its period and what it concerns named for people.

@@ -3,7 +3,6 @@ import App
 import ArgumentParser
 import Foundation
 import OnwardCore
-import TransitSources
 import Transit
 
 struct AlertsCommand: AsyncParsableCommand {
@@ -11,9 +10,10 @@ struct AlertsCommand: AsyncParsableCommand {
         commandName: "alerts",
         abstract: "Station alerts and service alerts from GTFS-Realtime.",
         discussion: """
-            Without --stop, --route or --trip, lists every alert active at the time.
-            --stop shows the alerts of a stop or station (a station gathers its platforms);
-            --route and --trip show the alerts of one service. High-priority alerts come first.
+            Without --stop, --route or --trip, lists every alert active at the time. --stop shows the alerts of a stop \
+            or station (a station gathers its platforms); --route and --trip show the alerts of one service. \
+            High-priority alerts come first.
+
             Alerts come from --realtime feeds (files or URLs), or from --simulate on the bundled network.
             """
     )

@@ -4,14 +4,13 @@ import ArgumentParser
 import Foundation
 import OnwardCore
 import Transit
-import TransitSources
 
 struct BoardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "board",
         abstract: "Departures (or arrivals) at a stop or station.",
         discussion: """
-            STOP is a stop ID or a name ("Lebak Bulus", "blok m"); an ambiguous name lists the candidates.
+            STOP is a stop ID or a name ("Lebak Bulus", "blok m"); an ambiguous name lists the candidates. \
             A station gathers the departures of all its platforms.
             """
     )
@@ -30,7 +29,7 @@ struct BoardCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Show the next MINUTES minutes.", valueName: "MINUTES"))
     var window: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Show the next N services (default \(Queries.defaultLimit) without --window).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show the next N services (default: \(Queries.defaultLimit) without --window).", valueName: "N"))
     var limit: Int?
 
     @Flag(help: "Show arrivals instead of departures.")
@@ -69,7 +68,7 @@ struct BoardCommand: AsyncParsableCommand {
             // With a date or time given, a timetable's board is "as of" that moment: a service before it has
             // departed. A live-only source answers for its own now, and refuses another time itself.
             let at = query.at
-            let now = stopRef.source.capabilities.contains(.anyTime) ? at ?? Instant.now() : Instant.now()
+            let now = stopRef.answersForAnyTime ? at ?? Instant.now() : Instant.now()
             await opened.readLive(asOf: now)
             let board: BoardDTO
             do { board = try await opened.queries(now: now).board(query, stop: stopRef) } catch { throw error.cli }

@@ -1,5 +1,4 @@
 import App
-import DataSources
 import Foundation
 import OnwardCore
 import Synchronization

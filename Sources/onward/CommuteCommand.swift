@@ -10,12 +10,13 @@ struct CommuteCommand: AsyncParsableCommand {
         commandName: "commute",
         abstract: "Replay a trip through commuting mode: the alerts a traveller would get, when they would get them.",
         discussion: """
-            Plans FROM → TO as `plan` does, takes option N, and replays a track through the same alert engine the
-            server uses. A track is JSON lines: {"at": ISO, "lat": …, "lon": …, "accuracy": …} or
-            {"at": ISO, "beacon": {"uuid": …, "major": …, "minor": …}} (with --beacons FILE, the operator's
-            beacons.csv: uuid,major,minor,stop_id). --simulate runs the simulated live data and a traveller who
+            Plans FROM → TO as `plan` does, takes option N, and replays a track through the same alert engine the \
+            server uses. A missed change is planned again from where the traveller is, and said.
+
+            A track is JSON lines: {"at": ISO, "lat": …, "lon": …, "accuracy": …} or \
+            {"at": ISO, "beacon": {"uuid": …, "major": …, "minor": …}} (with --beacons FILE, the operator's \
+            beacons.csv: uuid,major,minor,stop_id). --simulate runs the simulated live data and a traveller who \
             follows the journey on time.
-            A missed change is planned again from where the traveller is, and said.
             """
     )
 
@@ -27,7 +28,7 @@ struct CommuteCommand: AsyncParsableCommand {
 
     @OptionGroup var planning: PlanOptions
 
-    @Option(help: ArgumentHelp("Which of the journeys found (default 1).", valueName: "N"))
+    @Option(help: ArgumentHelp("Which of the journeys found.", valueName: "N"))
     var option: Int = 1
 
     @Option(help: ArgumentHelp("The traveller's positions and beacon sightings, as JSON lines.", valueName: "FILE"))

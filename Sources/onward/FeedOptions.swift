@@ -1,8 +1,6 @@
 import App
 import ArgumentParser
 import Foundation
-import GTFS
-import Timetable
 
 /// `--feed`, shared by every command that reads a timetable.
 struct FeedOptions: ParsableArguments {

@@ -7,8 +7,8 @@ struct LoginCommand: AsyncParsableCommand {
         commandName: "login",
         abstract: "Sign in to an Onward server and keep its token for `onward glance`.",
         discussion: """
-            Asks for the password (not echoed), or reads it from ONWARD_PASSWORD, or from standard input when
-            that is not a terminal. The token is kept in $XDG_CONFIG_HOME/onward/credentials.json (else
+            Asks for the password (not echoed), or reads it from ONWARD_PASSWORD, or from standard input when \
+            that is not a terminal. The token is kept in $XDG_CONFIG_HOME/onward/credentials.json (else \
             ~/.config/onward/credentials.json), readable by you only, and is never printed.
             """
     )

@@ -10,8 +10,8 @@ struct PlanCommand: AsyncParsableCommand {
         commandName: "plan",
         abstract: "Journeys from one stop or station to another, with changes.",
         discussion: """
-            FROM and TO are stop IDs or names ("Lebak Bulus", "Bundaran HI"); a station means any of its platforms.
-            Lists the fastest ways for each number of changes, earliest departure first; with --window, every
+            FROM and TO are stop IDs or names ("Lebak Bulus", "Bundaran HI"); a station means any of its platforms. \
+            Lists the fastest ways for each number of changes, earliest departure first; with --window, every \
             option leaving in the window.
             """
     )

@@ -18,19 +18,19 @@ struct PlanOptions: ParsableArguments {
     var window: Int?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("At most N journeys (default \(defaults.limit); with --window, every option in the window).", valueName: "N"))
+            help: ArgumentHelp("At most N journeys (default: \(defaults.limit); with --window, every option in the window).", valueName: "N"))
     var limit: Int?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("The longest walk between stops, in metres (default \(defaults.maxWalkMetres); 0: only the feed's transfers).",
+            help: ArgumentHelp("The longest walk between stops, in metres (default: \(defaults.maxWalkMetres); 0: only the feed's transfers).",
                                valueName: "METRES"))
     var maxWalk: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The least time for a change, in seconds (default \(defaults.transferSlackSeconds)).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("The least time for a change, in seconds (default: \(defaults.transferSlackSeconds)).",
                                                         valueName: "SECONDS"))
     var transferSlack: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("At most N changes (default \(defaults.maxTransfers)).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most N changes (default: \(defaults.maxTransfers)).", valueName: "N"))
     var maxTransfers: Int?
 
     @Flag(help: "Only trips and stops the feed says are wheelchair accessible.")

@@ -1,9 +1,6 @@
 import App
 import ArgumentParser
 import Foundation
-import Hummingbird
-import Logging
-import Storage
 
 /// `onward serve`: the web app and the JSON/WebSocket API.
 struct ServeCommand: AsyncParsableCommand {
@@ -11,25 +8,25 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the server: the web app, the JSON API and live updates.",
         discussion: """
-            Without --feed it serves the bundled network. Every option can also be set by an
-            environment variable (ONWARD_PORT, ONWARD_REALTIME, …) or in a JSON config file
-            (--config, or onward.json in the data folder); flags win over the environment,
+            Without --feed it serves the bundled network. Every option can also be set by an \
+            environment variable (ONWARD_PORT, ONWARD_REALTIME, …) or in a JSON config file \
+            (--config, or onward.json in the data folder); flags win over the environment, \
             which wins over the file.
             """
     )
 
-    @Option(help: "Address to listen on (default 127.0.0.1).") var host: String?
-    @Option(help: "Port to listen on (default 8080).") var port: Int?
+    @Option(help: "Address to listen on (default: 127.0.0.1).") var host: String?
+    @Option(help: "Port to listen on (default: 8080).") var port: Int?
     @Option(help: ArgumentHelp("GTFS zip or folder, or a snapshot; NAME=PATH names the feed (its IDs are NAME:LOCAL). Repeatable.",
                                valueName: "[NAME=]FEED")) var feed: [String] = []
     @Option(help: ArgumentHelp("GTFS-Realtime URL or file, polled; NAME=URL_OR_FILE binds it to the static feed NAME (else the first). Repeatable.",
                                valueName: "[NAME=]URL_OR_FILE")) var realtime: [String] = []
     @Flag(help: "Simulated live data for the bundled network (labelled as simulated).") var simulate = false
-    @Option(help: ArgumentHelp("Folder for the server's data (default ./onward-data).", valueName: "DIR")) var dataDir: String?
-    @Option(help: ArgumentHelp("Seconds between polls of each realtime source (default 30).", valueName: "SECONDS")) var pollInterval: Int?
-    @Option(help: ArgumentHelp("Live data older than this is shown as last known (default 120).", valueName: "SECONDS")) var maxAge: Int?
+    @Option(help: ArgumentHelp("Folder for the server's data (default: ./onward-data).", valueName: "DIR")) var dataDir: String?
+    @Option(help: ArgumentHelp("Seconds between polls of each realtime source (default: 30).", valueName: "SECONDS")) var pollInterval: Int?
+    @Option(help: ArgumentHelp("Live data older than this is shown as last known (default: 120).", valueName: "SECONDS")) var maxAge: Int?
     @Option(help: ArgumentHelp("A JSON config file.", valueName: "FILE")) var config: String?
-    @Option(help: ArgumentHelp("trace, debug, info (default), notice, warning, error.", valueName: "LEVEL")) var logLevel: String?
+    @Option(help: ArgumentHelp("trace, debug, info (the default), notice, warning, error.", valueName: "LEVEL")) var logLevel: String?
 
     func run() async throws {
         var flags: [ServeConfiguration.Key: String] = [:]
@@ -50,28 +47,10 @@ struct ServeCommand: AsyncParsableCommand {
             } catch let error as ServeConfiguration.Problem {
                 throw CLIError(error.description)
             }
-            // Lines in batches: one write for many (see BatchedLogHandler); whatever waits is written on the way out.
-            LoggingSystem.bootstrap { label in BatchedLogHandler(label: label) }
-            defer { LogSink.standardError.flush() }
-            var logger = Logger(label: "onward")
-            logger.logLevel = Logger.Level(rawValue: settings.logLevel) ?? .info
-            let built: ServerApplication.Built
             do {
-                built = try await ServerApplication.build(settings, logger: logger)
-            } catch let error as Network.LoadError {
+                try await ServerApplication.serve(settings)
+            } catch let error as ServerApplication.ServeFailure {
                 throw CLIError(error.description)
-            } catch let error as StorageError {
-                throw CLIError(error.description)
-            }
-            logger.info("serving \(built.summary)",
-                        metadata: ["url": "http://\(settings.host):\(settings.port)/", "simulate": "\(settings.simulate)",
-                                   "realtime": "\(settings.realtime.count) source(s)"])
-            do {
-                try await built.application.runService()
-                // After a clean shutdown (SIGTERM): the pool's connections close.
-                await built.storage.close()
-            } catch where ServerApplication.isAddressInUse(error) {
-                throw CLIError("port \(settings.port) on \(settings.host) is already in use by another program: stop it, or choose another port with --port")
             }
         }
     }

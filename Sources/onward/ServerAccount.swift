@@ -1,8 +1,5 @@
-import API
+import App
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The server and bearer token `onward login` keeps for the commands that talk to a person's
 /// account, in `onward/credentials.json` in the user's config folder ($XDG_CONFIG_HOME, else
@@ -54,16 +51,10 @@ struct ServerAccount: Codable {
 
     /// A request to the server's API, with the token when there is one; the answer's status and body.
     static func send(_ method: String, _ url: String, body: Data? = nil, token: String? = nil) async throws -> (status: Int, body: Data) {
-        var request = URLRequest(url: URL(string: url)!)
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        request.httpBody = body
-        do {
-            let (data, response) = try await URLSession.shared.data(for: request)
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        do throws(ServerRequests.Failure) {
+            return try await ServerRequests.send(method, url, body: body, token: token)
         } catch {
-            throw CLIError("cannot reach \(url.components(separatedBy: "/api/").first ?? url): \(error.localizedDescription)")
+            throw CLIError(error.description)
         }
     }
 

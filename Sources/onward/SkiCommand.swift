@@ -2,7 +2,6 @@ import API
 import App
 import ArgumentParser
 import Foundation
-import SkiMap
 
 struct SkiCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,10 +16,11 @@ struct SkiRouteCommand: AsyncParsableCommand {
         commandName: "route",
         abstract: "The fastest way from one point of the ski area to another, never down a run harder than the level.",
         discussion: """
-            Runs are taken in their direction and only up to the level (novice < easy < intermediate < advanced
-            < expert; freeride only with --freeride); lifts go up, and down only where they are two-way; a
-            run's end joins a lift or another run nearby. Without --area, the bundled Vallnord Pal–Arinsal
-            (OpenStreetMap, 2013, with SRTM heights).
+            Runs are taken in their direction and only up to the level (novice < easy < intermediate < advanced \
+            < expert; freeride only with --freeride); lifts go up, and down only where they are two-way; a \
+            run's end joins a lift or another run nearby.
+
+            Without --area, the bundled Vallnord Pal–Arinsal (OpenStreetMap, 2013, with SRTM heights).
             """
     )
 
@@ -47,27 +47,15 @@ struct SkiRouteCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            guard let level = SkiDifficulty(rawValue: level.lowercased()), level != .freeride else {
-                throw CLIError("--level must be novice, easy, intermediate, advanced or expert, not '\(self.level)'")
-            }
-            let start = try Self.point(from, "--from"), goal = try Self.point(to, "--to")
-            let loaded: SkiArea
-            do { loaded = try SkiAreaLoading.load(osm: area, elevation: elevation) } catch let e as SkiAreaLoading.LoadError { throw CLIError(e.description) }
-            let route: SkiRoute
-            do throws(SkiRouter.Failure) { route = try SkiRouter(loaded).route(from: start, to: goal, level: level, freeride: freeride) } catch {
+            let dto: SkiRouteDTO
+            do throws(SkiRouteFinding.Failure) {
+                dto = try SkiRouteFinding.route(from: from, to: to, level: level, freeride: freeride, area: area, elevation: elevation)
+            } catch {
                 throw CLIError(error.description)
             }
-            let dto = SkiRouteDTO(route, level: level, freeride: freeride)
             if json { return try printJSONLine(dto) }
             print(Self.text(dto, terminal: .stdout))
         }
-    }
-
-    static func point(_ text: String, _ option: String) throws -> SkiPoint {
-        guard let point = SkiPoint(coordinates: text) else {
-            throw CLIError("\(option) must be LAT,LON in degrees, e.g. 42.5727,1.4834, not '\(text)'")
-        }
-        return point
     }
 
     static func text(_ r: SkiRouteDTO, terminal: Terminal) -> String {

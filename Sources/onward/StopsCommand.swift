@@ -18,10 +18,10 @@ struct StopsCommand: AsyncParsableCommand {
     var near: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("With --near: how far to look, in metres (default \(Int(Queries.defaultRadiusMetres))).", valueName: "METRES"))
+            help: ArgumentHelp("With --near: how far to look, in metres (default: \(Int(Queries.defaultRadiusMetres))).", valueName: "METRES"))
     var radius: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("At most N results (default \(Queries.defaultStopsLimit)).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most N results (default: \(Queries.defaultStopsLimit)).", valueName: "N"))
     var limit: Int?
 
     @Flag(help: "Print one JSON document.")

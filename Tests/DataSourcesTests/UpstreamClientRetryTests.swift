@@ -46,6 +46,15 @@ import Testing
         #expect(await client.counters.failures == 1)
     }
 
+    @Test func aDeleteIsNeverRetried() async throws {
+        let fetcher = ScriptedFetcher([.failure(SourceError(.network, "connection reset"))])
+        let client = makeClient(fetcher, sleeper: sleeper)
+        #expect(!HTTPRequest(method: .delete, url: url).isRetrySafe)
+        await #expect(throws: SourceError.self) { try await client.fetch(HTTPRequest(method: .delete, url: url)) }
+        #expect(await fetcher.count == 1)
+        #expect(sleeper.sleeps.isEmpty)
+    }
+
     @Test func aPostMarkedAsAReadIsRetried() async throws {
         let fetcher = ScriptedFetcher([.failure(SourceError(.timeout, "no answer")), .success(.ok("<board/>"))])
         let client = makeClient(fetcher, sleeper: sleeper)

@@ -8,6 +8,19 @@ import Testing
 /// `onward login` and `onward glance [--follow]` against a real server.
 @Suite("onward login and glance")
 struct GlanceCLITests {
+    @Test("login to a server that does not answer: one line naming it once, exit 1")
+    func loginUnreachable() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("onward-login-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: config) }
+        // Port 9 (discard) has nothing listening here: the connection is refused at once.
+        let out = try OnwardExecutable.run(["login", "--server", "http://127.0.0.1:9", "--username", "ada"],
+                                           environment: ["ONWARD_PASSWORD": "secret", "XDG_CONFIG_HOME": config.path])
+        #expect(out.status == 1)
+        #expect(out.stderr.hasPrefix("error: "), "\(out.stderr)")
+        #expect(out.stderr.components(separatedBy: "127.0.0.1:9").count == 2, "\(out.stderr)")
+        #expect(!out.stderr.contains("secret"))
+    }
+
     @Test("login keeps the token readable by its owner only and never prints it; glance shows the current route, and --follow redraws on a change")
     func loginAndGlance() async throws {
         let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-glance-\(UUID().uuidString)")

@@ -256,18 +256,41 @@ struct LiveCaptureCLITests {
 
     @Test("rt inspect on garbage or a missing file: a message naming it, exit 1")
     func inspectBadInput() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-rt-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.folderWithGarbage()
         defer { try? FileManager.default.removeItem(at: dir) }
         let garbage = dir.appendingPathComponent("garbage.pb").path
-        try Data("this is not a GTFS-Realtime feed\n".utf8).write(to: URL(fileURLWithPath: garbage))
         let bad = try OnwardExecutable.run(["rt", "inspect", garbage, "--feed", Self.feed])
         #expect(bad.status == 1)
         #expect(bad.stdout.isEmpty)
-        #expect(bad.stderr.contains("\(garbage) is not a GTFS-Realtime feed"))
+        #expect(bad.stderr.contains("\(garbage) is not a valid GTFS-Realtime feed"))
         let missing = dir.appendingPathComponent("missing.pb").path
         let gone = try OnwardExecutable.run(["rt", "inspect", missing])
         #expect(gone.status == 1)
         #expect(gone.stderr.contains("no such file: \(missing)"))
+    }
+
+    @Test("rt inspect explains a malformed file in the words board uses, with no decoder's internal code")
+    func inspectMalformedInBoardsWords() throws {
+        let dir = try Self.folderWithGarbage()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let garbage = dir.appendingPathComponent("garbage.pb").path
+        let rt = try OnwardExecutable.run(["rt", "inspect", garbage, "--feed", Self.feed])
+        #expect(rt.status == 1)
+        let why = "is not a valid GTFS-Realtime feed (33 bytes): "
+        #expect(rt.stderr.contains("\(garbage) \(why)"), "\(rt.stderr)")
+        #expect(!rt.stderr.contains("malformedProtobuf") && !rt.stderr.contains("BinaryDecodingError"))
+        // board reads the same file as live data: the same sentence after the feed's name.
+        let explained = try #require(rt.stderr.components(separatedBy: "\(garbage) ").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+        let board = try OnwardExecutable.run(["board", "halifax:6969", "--feed", Self.feed, "--realtime", "halifax=" + garbage,
+                                              "--date", "2025-11-06", "--time", "17:00"])
+        #expect(board.stderr.contains(explained), "board: \(board.stderr)\nrt inspect: \(rt.stderr)")
+    }
+
+    /// A new folder holding garbage.pb: 33 bytes of text, not a GTFS-Realtime feed.
+    private static func folderWithGarbage() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-rt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Data("this is not a GTFS-Realtime feed\n".utf8).write(to: dir.appendingPathComponent("garbage.pb"))
+        return dir
     }
 }

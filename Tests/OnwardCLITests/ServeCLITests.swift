@@ -78,6 +78,17 @@ struct ServeCLITests {
         #expect(out.stderr.contains("--port"))
     }
 
+    @Test("a config file with broken JSON is refused with the line and column where it breaks")
+    func brokenConfigSaysWhere() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("onward-config-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        // A comma missing after "host": the parser stops at the next key, line 3, column 16 (é is one column, two bytes).
+        try Data("{\n  \"port\": 8080,\n  \"host\": \"é\"  \"data_dir\": \"x\"\n}\n".utf8).write(to: file)
+        let out = try OnwardExecutable.run(["serve", "--config", file.path])
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("\(file.path): not valid JSON at line 3, column 16"), "\(out.stderr)")
+    }
+
     @Test("an onward.sqlite in the data folder that is not a database stops the start with what to do, and is kept")
     func unreadableDatabase() throws {
         let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-serve-\(UUID().uuidString)")
@@ -92,7 +103,7 @@ struct ServeCLITests {
         #expect(try Data(contentsOf: file) == notADatabase)
     }
 
-    @Test("a port already in use is refused in words, naming the port and --port")
+    @Test("a port already in use is refused in words, naming the port and --port, with no \"serving\" line before it")
     func portInUse() throws {
         // Hold a port: bind and listen on it for the length of the test.
         let (fd, port) = Self.boundSocket()
@@ -105,5 +116,7 @@ struct ServeCLITests {
         #expect(out.stderr.contains("port \(port) on 127.0.0.1 is already in use"), "\(out.stderr)")
         #expect(out.stderr.contains("--port"))
         #expect(!out.stderr.contains("errno"))
+        // "serving" is logged once the port is bound: here it never was.
+        #expect(!out.stderr.contains("serving"), "\(out.stderr)")
     }
 }

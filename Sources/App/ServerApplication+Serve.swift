@@ -1,0 +1,37 @@
+import Foundation
+import Hummingbird
+import Logging
+import Storage
+
+extension ServerApplication {
+    /// Why the server did not start, or stopped: in words for the person who ran it.
+    public struct ServeFailure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// `onward serve` whole: log lines in batches on standard error, build, listen until SIGTERM
+    /// or SIGINT, then close the database. A caller (the CLI) names no server framework or driver.
+    public static func serve(_ settings: ServeConfiguration) async throws {
+        // Lines in batches: one write for many (see BatchedLogHandler); whatever waits is written on the way out.
+        LoggingSystem.bootstrap { label in BatchedLogHandler(label: label) }
+        defer { LogSink.standardError.flush() }
+        var logger = Logger(label: "onward")
+        logger.logLevel = Logger.Level(rawValue: settings.logLevel) ?? .info
+        let built: Built
+        do {
+            built = try await build(settings, logger: logger)
+        } catch let error as Network.LoadError {
+            throw ServeFailure(description: error.description)
+        } catch let error as StorageError {
+            throw ServeFailure(description: error.description)
+        }
+        do {
+            try await built.application.runService()
+            // After a clean shutdown (SIGTERM): the pool's connections close.
+            await built.storage.close()
+        } catch where isAddressInUse(error) {
+            throw ServeFailure(description: "port \(settings.port) on \(settings.host) is already in use by another program: "
+                               + "stop it, or choose another port with --port")
+        }
+    }
+}
