@@ -27,6 +27,11 @@
     return d.toLocaleString(document.documentElement.lang || undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
   }
 
+  // Map colours come from the stylesheet's tokens, so the map follows the theme (chosen, or the device's).
+  function token(name, fallback) {
+    return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+  }
+
   // --- The map and Onward's own layers -------------------------------------------------------
   var map = L.map('trip-map', { zoomControl: true, attributionControl: true }).setView([42.55, 1.5], 13);
   map.attributionControl.setPrefix('<a href="/assets/leaflet/LICENSE">Leaflet</a>');
@@ -38,16 +43,16 @@
   var streetsLayer = L.geoJSON(null, {
     style: function (f) {
       var major = /^(primary|secondary|tertiary|trunk|motorway)/.test(f.properties.kind);
-      return { color: major ? '#8a6d3b' : '#9aa0a6', weight: major ? 4 : 2, opacity: 0.9 };
+      return { color: major ? token('--map-street-major', '#8a6d3b') : token('--map-street', '#9aa0a6'), weight: major ? 4 : 2, opacity: 0.9 };
     },
     onEachFeature: function (f, layer) { if (f.properties.name) layer.bindTooltip(document.createTextNode(f.properties.name), { sticky: true }); }
   }).addTo(map);
   var skiLayer = L.geoJSON(null, {
     style: function (f) {
       var p = f.properties;
-      if (p.kind === 'boundary') return { color: '#0b57d0', weight: 1, dashArray: '4 6', fill: false, opacity: 0.5 };
-      if (p.kind === 'lift') return { color: '#222', weight: 2, dashArray: '2 5' };
-      return { color: p.colour === 'black' ? '#111' : p.colour, weight: 4, dashArray: p.dashed ? '8 6' : null, opacity: 0.85 };
+      if (p.kind === 'boundary') return { color: token('--color-accent', '#0b57d0'), weight: 1, dashArray: '4 6', fill: false, opacity: 0.5 };
+      if (p.kind === 'lift') return { color: token('--map-ink', '#222'), weight: 2, dashArray: '2 5' };
+      return { color: p.colour === 'black' ? token('--map-ink', '#111') : p.colour, weight: 4, dashArray: p.dashed ? '8 6' : null, opacity: 0.85 };
     },
     onEachFeature: function (f, layer) {
       var p = f.properties;
@@ -58,11 +63,21 @@
     }
   }).addTo(map);
   var transitLayer = L.geoJSON(null, {
-    style: function () { return { color: '#0b57d0', weight: 3, opacity: 0.7 }; },
-    pointToLayer: function (f, ll) { return L.circleMarker(ll, { radius: 4, color: '#0b57d0', fillColor: '#fff', fillOpacity: 1, weight: 2 }); },
+    style: function () { return { color: token('--color-accent', '#0b57d0'), weight: 3, opacity: 0.7, fillColor: token('--color-surface', '#fff') }; },
+    pointToLayer: function (f, ll) { return L.circleMarker(ll, { radius: 4, fillOpacity: 1, weight: 2 }); },
     onEachFeature: function (f, layer) { if (f.properties.name) layer.bindTooltip(document.createTextNode(f.properties.name)); }
   }).addTo(map);
   var skiBounds = null;
+  // A theme chosen on the page (no reload) or a device turning dark: the layers take the new colours.
+  function restyle() {
+    [streetsLayer, skiLayer, transitLayer].forEach(function (layer) { layer.setStyle(layer.options.style); });
+    if (mode === 'mountain') streetsLayer.setStyle({ opacity: 0.35 });
+  }
+  new MutationObserver(restyle).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  if (window.matchMedia) {
+    var dark = window.matchMedia('(prefers-color-scheme: dark)');
+    if (dark.addEventListener) dark.addEventListener('change', restyle);
+  }
   function load(url, layer) {
     return fetch(url, { credentials: 'same-origin' }).then(function (r) { return r.ok ? r.json() : null; })
       .then(function (g) { if (g) layer.addData(g); return g; }).catch(function () { return null; });
@@ -190,7 +205,7 @@
         list.textContent = '';
         if (!route.legs) { list.appendChild(el('li', 'muted', route.detail || '')); return; }
         route.legs.forEach(function (leg) {
-          var colour = leg.kind === 'run' ? (leg.colour === 'black' ? '#111' : leg.colour) : leg.kind === 'lift' ? '#222' : '#777';
+          var colour = leg.kind === 'run' ? (leg.colour === 'black' ? token('--map-ink', '#111') : leg.colour) : leg.kind === 'lift' ? token('--map-ink', '#222') : '#777';
           L.polyline(leg.points.map(function (p) { return [p[0], p[1]]; }),
                      { color: colour, weight: 7, opacity: 0.9, dashArray: leg.kind === 'run' ? null : '6 6' }).addTo(routeLayer);
           var li = el('li', 'ski-leg ski-leg-' + leg.kind);
