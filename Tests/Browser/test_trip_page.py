@@ -88,3 +88,23 @@ def test_the_map_follows_the_theme(server, trip, phone, shot, theme):
     label = js(phone, "return getComputedStyle(document.querySelector('#trip-map .person-label')).backgroundColor")
     assert label == js(phone, "return getComputedStyle(document.querySelector('.card')).backgroundColor")
     shot(f"trip-map-{theme}-phone")
+
+
+def overlapping(driver):
+    """The pairs of travellers' name labels that cover each other, by name."""
+    boxes = js(driver, "return Array.from(document.querySelectorAll('#trip-map .person-label')).map(function (e) {"
+                       " var r = e.getBoundingClientRect(); return [e.textContent, r.left, r.top, r.right, r.bottom]; });")
+    return [(a[0], b[0]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+            if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]]
+
+
+def test_names_never_cover_each_other(server, trip, phone, shot):
+    url, _ = trip
+    open_trip(phone, url, "en", "light")
+    # As the map opens, then zoomed right in and out: the two names side by side, never one over the other.
+    wait(phone).until(lambda d: not overlapping(d))
+    shot("trip-names-phone")
+    for zoom in (18, 11):
+        js(phone, "OnwardTrip.map.setZoom(arguments[0], { animate: false })", zoom)
+        wait(phone).until(lambda d: js(d, "return OnwardTrip.map.getZoom()") == zoom)
+        wait(phone).until(lambda d: not overlapping(d))

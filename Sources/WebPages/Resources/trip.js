@@ -114,7 +114,7 @@
       list.textContent = '';
       m.members.slice().sort(function (a, b) { return a.displayName.localeCompare(b.displayName); }).forEach(function (x) {
         names[x.id] = x.displayName;
-        if (markers[x.id]) markers[x.id].setTooltipContent(document.createTextNode(x.displayName));
+        if (markers[x.id]) { markers[x.id].setTooltipContent(document.createTextNode(x.displayName)); placeLabelsSoon(); }
         var li = el('li', null, x.displayName);
         li.dataset.person = x.id;
         list.appendChild(li);
@@ -134,11 +134,68 @@
     }
     m.getElement() && m.getElement().setAttribute('data-person', p.person);
     main.dataset.shown = Object.keys(markers).length;
+    placeLabelsSoon();
   }
   function hide(person) {
     if (markers[person]) { map.removeLayer(markers[person]); delete markers[person]; }
     main.dataset.shown = Object.keys(markers).length;
+    placeLabelsSoon();
   }
+  // Names never cover each other (travellers together on a lift or at a hut), nor another traveller's dot: each
+  // label, from the top of the map down, keeps its place right of its dot if that is free, else takes the left
+  // side, else the nearest free row below or above (either side). Leaflet draws it; we only choose where.
+  var placing = false;
+  function placeLabelsSoon() {
+    if (placing) return;
+    placing = true;
+    window.requestAnimationFrame(function () { placing = false; placeLabels(); });
+  }
+  function placeLabels() {
+    var frame = map.getContainer().getBoundingClientRect();
+    var people = Object.keys(markers).map(function (id) {
+      var tip = markers[id].getTooltip();
+      if (!tip || !tip.getElement()) return null;
+      tip.options.direction = 'right';
+      tip.options.offset = L.point(0, 0);
+      tip.update();
+      var at = map.latLngToContainerPoint(markers[id].getLatLng());
+      return { tip: tip, x: frame.left + at.x, y: frame.top + at.y, box: tip.getElement().getBoundingClientRect() };
+    }).filter(Boolean).sort(function (a, b) { return a.box.top - b.box.top || a.box.left - b.box.left; });
+    // A dot's core: a label may touch a dot's rim, as Leaflet's own label touches its own dot.
+    var core = 5, taken = [];
+    function clear(box, other) {
+      return box.right <= other.left || box.left >= other.right || box.bottom <= other.top || box.top >= other.bottom;
+    }
+    function free(box, self, dots) {
+      return taken.every(function (o) { return clear(box, o); }) && (!dots || people.every(function (p) {
+        return p === self || clear(box, { left: p.x - core, right: p.x + core, top: p.y - core, bottom: p.y + core });
+      }));
+    }
+    function spot(p, dots) {
+      var b = p.box, step = b.height + 2;
+      for (var k = 0; k <= 2 * people.length + 2; k++) {
+        var dy = (k % 2 ? 1 : -1) * Math.ceil(k / 2) * step;
+        var right = { left: b.left, right: b.right, top: b.top + dy, bottom: b.bottom + dy };
+        // Leaflet puts a left label as far left of the dot as a right one is right of it.
+        var left = { left: 2 * p.x - b.right, right: 2 * p.x - b.left, top: right.top, bottom: right.bottom };
+        if (free(right, p, dots)) return { side: 'right', dy: dy, box: right };
+        if (free(left, p, dots)) return { side: 'left', dy: dy, box: left };
+      }
+      return null;
+    }
+    people.forEach(function (p) {
+      // Without a spot clear of the dots too, one clear of the other names (there always is one).
+      var s = spot(p, true) || spot(p, false) || { side: 'right', dy: 0, box: p.box };
+      if (s.side !== 'right' || s.dy) {
+        p.tip.options.direction = s.side;
+        p.tip.options.offset = L.point(0, s.dy);
+        p.tip.update();
+      }
+      p.tip.getElement().classList.toggle('person-label-moved', s.dy !== 0);
+      taken.push(s.box);
+    });
+  }
+  map.on('zoomend', placeLabelsSoon);
 
   // --- Sharing one's own position ------------------------------------------------------------
   var watch = null, paused = false, mine = null, mineCircle = null, lastFix = null;
