@@ -108,3 +108,23 @@ def test_names_never_cover_each_other(server, trip, phone, shot):
         js(phone, "OnwardTrip.map.setZoom(arguments[0], { animate: false })", zoom)
         wait(phone).until(lambda d: js(d, "return OnwardTrip.map.getZoom()") == zoom)
         wait(phone).until(lambda d: not overlapping(d))
+
+
+FIELD_LOOK = ("var s = getComputedStyle(document.querySelector(arguments[0]));"
+              " return [s.borderTopLeftRadius, s.borderTopColor, s.borderTopWidth, s.backgroundColor, s.color, s.minHeight];")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_menus_and_number_fields_look_like_the_other_fields(server, trip, phone, shot, theme):
+    url, _ = trip
+    open_trip(phone, url, "en", theme)
+    # The event's title is a field like the sign-in page's: the menus, the radius and the chat's field look the same.
+    reference = js(phone, FIELD_LOOK, "#event-title")
+    assert reference[3] == js(phone, "return getComputedStyle(document.querySelector('.card')).backgroundColor")
+    for field in ("#share-for", "#radius", "#ski-level", "#event-audience", "#chat-with", "#chat-text"):
+        assert js(phone, FIELD_LOOK, field) == reference, field
+    js(phone, "document.querySelector('.share-controls').scrollIntoView()")
+    shot(f"trip-fields-{theme}-phone")
+    # The trips page's number field (days) looks like its name field.
+    phone.get(f"{server}/trips?theme={theme}")
+    assert js(phone, FIELD_LOOK, "#trip-days") == js(phone, FIELD_LOOK, "#trip-name")
