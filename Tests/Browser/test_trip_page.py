@@ -128,3 +128,20 @@ def test_menus_and_number_fields_look_like_the_other_fields(server, trip, phone,
     # The trips page's number field (days) looks like its name field.
     phone.get(f"{server}/trips?theme={theme}")
     assert js(phone, FIELD_LOOK, "#trip-days") == js(phone, FIELD_LOOK, "#trip-name")
+
+
+# Monday first, as the string tables and Python's weekday() have them.
+WEEKDAYS = {"en": ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"], "id": ["Sen", "Sel", "Rab", "Kam", "Jum", "Sab", "Min"]}
+JAKARTA = datetime.timezone(datetime.timedelta(hours=7))
+
+
+@pytest.mark.parametrize("lang", ["en", "id"])
+def test_chat_times_are_on_24_hours(server, trip, phone, shot, lang):
+    url, at = trip
+    open_trip(phone, url, lang, "light")
+    # Bruno's line: the weekday in the page's language and the time on 24 hours, as everywhere else in the app.
+    sent = at.astimezone(JAKARTA)
+    shown = wait(phone).until(lambda d: js(d, "var t = document.querySelector('#chat-log time'); return t && t.textContent;"))
+    assert shown == f"{WEEKDAYS[lang][sent.weekday()]} {sent:%H:%M}", (shown, at.isoformat())
+    js(phone, "document.getElementById('chat-log').scrollIntoView()")
+    shot(f"trip-chat-{lang}-phone")

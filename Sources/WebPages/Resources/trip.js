@@ -22,9 +22,13 @@
       return r.json().then(function (j) { if (!r.ok) throw j; return j; });
     });
   }
+  // The app's clock everywhere: the weekday from the page's string table and the time on 24 hours ("Fri 18:35"),
+  // in the reader's own zone (a chat spans travellers' zones, unlike a board, which keeps the stop's).
+  var WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+  function two(n) { return (n < 10 ? '0' : '') + n; }
   function when(iso) {
     var d = new Date(iso);
-    return d.toLocaleString(document.documentElement.lang || undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+    return t('weekday.' + WEEKDAYS[d.getDay()]) + ' ' + two(d.getHours()) + ':' + two(d.getMinutes());
   }
 
   // Map colours come from the stylesheet's tokens, so the map follows the theme (chosen, or the device's).
