@@ -292,6 +292,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case signInTitle = "signIn.title"
     case signUpTitle = "signUp.title"
     case signInIntro = "signIn.intro"
+    case signUpIntro = "signUp.intro"
+    case signUpUsernameHint = "signUp.usernameHint"
     case signInUsername = "signIn.username"
     case signInPassword = "signIn.password"
     case signInPasswordHint = "signIn.passwordHint"

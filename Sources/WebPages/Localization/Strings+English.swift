@@ -272,6 +272,8 @@ extension Strings {
         case .signInTitle: "Sign in"
         case .signUpTitle: "Create an account"
         case .signInIntro: "Sign in to keep your routes on every device you use."
+        case .signUpIntro: "Create an account to keep your routes on every device you use."
+        case .signUpUsernameHint: "3 to 32 characters: letters A–Z and a–z, digits, full stops (.), underscores (_) and hyphens (-)."
         case .signInUsername: "Username"
         case .signInPassword: "Password"
         case .signInPasswordHint: "At least 10 characters."

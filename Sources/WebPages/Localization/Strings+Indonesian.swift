@@ -272,6 +272,8 @@ extension Strings {
         case .signInTitle: "Masuk"
         case .signUpTitle: "Buat akun"
         case .signInIntro: "Masuk untuk menyimpan rute Anda di setiap perangkat yang Anda pakai."
+        case .signUpIntro: "Buat akun untuk menyimpan rute Anda di setiap perangkat yang Anda pakai."
+        case .signUpUsernameHint: "3 sampai 32 karakter: huruf A–Z dan a–z, angka, titik (.), garis bawah (_), dan tanda hubung (-)."
         case .signInUsername: "Nama pengguna"
         case .signInPassword: "Kata sandi"
         case .signInPasswordHint: "Minimal 10 karakter."
