@@ -48,6 +48,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case journeyTowards = "journey.towards"
     case journeyPlanFromHere = "journey.planFromHere"
     case journeyOptions = "journey.options"
+    case journeyChangeSearch = "journey.changeSearch"
 
     // Commuting mode.
     case commuteTitle = "commute.title"
