@@ -19,10 +19,10 @@ struct PageRoutes: Sendable {
     func add(to router: Router<OnwardRequestContext>) {
         router.get("/") { request, _ in
             let queries = deps.queries()
-            // A small network's stations are listed for browsing; a big one's would be a wall of names.
+            // A small network's stations are listed for browsing, in line order; a big one's would be a wall of names.
             // A signed-in person's routes come first on the home page.
             let person = try await signedIn(request, queries)
-            return page(HomePage.render(context: person?.context ?? pageContext(request, queries), stations: queries.listedStations(),
+            return page(HomePage.render(context: person?.context ?? pageContext(request, queries), stations: await queries.listedStationsInLineOrder(),
                                         routes: person?.routes), request)
         }
         router.get("search") { request, _ in

@@ -50,13 +50,18 @@ public enum SkiDifficulty: String, Sendable, Hashable, Codable, CaseIterable, Co
     }
 }
 
-/// A downhill run, in the direction it is skied (as mapped).
+/// A downhill run, in the direction it is skied (as mapped), or a closed loop, skied downhill from its
+/// highest point (see `isLoop`).
 public struct SkiRun: Sendable, Hashable {
     public var osmID: Int64
     public var name: String?
     public var difficulty: SkiDifficulty
     public var nodes: [Int64]
     public var points: [SkiPoint]
+
+    /// A closed way (its first node is its last): its mapped direction says nothing about which way it is
+    /// skied, so its heights decide, segment by segment.
+    public var isLoop: Bool { nodes.count > 2 && nodes.first == nodes.last }
 }
 
 /// A lift, from where it is boarded to where one gets off (uphill, or as mapped when it is two-way).

@@ -23,7 +23,7 @@ public struct SkiRoute: Sendable, Hashable {
     public var lengthMetres: Double { legs.map(\.lengthMetres).reduce(0, +) }
 }
 
-/// Routing on a ski area by level: runs in their direction and only up to the skier's level
+/// Routing on a ski area by level: runs downhill (as mapped; a closed loop by its heights) and only up to the skier's level
 /// (freeride only when asked for), lifts from bottom to top (both ways where two-way), and short
 /// walks where one way's end comes near another's (mapped ways rarely share nodes). Fastest first,
 /// by rough speeds: what a skier of the run's difficulty does, what each kind of lift does.
@@ -81,11 +81,14 @@ public struct SkiRouter: Sendable {
         for (r, run) in area.runs.enumerated() {
             let v = zip(run.nodes, run.points).map { vertex($0, $1) }
             runPoints.formUnion(v)
-            exits.insert(v.last!)
-            for k in 1..<v.count {
-                let m = run.points[k - 1].metres(to: run.points[k])
-                add(v[k - 1], Edge(to: v[k], seconds: m / Self.speed(run.difficulty), metres: m, difficulty: run.difficulty, way: r))
+            var leaves = Set<Int>()
+            for (a, b) in Self.skiedSegments(run) {
+                let m = run.points[a].metres(to: run.points[b])
+                add(v[a], Edge(to: v[b], seconds: m / Self.speed(run.difficulty), metres: m, difficulty: run.difficulty, way: r))
+                leaves.insert(v[a])
             }
+            // Where the run ends: its last point, or on a loop each low point (no segment of it goes on down from there).
+            exits.formUnion(v.filter { !leaves.contains($0) })
         }
         for (l, lift) in area.lifts.enumerated() {
             let bottom = vertex(lift.nodes.first!, lift.points.first!), top = vertex(lift.nodes.last!, lift.points.last!)
@@ -115,6 +118,20 @@ public struct SkiRouter: Sendable {
         while edges.count < points.count { edges.append([]) }
         self.points = points
         self.edges = edges
+    }
+
+    /// Each segment of a run as skied, as (from, to) positions in its points. An open run goes the way it
+    /// is mapped (OpenStreetMap draws pistes downhill). A closed loop (a nursery loop beside its drag
+    /// lift) has no direction of its own: each segment is skied downhill, so the loop is two ways down
+    /// from its highest point and never climbed; a segment whose heights are unknown keeps the mapped
+    /// direction, and a level one goes both ways.
+    static func skiedSegments(_ run: SkiRun) -> [(Int, Int)] {
+        let segments = (1..<run.points.count).map { ($0 - 1, $0) }
+        guard run.isLoop else { return segments }
+        return segments.flatMap { a, b -> [(Int, Int)] in
+            guard let high = run.points[a].elevation, let low = run.points[b].elevation else { return [(a, b)] }
+            return high > low ? [(a, b)] : high < low ? [(b, a)] : [(a, b), (b, a)]
+        }
     }
 
     /// The fastest way from one point to another for a skier of `level` (freeride runs only with `freeride`).

@@ -91,6 +91,8 @@ def server():
 
 # Where the browser is, for every test unless one moves it (and puts it back).
 AT_LEBAK_BULUS = {"latitude": -6.2892744, "longitude": 106.7749355, "accuracy": 50}
+# A phone's screen exactly, for `Emulation.setDeviceMetricsOverride` (a window's size would include the browser's own bars).
+PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
 
 
 @pytest.fixture(scope="session")

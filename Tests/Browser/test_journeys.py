@@ -8,6 +8,8 @@ except ImportError:
     # Without Selenium the fixtures skip every test with the reason (see test_web.py).
     pass
 
+from conftest import PHONE
+
 
 def wait(browser, seconds=10):
     return WebDriverWait(browser, seconds)
@@ -59,3 +61,30 @@ def test_plan_from_here_on_a_board(server, browser):
     wait(browser).until(EC.url_contains("/journeys"))
     assert browser.find_element(By.ID, "journey-from-id").get_attribute("value") == "mrt-jakarta:SBKM"
     assert "Blok M" in browser.find_element(By.ID, "journey-from").get_attribute("value")
+
+
+def test_the_first_journey_is_on_a_phones_first_screen(server, browser, shot):
+    # The phone's screen exactly (a window's size would include the browser's own bars).
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    try:
+        browser.get(server + "/journeys?from=SLBB&to=SBHI&date=2026-11-23&time=08:00")
+        journeys = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".journey-list > li"))
+        # Its times, and its first ride to the end of the line, without scrolling.
+        first = browser.execute_script(
+            "var r = arguments[0].getBoundingClientRect(); return [r.bottom, window.innerHeight];", journeys[0])
+        assert first[0] <= first[1], f"the first journey ends {first[0]}px down a {first[1]}px screen"
+        assert "08:00" in journeys[0].text and "08:29" in journeys[0].text
+        shot("journeys-first-screen-phone")
+        # The search folded into one line says what was asked, and opens to be changed: a later time, searched again.
+        summary = browser.find_element(By.CSS_SELECTOR, ".journey-search > summary")
+        assert "Lebak Bulus" in summary.text and "Bundaran HI" in summary.text and "Mon 23 Nov 2026, 08:00" in summary.text
+        assert not browser.find_element(By.ID, "journey-time").is_displayed()
+        summary.click()
+        wait(browser).until(EC.visibility_of_element_located((By.ID, "journey-time")))
+        browser.execute_script("document.getElementById('journey-time').value = '09:00'")
+        browser.find_element(By.CSS_SELECTOR, ".journey-form button[type=submit]").click()
+        wait(browser).until(EC.url_contains("time=09%3A00"))
+        first = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".journey-list > li"))[0].text
+        assert first.startswith("09:"), first
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

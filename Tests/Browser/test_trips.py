@@ -64,6 +64,16 @@ def api(server, method, path, token=None, body=None):
         return e.code, json.loads(e.read() or b"null")
 
 
+def make_trip(driver, server, name):
+    """Makes a trip with the trips page's form: its address, its ID and its invitation code."""
+    driver.get(server + "/trips")
+    driver.find_element(By.ID, "trip-name").send_keys(name)
+    driver.find_element(By.CSS_SELECTOR, "form[action='/trips'] button[type=submit]").click()
+    wait(driver).until(EC.url_contains("/trips/"))
+    url = driver.current_url
+    return url, url.rsplit("/", 1)[1], driver.find_element(By.CSS_SELECTOR, ".trip-invite code").text.rsplit("=", 1)[1]
+
+
 def test_a_ski_trip_live(server, browser, traveller, shot):
     host = "hana_" + secrets.token_hex(3)
     tom = "tom_" + secrets.token_hex(3)
@@ -72,13 +82,7 @@ def test_a_ski_trip_live(server, browser, traveller, shot):
     try:
         # The host makes a trip.
         sign(browser, server, "/signup", host)
-        browser.get(server + "/trips")
-        browser.find_element(By.ID, "trip-name").send_keys("Ski week")
-        browser.find_element(By.CSS_SELECTOR, "form[action='/trips'] button[type=submit]").click()
-        wait(browser).until(EC.url_contains("/trips/"))
-        trip_url = browser.current_url
-        trip_id = trip_url.rsplit("/", 1)[1]
-        code = browser.find_element(By.CSS_SELECTOR, ".trip-invite code").text.rsplit("=", 1)[1]
+        trip_url, trip_id, code = make_trip(browser, server, "Ski week")
         wait(browser).until(lambda d: js(d, "return document.querySelector('main').dataset.live") == "open")
 
         # Sharing from the top of la Caubella: inside the ski area, so the mountain map.

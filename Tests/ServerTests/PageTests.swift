@@ -36,6 +36,22 @@ struct PageTests {
         }
     }
 
+    @Test("the home page lists the line's stations in the order the trains call, Lebak Bulus to Bundaran HI")
+    func homeStationsInLineOrder() async throws {
+        let app = TestServer.app(TestServer.deps(try TestServer.store()))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/", method: .get) { r in
+                let html = text(r)
+                let browse = try #require(html.range(of: #"id="browse-title""#)).upperBound
+                let names = html[browse...].matches(of: /<span class="stop-name">([^<]*)<\/span>/).map { String($0.output.1) }
+                // stop_times.txt of every full trip with direction_id 0 (Lebak Bulus to Bundaran HI), station by station.
+                #expect(names == ["Lebak Bulus Bank Syariah Indonesia", "Fatmawati Indomaret", "Cipete Raya TUKU", "Haji Nawi", "Blok A",
+                                  "Blok M BCA", "ASEAN Headquarters", "Senayan Mastercard", "Istora Mandiri", "Bendungan Hilir",
+                                  "Setiabudi Astra", "Dukuh Atas BNI", "Bundaran HI Bank Jakarta"].map { "Stasiun MRT " + $0 })
+            }
+        }
+    }
+
     @Test("the journey page: places typed by name are matched, an hour of journeys with their legs; a place not found is said on the page")
     func journeyPage() async throws {
         let app = TestServer.app(TestServer.deps(try TestServer.store()))

@@ -48,6 +48,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case journeyTowards = "journey.towards"
     case journeyPlanFromHere = "journey.planFromHere"
     case journeyOptions = "journey.options"
+    case journeyChangeSearch = "journey.changeSearch"
 
     // Commuting mode.
     case commuteTitle = "commute.title"
@@ -298,6 +299,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case signInTitle = "signIn.title"
     case signUpTitle = "signUp.title"
     case signInIntro = "signIn.intro"
+    case signUpIntro = "signUp.intro"
+    case signUpUsernameHint = "signUp.usernameHint"
     case signInUsername = "signIn.username"
     case signInPassword = "signIn.password"
     case signInPasswordHint = "signIn.passwordHint"

@@ -32,11 +32,22 @@ public enum JourneyPage {
         let found: HTML = answer.map { a in
             PersonForm.save([("kind", "journey"), ("from", a.from.id), ("to", a.to.id)], label: .saveJourney, context: context) + results(a, strings: s)
         } ?? .empty
+        // Once journeys are found, the form folds into one line (from → to, and a way to change them), so on a
+        // phone the first journey is on the first screen; without an answer it is the page.
+        let asked: HTML = when(form, strings: s).map { "<span class=\"journey-search-when\">\($0)</span>" } ?? .empty
+        let search: HTML = answer.map { a in
+            """
+            <details class="journey-search panel"><summary><span class="journey-search-places">\(a.from.name) → \(a.to.name)\(asked)</span> \
+            <span class="journey-search-change">\(s(.journeyChangeSearch))</span></summary>
+            \(formHTML(form, strings: s))
+            </details>
+            """
+        } ?? formHTML(form, strings: s, panel: true)
         let main: HTML = """
         <div class="page-head">
         <h1>\(s(.journeyTitle))</h1>
         </div>
-        \(formHTML(form, strings: s))
+        \(search)
         \(problemHTML)
         \(found)
         """
@@ -55,7 +66,15 @@ public enum JourneyPage {
         return query
     }
 
-    static func formHTML(_ form: Form, strings s: Strings) -> HTML {
+    /// The date and time the form asked for, for the folded form ("Mon 23 Nov 2026, 08:00"); nil when it asked for none (now).
+    static func when(_ form: Form, strings s: Strings) -> String? {
+        let date = ServiceDate(iso: form.date)
+        if let date, let clock = WallClock(iso: date.isoString + "T" + form.time + "Z") { return s.dateTime(clock) }
+        if let date { return s.date(date) }
+        return form.time.isEmpty ? nil : form.time
+    }
+
+    static func formHTML(_ form: Form, strings s: Strings, panel: Bool = false) -> HTML {
         func place(_ id: String, _ name: String, label: L10nKey, placeholder: L10nKey, text: String, picked: String, pair: String) -> HTML {
             """
             <div class="journey-field">
@@ -72,7 +91,7 @@ public enum JourneyPage {
             """
         }
         return """
-        <form class="journey-form panel" action="\(Links.journeys())" method="get">
+        <form class="journey-form\(panel ? " panel" : "")" action="\(Links.journeys())" method="get">
         \(place("journey-from", "from", label: .journeyFrom, placeholder: .journeyFromPlaceholder, text: form.fromText, picked: form.fromID, pair: "journey-to"))
         \(place("journey-to", "to", label: .journeyTo, placeholder: .journeyToPlaceholder, text: form.toText, picked: form.toID, pair: "journey-from"))
         <div class="journey-when">

@@ -24,15 +24,16 @@ public enum SignInPage {
             """ : .empty
         let main: HTML = """
         <div class="page-head"><h1>\(s(signUp ? .signUpTitle : .signInTitle))</h1></div>
-        <p>\(s(.signInIntro))</p>
+        <p>\(s(signUp ? .signUpIntro : .signInIntro))</p>
         \(problemHTML)
         <form class="panel person-sign-in" method="post" action="\(signUp ? Links.signUp : Links.signIn)">
         <p class="form-field"><label class="field-label" for="username">\(s(.signInUsername))</label>\
         <input id="username" name="username" type="text" required minlength="3" maxlength="32" pattern="[A-Za-z0-9._\\-]{3,32}" \
-        autocomplete="username" autocapitalize="none" spellcheck="false"\(HTML.attribute("value", username))></p>
+        autocomplete="username" autocapitalize="none" spellcheck="false"\(HTML.attribute("aria-describedby", signUp ? "username-hint" : nil))\(HTML.attribute("value", username))>\
+        \(signUp ? "<span class=\"field-hint\" id=\"username-hint\">\(s(.signUpUsernameHint))</span>" as HTML : .empty)</p>
         <p class="form-field"><label class="field-label" for="password">\(s(.signInPassword))</label>\
-        <input id="password" name="password" type="password" required\(signUp ? " minlength=\"10\"" : "") maxlength="1000" \
-        autocomplete="\(signUp ? "new-password" : "current-password")"\(signUp ? " aria-describedby=\"password-hint\"" : "")>\
+        <input id="password" name="password" type="password" required\(HTML.attribute("minlength", signUp ? "10" : nil)) maxlength="1000" \
+        autocomplete="\(signUp ? "new-password" : "current-password")"\(HTML.attribute("aria-describedby", signUp ? "password-hint" : nil))>\
         \(signUp ? "<span class=\"field-hint\" id=\"password-hint\">\(s(.signInPasswordHint))</span>" as HTML : .empty)</p>
         \(nameField)
         <button type="submit" class="button button-primary">\(s(signUp ? .signUpSubmit : .signInSubmit))</button>

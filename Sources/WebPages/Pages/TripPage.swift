@@ -21,7 +21,10 @@ public enum TripPage {
     }
 
     static let scriptTexts: [L10nKey] = [.tripGoing, .tripMaybe, .tripNotGoing, .tripMountain, .tripStreet, .tripPause, .tripResume, .tripOlder,
-                                         .tripEventPlace, .tripNoTiles, .tripSkiRoute, .tripNotifyOn]
+                                         .tripEventPlace, .tripNoTiles, .tripSkiRoute, .tripNotifyOn,
+                                         // Times in chat, events and broadcasts: the table's weekday and a 24-hour clock.
+                                         .weekdayMonday, .weekdayTuesday, .weekdayWednesday, .weekdayThursday, .weekdayFriday,
+                                         .weekdaySaturday, .weekdaySunday]
 
     public static func render(_ m: Model, context: PageContext) -> String {
         let s = context.strings

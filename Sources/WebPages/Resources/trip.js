@@ -22,9 +22,18 @@
       return r.json().then(function (j) { if (!r.ok) throw j; return j; });
     });
   }
+  // The app's clock everywhere: the weekday from the page's string table and the time on 24 hours ("Fri 18:35"),
+  // in the reader's own zone (a chat spans travellers' zones, unlike a board, which keeps the stop's).
+  var WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+  function two(n) { return (n < 10 ? '0' : '') + n; }
   function when(iso) {
     var d = new Date(iso);
-    return d.toLocaleString(document.documentElement.lang || undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+    return t('weekday.' + WEEKDAYS[d.getDay()]) + ' ' + two(d.getHours()) + ':' + two(d.getMinutes());
+  }
+
+  // Map colours come from the stylesheet's tokens, so the map follows the theme (chosen, or the device's).
+  function token(name, fallback) {
+    return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
   }
 
   // --- The map and Onward's own layers -------------------------------------------------------
@@ -38,16 +47,16 @@
   var streetsLayer = L.geoJSON(null, {
     style: function (f) {
       var major = /^(primary|secondary|tertiary|trunk|motorway)/.test(f.properties.kind);
-      return { color: major ? '#8a6d3b' : '#9aa0a6', weight: major ? 4 : 2, opacity: 0.9 };
+      return { color: major ? token('--map-street-major', '#8a6d3b') : token('--map-street', '#9aa0a6'), weight: major ? 4 : 2, opacity: 0.9 };
     },
     onEachFeature: function (f, layer) { if (f.properties.name) layer.bindTooltip(document.createTextNode(f.properties.name), { sticky: true }); }
   }).addTo(map);
   var skiLayer = L.geoJSON(null, {
     style: function (f) {
       var p = f.properties;
-      if (p.kind === 'boundary') return { color: '#0b57d0', weight: 1, dashArray: '4 6', fill: false, opacity: 0.5 };
-      if (p.kind === 'lift') return { color: '#222', weight: 2, dashArray: '2 5' };
-      return { color: p.colour === 'black' ? '#111' : p.colour, weight: 4, dashArray: p.dashed ? '8 6' : null, opacity: 0.85 };
+      if (p.kind === 'boundary') return { color: token('--color-accent', '#0b57d0'), weight: 1, dashArray: '4 6', fill: false, opacity: 0.5 };
+      if (p.kind === 'lift') return { color: token('--map-ink', '#222'), weight: 2, dashArray: '2 5' };
+      return { color: p.colour === 'black' ? token('--map-ink', '#111') : p.colour, weight: 4, dashArray: p.dashed ? '8 6' : null, opacity: 0.85 };
     },
     onEachFeature: function (f, layer) {
       var p = f.properties;
@@ -58,11 +67,21 @@
     }
   }).addTo(map);
   var transitLayer = L.geoJSON(null, {
-    style: function () { return { color: '#0b57d0', weight: 3, opacity: 0.7 }; },
-    pointToLayer: function (f, ll) { return L.circleMarker(ll, { radius: 4, color: '#0b57d0', fillColor: '#fff', fillOpacity: 1, weight: 2 }); },
+    style: function () { return { color: token('--color-accent', '#0b57d0'), weight: 3, opacity: 0.7, fillColor: token('--color-surface', '#fff') }; },
+    pointToLayer: function (f, ll) { return L.circleMarker(ll, { radius: 4, fillOpacity: 1, weight: 2 }); },
     onEachFeature: function (f, layer) { if (f.properties.name) layer.bindTooltip(document.createTextNode(f.properties.name)); }
   }).addTo(map);
   var skiBounds = null;
+  // A theme chosen on the page (no reload) or a device turning dark: the layers take the new colours.
+  function restyle() {
+    [streetsLayer, skiLayer, transitLayer].forEach(function (layer) { layer.setStyle(layer.options.style); });
+    if (mode === 'mountain') streetsLayer.setStyle({ opacity: 0.35 });
+  }
+  new MutationObserver(restyle).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  if (window.matchMedia) {
+    var dark = window.matchMedia('(prefers-color-scheme: dark)');
+    if (dark.addEventListener) dark.addEventListener('change', restyle);
+  }
   function load(url, layer) {
     return fetch(url, { credentials: 'same-origin' }).then(function (r) { return r.ok ? r.json() : null; })
       .then(function (g) { if (g) layer.addData(g); return g; }).catch(function () { return null; });
@@ -99,7 +118,7 @@
       list.textContent = '';
       m.members.slice().sort(function (a, b) { return a.displayName.localeCompare(b.displayName); }).forEach(function (x) {
         names[x.id] = x.displayName;
-        if (markers[x.id]) markers[x.id].setTooltipContent(document.createTextNode(x.displayName));
+        if (markers[x.id]) { markers[x.id].setTooltipContent(document.createTextNode(x.displayName)); placeLabelsSoon(); }
         var li = el('li', null, x.displayName);
         li.dataset.person = x.id;
         list.appendChild(li);
@@ -119,11 +138,68 @@
     }
     m.getElement() && m.getElement().setAttribute('data-person', p.person);
     main.dataset.shown = Object.keys(markers).length;
+    placeLabelsSoon();
   }
   function hide(person) {
     if (markers[person]) { map.removeLayer(markers[person]); delete markers[person]; }
     main.dataset.shown = Object.keys(markers).length;
+    placeLabelsSoon();
   }
+  // Names never cover each other (travellers together on a lift or at a hut), nor another traveller's dot: each
+  // label, from the top of the map down, keeps its place right of its dot if that is free, else takes the left
+  // side, else the nearest free row below or above (either side). Leaflet draws it; we only choose where.
+  var placing = false;
+  function placeLabelsSoon() {
+    if (placing) return;
+    placing = true;
+    window.requestAnimationFrame(function () { placing = false; placeLabels(); });
+  }
+  function placeLabels() {
+    var frame = map.getContainer().getBoundingClientRect();
+    var people = Object.keys(markers).map(function (id) {
+      var tip = markers[id].getTooltip();
+      if (!tip || !tip.getElement()) return null;
+      tip.options.direction = 'right';
+      tip.options.offset = L.point(0, 0);
+      tip.update();
+      var at = map.latLngToContainerPoint(markers[id].getLatLng());
+      return { tip: tip, x: frame.left + at.x, y: frame.top + at.y, box: tip.getElement().getBoundingClientRect() };
+    }).filter(Boolean).sort(function (a, b) { return a.box.top - b.box.top || a.box.left - b.box.left; });
+    // A dot's core: a label may touch a dot's rim, as Leaflet's own label touches its own dot.
+    var core = 5, taken = [];
+    function clear(box, other) {
+      return box.right <= other.left || box.left >= other.right || box.bottom <= other.top || box.top >= other.bottom;
+    }
+    function free(box, self, dots) {
+      return taken.every(function (o) { return clear(box, o); }) && (!dots || people.every(function (p) {
+        return p === self || clear(box, { left: p.x - core, right: p.x + core, top: p.y - core, bottom: p.y + core });
+      }));
+    }
+    function spot(p, dots) {
+      var b = p.box, step = b.height + 2;
+      for (var k = 0; k <= 2 * people.length + 2; k++) {
+        var dy = (k % 2 ? 1 : -1) * Math.ceil(k / 2) * step;
+        var right = { left: b.left, right: b.right, top: b.top + dy, bottom: b.bottom + dy };
+        // Leaflet puts a left label as far left of the dot as a right one is right of it.
+        var left = { left: 2 * p.x - b.right, right: 2 * p.x - b.left, top: right.top, bottom: right.bottom };
+        if (free(right, p, dots)) return { side: 'right', dy: dy, box: right };
+        if (free(left, p, dots)) return { side: 'left', dy: dy, box: left };
+      }
+      return null;
+    }
+    people.forEach(function (p) {
+      // Without a spot clear of the dots too, one clear of the other names (there always is one).
+      var s = spot(p, true) || spot(p, false) || { side: 'right', dy: 0, box: p.box };
+      if (s.side !== 'right' || s.dy) {
+        p.tip.options.direction = s.side;
+        p.tip.options.offset = L.point(0, s.dy);
+        p.tip.update();
+      }
+      p.tip.getElement().classList.toggle('person-label-moved', s.dy !== 0);
+      taken.push(s.box);
+    });
+  }
+  map.on('zoomend', placeLabelsSoon);
 
   // --- Sharing one's own position ------------------------------------------------------------
   var watch = null, paused = false, mine = null, mineCircle = null, lastFix = null;
@@ -190,7 +266,7 @@
         list.textContent = '';
         if (!route.legs) { list.appendChild(el('li', 'muted', route.detail || '')); return; }
         route.legs.forEach(function (leg) {
-          var colour = leg.kind === 'run' ? (leg.colour === 'black' ? '#111' : leg.colour) : leg.kind === 'lift' ? '#222' : '#777';
+          var colour = leg.kind === 'run' ? (leg.colour === 'black' ? token('--map-ink', '#111') : leg.colour) : leg.kind === 'lift' ? token('--map-ink', '#222') : '#777';
           L.polyline(leg.points.map(function (p) { return [p[0], p[1]]; }),
                      { color: colour, weight: 7, opacity: 0.9, dashArray: leg.kind === 'run' ? null : '6 6' }).addTo(routeLayer);
           var li = el('li', 'ski-leg ski-leg-' + leg.kind);
