@@ -110,9 +110,6 @@ public struct Queries: Sendable {
         return StopsDTO(Array(found.sorted { ($0.distance ?? 0) < ($1.distance ?? 0) }.prefix(limit)))
     }
 
-    /// The stations small networks list for browsing (the home page).
-    public func listedStations() -> [StopDTO] { registry.sources.flatMap { $0.listedStations() }.map(StopDTO.init) }
-
     /// Names for people of the stops and routes these alerts mention.
     public func names(of alerts: [AlertDTO]) -> EntityNames {
         let entities = alerts.flatMap(\.informedEntities)

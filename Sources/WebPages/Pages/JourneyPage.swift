@@ -26,7 +26,8 @@ public enum JourneyPage {
         let address = PageAddress(path: Links.journeys(), query: query(form))
         var problemHTML: HTML = problem.map { "<p class=\"empty-state\" role=\"alert\">\($0)</p>" } ?? .empty
         if let choice {
-            // Picking a place asks again with its ID in the field the name was typed in.
+            // Picking a place asks again with its ID in the field the name was typed in; the question comes
+            // before the form, so on a phone it is on the first screen.
             problemHTML = PlaceChoices.html(choice.problem, strings: s) { address.with(choice.parameter, $0.id) }
         }
         let found: HTML = answer.map { a in
@@ -47,8 +48,8 @@ public enum JourneyPage {
         <div class="page-head">
         <h1>\(s(.journeyTitle))</h1>
         </div>
-        \(search)
-        \(problemHTML)
+        \(choice == nil ? search : problemHTML)
+        \(choice == nil ? problemHTML : search)
         \(found)
         """
         return Layout.document(title: title, context: context, address: address, section: .journey, bodyClass: "page-journey", main: main)
