@@ -40,8 +40,7 @@ struct TripLive {
         // Subscribed before the first read, so no change falls between the two.
         let signals = trips.hub.subscribe(trip: tripID, person: person)
         let ended = deps.people.sessionEnds.watch(signed.session)
-        guard let trip = try await deps.trips.repository.trip(id: tripID), trip.isMember(person) else { return }
-        trips.hub.seed(trip, positions: try await trips.repository.positions(trip: tripID))
+        guard let trip = try await trips.openLive(tripID, for: person) else { return }
         let (inputs, input) = AsyncStream<Input>.makeStream(bufferingPolicy: .bufferingNewest(8_192))
         try await cancelWhenGracefulShutdown {
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -27,7 +27,7 @@ public final class CommuteService: Service, Sendable {
         var watchers: [UUID: AsyncStream<CommuteUpdate>.Continuation] = [:]
     }
 
-    public let repository: any CommuteRepository
+    let repository: any CommuteRepository
     let sources: SourceRegistry
     public let pushSender: PushSender?
     private let beacons: BeaconMap

@@ -18,7 +18,7 @@ public final class PeopleService: Sendable {
     public static let browserSessionSeconds: Int64 = 30 * 86_400
     public static let tokenSessionSeconds: Int64 = 180 * 86_400
 
-    public let repository: any PeopleRepository
+    let repository: any PeopleRepository
     let hasher: PasswordHasher
     let telegram: TelegramLogin?
     public let hub: RoutesHub

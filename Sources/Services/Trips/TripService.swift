@@ -8,7 +8,7 @@ import Trips
 /// every privacy rule from `Trips`. Anything of a trip answers 404 to anyone who is not its member,
 /// exactly as a trip that does not exist.
 public final class TripService: Sendable {
-    public let repository: any TripRepository
+    let repository: any TripRepository
     let people: PeopleService
     public let now: @Sendable () -> Instant
     /// Every change is announced here after it is stored, for the live map, events and chat.
@@ -42,6 +42,15 @@ public final class TripService: Sendable {
             } catch let e as StorageError where e.code == .conflict { continue }
         }
         throw ServiceError(.tryAgain, "No invitation code was free; try again.")
+    }
+
+    /// A live map opening on `tripID` for `person`: the trip, with its members and positions put in the hub's
+    /// room (read after the connection subscribed, so nothing announced between is lost); nil when the person
+    /// is not a member (which a connection treats as a trip that does not exist).
+    public func openLive(_ tripID: String, for person: String) async throws -> Trip? {
+        guard let trip = try await repository.trip(id: tripID), trip.isMember(person) else { return nil }
+        hub.seed(trip, positions: try await repository.positions(trip: tripID))
+        return trip
     }
 
     public func join(_ person: String, code: String) async throws -> Trip {
