@@ -29,11 +29,8 @@ public enum ServerApplication {
         /// The database: closed after the server stops.
         public var storage: OpenedStorage
         public var origin: String
-        /// What is being served, for the start-up log line.
-        public var summary: String {
-            let tt = store.current.timetable
-            return "\(origin): \(tt.stopCount) stops, \(tt.tripCount) trips"
-        }
+        /// What is being served, as the start-up log line says it.
+        public var summary: String { ServerApplication.summary(origin, store.current.timetable.stopCount, store.current.timetable.tripCount) }
     }
 
     /// Opens the database in the data folder (migrating it), loads the network
@@ -114,7 +111,7 @@ public enum ServerApplication {
             configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Onward"),
             services: services,
             // Said once the port is bound, never before: a port in use fails without a "serving" line.
-            onServerRunning: { [summary = "\(loaded.origin): \(loaded.timetable.stopCount) stops, \(loaded.timetable.tripCount) trips"] channel in
+            onServerRunning: { [summary = summary(loaded.origin, loaded.timetable.stopCount, loaded.timetable.tripCount)] channel in
                 logger.info("serving \(summary)",
                             metadata: ["url": "http://\(config.host):\(channel.localAddress?.port ?? config.port)/",
                                        "simulate": "\(config.simulate)", "realtime": "\(config.realtime.count) source(s)"])
@@ -123,6 +120,9 @@ public enum ServerApplication {
         )
         return Built(application: app, store: network.store, sources: registry, people: people, storage: database, origin: loaded.origin)
     }
+
+    /// "mrt-jakarta: 13 stops, 572 trips".
+    static func summary(_ origin: String, _ stops: Int, _ trips: Int) -> String { "\(origin): \(stops) stops, \(trips) trips" }
 
     /// Whether the server could not listen because another process has the port.
     public static func isAddressInUse(_ error: any Error) -> Bool { isAddressInUseError(error) }
