@@ -3,7 +3,6 @@ import Foundation
 import OnwardCore
 import Services
 import SkiMap
-import Storage
 import Transit
 import TransitSources
 
