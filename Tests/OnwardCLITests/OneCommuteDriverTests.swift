@@ -34,11 +34,15 @@ struct OneCommuteDriverTests {
         let start = Instant(epochSeconds: 1_795_395_480)  // Monday 2026-11-23 07:58 in Jakarta
         let zone = try #require(TimeZone(identifier: "Asia/Jakarta"))
         let query = Queries.JourneyQuery(from: "mrt-jakarta:SLBB", to: "mrt-jakarta:SBHI", at: start)
-        let begun = try await CommuteDriver(sources: registry).begin(query, option: 1, settings: CommuteSettings(), now: start)
+        // "Near the station" on, so where a fix with no accuracy is counted matters from the first one.
+        var settings = CommuteSettings()
+        settings.nearStation = true
+        let begun = try await CommuteDriver(sources: registry).begin(query, option: 1, settings: settings, now: start)
         let ride = try #require(begun.journey.rides.first)
         let calls = ride.calls
         #expect(calls.count >= 8)
-        // The traveller's phone: 185 m from the platform's point with no accuracy given, waiting; on board; one fix a kilometre
+        // The traveller's phone: 185 m north of the station's point with no accuracy given (near it with the default
+        // accuracy of 50 m, not with 20 m), then at the platform, waiting; on board; one fix a kilometre
         // ahead (north) of the train at the third call; nothing for ten minutes underground; then at the stop
         // before the destination as the train leaves it, and at Bundaran HI.
         func line(_ at: Instant, _ lat: Double, _ lon: Double, accuracy: Int? = nil) -> String {
@@ -47,7 +51,7 @@ struct OneCommuteDriverTests {
         let leaves = ride.departure
         let third = calls[2], beforeLast = calls[calls.count - 1]
         let lines = [
-            line(start, ride.from.latitude + 0.00166, ride.from.longitude),
+            line(start, begun.from.latitude + 0.00166, begun.from.longitude),
             line(leaves.adding(seconds: -60), ride.from.latitude, ride.from.longitude, accuracy: 15),
             line(leaves.adding(seconds: 30), ride.from.latitude, ride.from.longitude, accuracy: 25),
             line(calls[1].departure.adding(seconds: -20), calls[1].stop.latitude, calls[1].stop.longitude, accuracy: 30),
@@ -62,7 +66,7 @@ struct OneCommuteDriverTests {
         try lines.joined(separator: "\n").write(to: track, atomically: true, encoding: .utf8)
 
         // The CLI.
-        let out = try OnwardExecutable.run(["commute", "SLBB", "SBHI", "--date", "2026-11-23", "--time", "07:58", "--track", track.path, "--json"])
+        let out = try OnwardExecutable.run(["commute", "SLBB", "SBHI", "--date", "2026-11-23", "--time", "07:58", "--track", track.path, "--near-station", "--json"])
         #expect(out.status == 0, "\(out.stderr)")
         let cli = try out.stdout.split(separator: "\n").map { try JSONDecoder().decode(CommuteAlertDTO.self, from: Data($0.utf8)) }
             .map { Said(at: $0.at, kind: $0.kind, stop: $0.stopId) }
@@ -82,6 +86,8 @@ struct OneCommuteDriverTests {
         let server = try #require(await service.view(id)).alerts.map { Said(at: $0.at, kind: $0.kind, stop: $0.stopId) }
 
         #expect(cli == server, "\(cli)")
-        #expect(server.map(\.kind) == ["vehicleArriving", "arrivingAtDestination"], "\(server)")
+        #expect(server.map(\.kind) == ["vehicleArriving", "nearStation", "arrivingAtDestination"], "\(server)")
+        // Near the station from the first fix: 185 m off with no accuracy given is near with the default 50 m.
+        #expect(server.first { $0.kind == "nearStation" }?.at == LocalTime(start, in: zone).iso8601)
     }
 }
