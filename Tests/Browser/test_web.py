@@ -103,3 +103,21 @@ def test_nearby_stations_from_the_browser_location(server, browser):
     button[0].click()
     results = wait(browser, 15).until(lambda d: [e for e in d.find_elements(By.CSS_SELECTOR, "#nearby a[href^='/stops/']") if e.is_displayed()])
     assert any("Lebak Bulus" in e.text for e in results)
+
+
+def test_the_indonesian_header_fits_a_phone(server, browser, shot):
+    """Indonesian's longer words ("Pemberitahuan") wrap the menu onto a second row on a 390 px phone,
+    rather than run off the screen's edge."""
+    from conftest import PHONE
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    try:
+        browser.get(server + "/?lang=id")
+        assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "id"
+        width, right = browser.execute_script(
+            "return [document.documentElement.clientWidth,"
+            " Math.max(...Array.from(document.querySelectorAll('.site-nav a')).map(a => a.getBoundingClientRect().right))]")
+        assert right <= width, f"the menu ends at {right}px on a {width}px screen"
+        shot("home-phone-id")
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        browser.get(server + "/?lang=en&theme=system")
