@@ -1,4 +1,5 @@
 import Foundation
+import OnwardCore
 import Synchronization
 import TransitSources
 
@@ -15,7 +16,8 @@ public final class LiveStore: SourceUpdates {
     }
 
     private let state: Mutex<Snapshot>
-    private let subscribers = Mutex<[UUID: AsyncStream<Int>.Continuation]>([:])
+    /// Versions as they are applied; a slow subscriber keeps only the newest.
+    private let versions = LiveHub<EveryListener, Int>()
 
     public init(_ initial: NetworkState) {
         state = Mutex(Snapshot(initial))
@@ -39,17 +41,11 @@ public final class LiveStore: SourceUpdates {
             box = Snapshot(s)
             return s.version
         }
-        for continuation in subscribers.withLock({ Array($0.values) }) { continuation.yield(version) }
+        versions.publish(version)
     }
 
     /// Versions as they are applied; only the newest is kept for a slow reader.
-    public func subscribe() -> AsyncStream<Int> {
-        let id = UUID()
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
-        continuation.onTermination = { [weak self] _ in self?.subscribers.withLock { _ = $0.removeValue(forKey: id) } }
-        subscribers.withLock { $0[id] = continuation }
-        return stream
-    }
+    public func subscribe() -> AsyncStream<Int> { versions.subscribe() }
 
-    public var subscriberCount: Int { subscribers.withLock { $0.count } }
+    public var subscriberCount: Int { versions.count }
 }

@@ -1,8 +1,6 @@
 import API
 import Foundation
-import HummingbirdWebSocket
 import OnwardCore
-import ServiceLifecycle
 import Services
 import Storage
 import Trips
@@ -15,10 +13,14 @@ import Trips
 /// trip's conversation and the member's direct ones, `broadcast`, and `left` (then the socket closes)
 /// when the member is no longer on the trip. Every rule is `MapVisibility`'s and `TripEvent`'s, applied
 /// here per connection; the client may send `{"type":"radius","metres":N}` to change its view.
-struct TripLive {
-    let deps: ServerDependencies
-    let tripID: String
-    var trips: TripService { deps.trips }
+struct TripLive: LiveChannel {
+    let trips: TripService
+    /// The trip as it was when the channel opened.
+    let trip: Trip
+    var viewer: Viewer
+    var isOver = false
+
+    var tripID: String { trip.id }
 
     enum Input: Sendable {
         case signal(TripSignal)
@@ -26,6 +28,9 @@ struct TripLive {
         /// Time passing: a share may have ended.
         case tick
     }
+
+    /// Each signal is a message of its own (a chat line, an event).
+    static var keep: Int { 8_192 }
 
     struct Viewer {
         let person: String
@@ -35,47 +40,20 @@ struct TripLive {
         var names: [String: String] = [:]
     }
 
-    func run(_ signed: PeopleService.Signed, radius: Double, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let person = signed.account.id
-        // Subscribed before the first read, so no change falls between the two.
-        let signals = trips.hub.subscribe(trip: tripID, person: person)
-        let ended = deps.people.sessionEnds.watch(signed.session)
-        guard let trip = try await trips.openLive(tripID, for: person) else { return }
-        let (inputs, input) = AsyncStream<Input>.makeStream(bufferingPolicy: .bufferingNewest(8_192))
-        try await cancelWhenGracefulShutdown {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for try await message in inbound.messages(maxSize: 4_096) {
-                        guard case .text(let text) = message, let metres = Self.radius(text) else { continue }
-                        input.yield(.radius(metres))
-                    }
-                    input.finish()
-                }
-                group.addTask {
-                    for await signal in signals { input.yield(.signal(signal)) }
-                    input.finish()
-                }
-                // Until the session that opened the connection is signed out.
-                group.addTask { for await _ in ended {} }
-                group.addTask {
-                    while !Task.isCancelled {
-                        try await Task.sleep(for: deps.settings.tripRecheck)
-                        input.yield(.tick)
-                    }
-                }
-                group.addTask {
-                    var viewer = Viewer(person: person, radius: radius)
-                    try await outbound.write(.text(try await state(trip, &viewer)))
-                    for await next in inputs {
-                        for text in try await messages(for: next, &viewer) { try await outbound.write(.text(text)) }
-                        if case .signal(.members(let t)) = next, !t.isMember(person) { break }
-                    }
-                }
-                try await group.next()
-                group.cancelAll()
-            }
-        }
+    mutating func opening() async throws -> [String] {
+        var viewer = self.viewer
+        defer { self.viewer = viewer }
+        return [try await state(trip, &viewer)]
     }
+
+    mutating func messages(for input: Input) async throws -> [String] {
+        if case .signal(.members(let t)) = input, !t.isMember(viewer.person) { isOver = true }
+        var viewer = self.viewer
+        defer { self.viewer = viewer }
+        return try await messages(for: input, &viewer)
+    }
+
+    func read(_ text: String) async -> Input? { Self.radius(text).map(Input.radius) }
 
     static func radius(_ text: String) -> Double? {
         struct Radius: Decodable { var type: String; var metres: Double }

@@ -29,14 +29,14 @@ extension CommuteService {
     /// not kept. Nil for a commute that is not (or no longer) in progress.
     func change(_ id: String, _ body: (inout CommuteState) -> [CommuteAlert]) async throws -> Change? {
         for _ in 0..<Self.attempts {
-            guard let before = table.withLock({ $0[id]?.state }) else { return nil }
+            guard let before = table.withLock({ $0[id] }) else { return nil }
             var state = before
             let alerts = body(&state)
             state.alerts += alerts
             guard !alerts.isEmpty || state != before else { return Change(state: state, alerts: [], changed: false) }
             state.revision = before.revision + 1
             if try await repository.save(try record(id, state), over: before.revision) {
-                relay.withLock { $0 }?.announce(.commute(id: id))
+                relay.announce(.commute(id: id))
                 deliver(id, state, alerts)
                 return Change(state: state, alerts: alerts, changed: true)
             }
@@ -56,15 +56,9 @@ extension CommuteService {
         let zone = Self.zone(state)
         table.withLock { t in
             // A reload after a lost race may have taken this state up already, and told the live clients.
-            guard let entry = t[id], entry.state.revision < state.revision else { return }
-            t[id]!.state = state
-            // The view is made only when someone is watching: this runs every second for every commute.
-            guard !entry.watchers.isEmpty else { return }
-            let dto = state.dto(id: nil, at: real)
-            for w in entry.watchers.values {
-                if alerts.isEmpty { w.yield(.state(dto)) }
-                for a in alerts { w.yield(.alert(CommuteAlertDTO(a, zone: zone), dto)) }
-            }
+            guard let held = t[id], held.revision < state.revision else { return }
+            t[id] = state
+            tell(id, state, alerts, at: real)
         }
         if let push = state.push, pushSender != nil {
             for a in alerts {
@@ -72,6 +66,16 @@ extension CommuteService {
                 if let data = try? JSONEncoder.api.encode(body) { pushes.yield((id, push, data)) }
             }
         }
+    }
+
+    /// Tells a commute's live clients of its new state: each alert with it, or the state alone. Called
+    /// under the table's lock, so clients hear the changes in the order they were made.
+    func tell(_ id: String, _ state: CommuteState, _ alerts: [CommuteAlert], at real: Instant) {
+        // The view is made only when someone is watching: this runs every second for every commute.
+        guard watchers.isHeard(id) else { return }
+        let dto = state.dto(id: nil, at: real), zone = Self.zone(state)
+        if alerts.isEmpty { watchers.publish(.state(dto), to: id) }
+        for a in alerts { watchers.publish(.alert(CommuteAlertDTO(a, zone: zone), dto), to: id) }
     }
 
     /// Plans again after a missed change, when the engine asks.

@@ -54,7 +54,7 @@ extension CommuteService {
     /// passed, new live times; then plans again after a missed change.
     func step(_ id: String) async {
         let real = now()
-        guard let state = table.withLock({ $0[id]?.state }), !state.isOver(at: real.adding(seconds: -60)) else { return }
+        guard let state = table.withLock({ $0[id] }), !state.isOver(at: real.adding(seconds: -60)) else { return }
         var journeyUpdate: Journey?
         let refresh = state.simulation == nil && (state.refreshedAt.map { real.epochSeconds - $0.epochSeconds >= Self.refreshSeconds } ?? true)
         if refresh {
@@ -97,7 +97,10 @@ extension CommuteService {
     func forgetExpired() async {
         let real = now()
         table.withLock { t in
-            for id in t.filter({ $0.value.state.expiresAt < real }).map(\.key) { t.removeValue(forKey: id)?.watchers.values.forEach { $0.finish() } }
+            for id in t.filter({ $0.value.expiresAt < real }).map(\.key) {
+                t[id] = nil
+                watchers.finish(id)
+            }
         }
         _ = try? await repository.removeExpired(before: real)
     }

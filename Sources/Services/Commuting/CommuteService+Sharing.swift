@@ -12,7 +12,7 @@ extension CommuteService {
     /// a commute started elsewhere is read from storage when asked for, and only the leader's clock runs
     /// (`lead`), so every deadline's alert is given once.
     public func share(through relay: LiveRelay) {
-        self.relay.withLock { $0 = relay }
+        self.relay.set(relay)
         ticking.store(false, ordering: .relaxed)
     }
 
@@ -37,13 +37,13 @@ extension CommuteService {
     /// After a break in the relay: every commute a live client here follows is read again, so a change
     /// made on another server meanwhile reaches it.
     func catchUp() async {
-        for id in table.withLock({ $0.filter { !$0.value.watchers.isEmpty }.map(\.key) }) { _ = await reload(id) }
+        for id in watchers.topics { _ = await reload(id) }
     }
 
     /// Whether `id` is a commute in progress. Sharing a database, storage says (read afresh: another server
     /// may have changed or ended it, and a change made here then starts from the latest state).
     func known(_ id: String) async -> Bool {
-        guard relay.withLock({ $0 != nil }) else { return table.withLock { $0[id] != nil } }
+        guard relay.isSet else { return table.withLock { $0[id] != nil } }
         return await reload(id)
     }
 
@@ -55,7 +55,10 @@ extension CommuteService {
             return table.withLock { $0[id] != nil }
         }
         guard let record, record.expiresAt >= now() else {
-            table.withLock { $0.removeValue(forKey: id) }?.watchers.values.forEach { $0.finish() }
+            table.withLock { t in
+                t[id] = nil
+                watchers.finish(id)
+            }
             return false
         }
         return takeUp(record)
@@ -70,20 +73,14 @@ extension CommuteService {
         }
         let real = now()
         table.withLock { t in
-            guard let entry = t[record.id] else {
-                t[record.id] = Entry(state: state)
+            guard let held = t[record.id] else {
+                t[record.id] = state
                 return
             }
-            guard state.revision > entry.state.revision else { return }
-            let old = entry.state.alerts.count
-            t[record.id]!.state = state
-            guard !entry.watchers.isEmpty else { return }
-            let dto = state.dto(id: nil, at: real), zone = Self.zone(state)
-            let fresh = state.alerts.count > old ? Array(state.alerts[old...]) : []
-            for w in entry.watchers.values {
-                if fresh.isEmpty { w.yield(.state(dto)) }
-                for a in fresh { w.yield(.alert(CommuteAlertDTO(a, zone: zone), dto)) }
-            }
+            guard state.revision > held.revision else { return }
+            t[record.id] = state
+            let old = held.alerts.count
+            tell(record.id, state, state.alerts.count > old ? Array(state.alerts[old...]) : [], at: real)
         }
         return true
     }

@@ -22,22 +22,21 @@ public enum CommuteUpdate: Sendable {
 /// is written to storage before it is acknowledged, so a restart loses no commute; each alert goes
 /// to the commute's live clients and, by Web Push, to its subscription.
 public final class CommuteService: Service, Sendable {
-    struct Entry {
-        var state: CommuteState
-        var watchers: [UUID: AsyncStream<CommuteUpdate>.Continuation] = [:]
-    }
-
     let repository: any CommuteRepository
     let sources: SourceRegistry
     public let pushSender: PushSender?
     private let beacons: BeaconMap
     public let now: @Sendable () -> Instant
     let logger: Logger
-    let table = Mutex<[String: Entry]>([:])
+    /// The commutes this server has, by ID.
+    let table = Mutex<[String: CommuteState]>([:])
+    /// Each commute's live clients. An alert is a message of its own, so a slow client keeps up to 64
+    /// (a commute gives a handful an hour); each also carries the whole state, so a gap loses no state.
+    let watchers = LiveHub<String, CommuteUpdate>(keep: 64)
     let loaded = Mutex(false)
     /// With several servers on one database (`share(through:)`): the relay that tells the others of each
     /// change. A commute this server has not seen is then looked up in storage.
-    let relay = Mutex<LiveRelay?>(nil)
+    let relay = LiveRelay.Slot()
     /// Whether this server runs the commutes' clock (deadlines, simulations, live times): always alone,
     /// and the leader among servers sharing a database, so no alert is given twice.
     let ticking = Atomic<Bool>(true)
@@ -83,8 +82,8 @@ public final class CommuteService: Service, Sendable {
         guard try await repository.save(try record(id, state), over: nil) else {
             throw StorageError(.conflict, "a new commute's ID was taken; start it again")
         }
-        relay.withLock { $0 }?.announce(.commute(id: id))
-        table.withLock { $0[id] = Entry(state: state) }
+        relay.announce(.commute(id: id))
+        table.withLock { $0[id] = state }
         logger.info("commute started", metadata: ["simulated": .stringConvertible(simulationSpeed != nil)])
         await step(id)
         return (id, await view(id) ?? state.dto(id: id, at: real))
@@ -94,7 +93,7 @@ public final class CommuteService: Service, Sendable {
     public func view(_ id: String) async -> CommuteDTO? {
         guard await known(id) else { return nil }
         let real = now()
-        return table.withLock { $0[id]?.state.dto(id: nil, at: real) }
+        return table.withLock { $0[id]?.dto(id: nil, at: real) }
     }
 
     /// Whether `id` is a commute in progress.
@@ -102,14 +101,14 @@ public final class CommuteService: Service, Sendable {
 
     /// Whether `id` may be a commute in progress, without waiting (for the connection's first check):
     /// one this server has, or any when servers share a database (the upgrade then checks storage).
-    public func mayExist(_ id: String) -> Bool { relay.withLock { $0 != nil } || table.withLock { $0[id] != nil } }
+    public func mayExist(_ id: String) -> Bool { relay.isSet || table.withLock { $0[id] != nil } }
 
     /// Ends a commute and forgets it. False when there was none.
     public func end(_ id: String) async throws -> Bool {
-        guard await known(id), let watchers = table.withLock({ $0.removeValue(forKey: id)?.watchers }) else { return false }
+        guard await known(id), table.withLock({ $0.removeValue(forKey: id) }) != nil else { return false }
         try await repository.remove(id: id)
-        relay.withLock { $0 }?.announce(.commute(id: id))
-        for w in watchers.values { w.finish() }
+        relay.announce(.commute(id: id))
+        watchers.finish(id)
         return true
     }
 
@@ -124,7 +123,7 @@ public final class CommuteService: Service, Sendable {
     /// A position or beacon sighting from the traveller's device: the alerts it caused, or nil
     /// for an unknown commute. `at` is kept within the last five minutes and never ahead of now.
     public func sighting(_ id: String, _ s: CommuteSightingDTO) async throws -> [CommuteAlertDTO]? {
-        guard await known(id), let zone = table.withLock({ $0[id].map { Self.zone($0.state) } }) else { return nil }
+        guard await known(id), let zone = table.withLock({ $0[id].map(Self.zone) }) else { return nil }
         let real = now()
         // A device's clock may be off: its time is kept within the last five minutes and never ahead of now.
         let reported = s.at.flatMap(Instant.init(iso8601:)) ?? real
@@ -141,20 +140,16 @@ public final class CommuteService: Service, Sendable {
     // MARK: Live clients
 
     /// The commute's state now and its updates from here on; nil for an unknown commute.
-    public func watch(_ id: String) async -> (CommuteDTO, AsyncStream<CommuteUpdate>, cancel: @Sendable () -> Void)? {
+    /// The updates end when the commute does; a client stops them by no longer reading.
+    public func watch(_ id: String) async -> (CommuteDTO, AsyncStream<CommuteUpdate>)? {
         guard await known(id) else { return nil }
-        let (stream, continuation) = AsyncStream.makeStream(of: CommuteUpdate.self, bufferingPolicy: .bufferingNewest(64))
-        let key = UUID()
         let real = now()
-        guard let first = table.withLock({ t -> CommuteDTO? in
-            guard t[id] != nil else { return nil }
-            t[id]!.watchers[key] = continuation
-            return t[id]!.state.dto(id: nil, at: real)
-        }) else { return nil }
-        return (first, stream, { [weak self] in
-            _ = self?.table.withLock { $0[id]?.watchers.removeValue(forKey: key) }
-            continuation.finish()
-        })
+        // Subscribed and read under the table's lock, which every change is told under: no update
+        // falls between the first state and the stream.
+        return table.withLock { t -> (CommuteDTO, AsyncStream<CommuteUpdate>)? in
+            guard let state = t[id] else { return nil }
+            return (state.dto(id: nil, at: real), watchers.subscribe(id))
+        }
     }
 
     // MARK: Helpers

@@ -83,6 +83,19 @@ public final class LiveRelay: Service, Sendable {
     /// Queues a change for the other servers, in order (the hubs call it; never waits).
     public func announce(_ message: RelayMessage) { outgoing.yield(message) }
 
+    /// Where a hub keeps the relay it announces through, once servers share a database (none before).
+    final class Slot: Sendable {
+        private let relay = Mutex<LiveRelay?>(nil)
+
+        func set(_ relay: LiveRelay) { self.relay.withLock { $0 = relay } }
+
+        /// Whether changes are shared with other servers.
+        var isSet: Bool { relay.withLock { $0 != nil } }
+
+        /// Tells the other servers, when there are any.
+        func announce(_ message: RelayMessage) { relay.withLock { $0 }?.announce(message) }
+    }
+
     public func run() async throws {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.sendQueued() }

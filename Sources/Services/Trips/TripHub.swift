@@ -25,96 +25,88 @@ public final class TripHub: Sendable {
         public init(trip: Trip? = nil, positions: [String: SharedPosition] = [:]) { self.trip = trip; self.positions = positions }
     }
 
-    private struct Listener {
+    /// Who a live connection is: the trip it watches and the person watching.
+    private struct Viewer: Hashable, Sendable {
         var trip: String
         var person: String
-        var continuation: AsyncStream<TripSignal>.Continuation
     }
 
-    private struct State {
-        var rooms: [String: Room] = [:]
-        var listeners: [Int: Listener] = [:]
-    }
-
-    private let state = Mutex(State())
-    private let nextID = Atomic<Int>(0)
-    private let relay = Mutex<LiveRelay?>(nil)
+    /// By trip, while someone watches it.
+    private let rooms = Mutex<[String: Room]>([:])
+    /// Each signal is a message of its own (a chat line, an event), so a slow connection keeps up to
+    /// 4,096 of them before the oldest go; a page that sees a gap in chat numbers reads the page again.
+    private let viewers = LiveHub<Viewer, TripSignal>(keep: 4_096)
+    private let relay = LiveRelay.Slot()
 
     public init() {}
 
-    /// Signals for `person` watching `trip`, from now on. Older signals are dropped when a slow
-    /// connection falls 4,096 behind; a page that sees a gap in chat numbers reads the page again.
+    /// Signals for `person` watching `trip`, from now on.
     public func subscribe(trip: String, person: String) -> AsyncStream<TripSignal> {
-        let id = nextID.add(1, ordering: .relaxed).newValue
-        let (stream, continuation) = AsyncStream<TripSignal>.makeStream(bufferingPolicy: .bufferingNewest(4_096))
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { s in
-                s.listeners[id] = nil
-                // The room is kept only while someone watches its trip.
-                if !s.listeners.values.contains(where: { $0.trip == trip }) { s.rooms[trip] = nil }
-            }
+        rooms.withLock { rooms in
+            if rooms[trip] == nil { rooms[trip] = Room() }
+            // Subscribed while the room is held, so the room is never dropped between the two.
+            return viewers.subscribe(Viewer(trip: trip, person: person)) { [weak self] in self?.forget(trip) }
         }
-        state.withLock { s in
-            s.listeners[id] = Listener(trip: trip, person: person, continuation: continuation)
-            if s.rooms[trip] == nil { s.rooms[trip] = Room() }
+    }
+
+    /// The room is kept only while someone watches its trip.
+    private func forget(_ trip: String) {
+        rooms.withLock { rooms in
+            if !viewers.topics.contains(where: { $0.trip == trip }) { rooms[trip] = nil }
         }
-        return stream
     }
 
     /// Fills a watched trip's room from storage, read after subscribing: what was announced since
     /// (newer than what was read) is kept.
     public func seed(_ trip: Trip, positions: [SharedPosition]) {
-        state.withLock { s in
-            guard var room = s.rooms[trip.id] else { return }
+        rooms.withLock { rooms in
+            guard var room = rooms[trip.id] else { return }
             if room.trip == nil { room.trip = trip }
             for p in positions where room.positions[p.person] == nil { room.positions[p.person] = p }
-            s.rooms[trip.id] = room
+            rooms[trip.id] = room
         }
     }
 
     /// A watched trip's members and positions as this server knows them.
-    public func room(_ trip: String) -> Room? { state.withLock { $0.rooms[trip] } }
+    public func room(_ trip: String) -> Room? { rooms.withLock { $0[trip] } }
 
     /// Sends this hub's changes to the other servers too.
-    func relay(_ relay: LiveRelay) { self.relay.withLock { $0 = relay } }
+    func relay(_ relay: LiveRelay) { self.relay.set(relay) }
 
     /// A change made on this server: announced here and to the other servers.
     public func publish(_ signal: TripSignal) {
         deliver(signal)
-        relay.withLock { $0 }?.announce(signal.relayed)
+        relay.announce(signal.relayed)
     }
 
     /// Announces on this server only (what the relay brings from another).
     func deliver(_ signal: TripSignal) {
-        let targets: [AsyncStream<TripSignal>.Continuation] = state.withLock { s in
-            switch signal {
-            case .position(let trip, let p):
-                s.rooms[trip]?.positions[p.person] = p
-                return s.listeners.values.filter { $0.trip == trip }.map(\.continuation)
-            case .members(let trip):
-                s.rooms[trip.id]?.trip = trip
-                return s.listeners.values.filter { $0.trip == trip.id }.map(\.continuation)
-            case .event(let e):
-                return s.listeners.values.filter { $0.trip == e.tripId }.map(\.continuation)
-            case .broadcast(let b):
-                return s.listeners.values.filter { $0.trip == b.tripId }.map(\.continuation)
-            case .chat(.trip(let trip), _):
-                return s.listeners.values.filter { $0.trip == trip }.map(\.continuation)
-            case .chat(.direct(let a, let b), _):
-                return s.listeners.values.filter { $0.person == a || $0.person == b }.map(\.continuation)
-            }
+        switch signal {
+        case .position(let trip, let p):
+            rooms.withLock { $0[trip]?.positions[p.person] = p }
+            viewers.publish(signal) { $0.trip == trip }
+        case .members(let trip):
+            rooms.withLock { $0[trip.id]?.trip = trip }
+            viewers.publish(signal) { $0.trip == trip.id }
+        case .event(let e):
+            viewers.publish(signal) { $0.trip == e.tripId }
+        case .broadcast(let b):
+            viewers.publish(signal) { $0.trip == b.tripId }
+        case .chat(.trip(let trip), _):
+            viewers.publish(signal) { $0.trip == trip }
+        case .chat(.direct(let a, let b), _):
+            viewers.publish(signal) { $0.person == a || $0.person == b }
         }
-        for c in targets { c.yield(signal) }
     }
 
     /// The trips someone on this server watches.
-    var watchedTrips: [String] { state.withLock { Array($0.rooms.keys) } }
+    var watchedTrips: [String] { rooms.withLock { Array($0.keys) } }
 
     /// The people with a live trip connection on this server.
-    var watchingPeople: Set<String> { state.withLock { Set($0.listeners.values.map(\.person)) } }
+    var watchingPeople: Set<String> { Set(viewers.topics.map(\.person)) }
 
     /// How many live trip connections are open.
-    public var count: Int { state.withLock { $0.listeners.count } }
+    public var count: Int { viewers.count }
 }
 
 extension TripSignal {

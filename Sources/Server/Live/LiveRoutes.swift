@@ -13,25 +13,6 @@ import Transit
 import TransitSources
 import Trips
 
-/// What a live client watches: a board or a service.
-public enum LiveSubject: Sendable, Hashable {
-    case board(Queries.BoardQuery)
-    case service(tripID: String, date: ServiceDate?, languages: [String])
-}
-
-/// One live message: the current state of the subject, as JSON and, for the
-/// web app, as the page fragment to swap in.
-struct LiveMessage: Encodable {
-    var type: String
-    var version: Int
-    var board: BoardDTO?
-    var service: ServiceDTO?
-    var html: String?
-    var updatedAt: String?
-    var stale: Bool
-    var error: Problem?
-}
-
 /// `GET /live` upgraded to a WebSocket: the first message is the current state,
 /// then one after each realtime update that changes it. A client that falls
 /// behind skips to the newest state (never a backlog). Only pages from this
@@ -70,93 +51,44 @@ struct LiveRoutes {
             _ = try subject(request)
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
-            if let id = commuteID(context.request) {
-                return try await commuteLive(context.request).run(id, inbound: inbound, outbound: outbound)
+            let request = context.request
+            let pump = LivePump(inbound: inbound, outbound: outbound)
+            if let id = commuteID(request) {
+                guard let (first, updates) = await deps.commutes.watch(id) else { return }
+                return try await pump.run(commuteLive(request, id: id, first: first), changes: [LiveChanges(updates) { .update($0) }])
             }
-            if Self.wantsMe(context.request) {
-                guard let caller = try await auth.caller(context.request) else { return }
-                return try await meLive(context.request, caller.signed).run(caller.signed, inbound: inbound, outbound: outbound)
-            }
-            if let trip = Self.tripID(context.request) {
-                guard let caller = try await auth.caller(context.request) else { return }
-                return try await TripLive(deps: deps, tripID: trip).run(caller.signed, radius: try Self.tripRadius(context.request),
-                                                                         inbound: inbound, outbound: outbound)
-            }
-            let subject = try subject(context.request)
-            let wantsHTML = context.request.uri.queryParameters.get("format") == "html"
-            let updates = self.updates(of: subject)
-            let changes = updates?.subscribe()
-            // On shutdown the socket closes; the page reconnects to the next server.
-            try await cancelWhenGracefulShutdown {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    // Reading until the client closes; what it sends is not used.
-                    group.addTask { for try await _ in inbound {} }
-                    group.addTask {
-                        var last: String?
-                        func send() async throws {
-                            guard let text = await message(subject, html: wantsHTML, version: updates?.version), text != last else { return }
-                            try await outbound.write(.text(text))
-                            last = text
-                        }
-                        try await send()
-                        if let changes {
-                            for await _ in changes { try await send() }
-                        } else {
-                            // A source asked on demand announces no changes: ask again every `sourceRefresh`.
-                            // Its cache and request coalescing keep this to one upstream request per board
-                            // per refresh, however many people watch it.
-                            while !Task.isCancelled {
-                                try await Task.sleep(for: deps.settings.sourceRefresh)
-                                try await send()
-                            }
-                        }
-                    }
-                    try await group.next()
-                    group.cancelAll()
+            if Self.wantsMe(request) {
+                guard let caller = try await auth.caller(request) else { return }
+                let accountId = caller.signed.account.id
+                // Subscribed before the first read, so no change falls between the two.
+                var changes = [LiveChanges(deps.people.hub.subscribe(accountId)) { MeLive.Input.routes($0) }]
+                let channel = meLive(request, caller.signed)
+                if channel.followsLiveData {
+                    // Live data changes what a board or a service shows; a source asked on demand is asked again each refresh.
+                    changes += deps.sources.sources.compactMap(\.updates).map { LiveChanges($0.subscribe()) { _ in .liveData } }
                 }
+                return try await pump.run(channel, changes: changes, every: channel.followsLiveData ? (deps.settings.sourceRefresh, .liveData) : nil,
+                                          until: deps.people.sessionEnds.watch(caller.signed.session))
             }
-        }
-    }
-
-    /// The change announcements of the subject's source, or nil for a source asked on demand
-    /// (or an ID no source has: its error message is sent once).
-    func updates(of subject: LiveSubject) -> (any SourceUpdates)? {
-        switch subject {
-        case .board(let q): deps.sources.resolve(q.stopID, as: .stop)?.source.updates
-        case .service(let id, _, _): deps.sources.resolve(id, as: .service)?.source.updates
-        }
-    }
-
-    /// The subject's state now, as one JSON text (version left out, so an unchanged state is not sent again).
-    /// From a source that announces changes it is computed once per subject, state version and second,
-    /// and shared by every subscriber: a thousand phones on one board cost one board, not a thousand.
-    func message(_ subject: LiveSubject, html: Bool, version: Int?) async -> String? {
-        let queries = deps.queries()
-        guard let version else { return await render(subject, html: html, queries: queries) }
-        return await shared.answer(LiveKey(subject: subject, html: html), version: version, second: queries.now.epochSeconds) {
-            await render(subject, html: html, queries: queries)
-        }
-    }
-
-    private func render(_ subject: LiveSubject, html: Bool, queries: Queries) async -> String? {
-        var m = LiveMessage(type: "board", version: 0, stale: false)
-        do {
-            switch subject {
-            case .board(let q):
-                m.board = try await queries.board(q)
-            case .service(let tripID, let date, let languages):
-                m.type = "service"
-                m.service = try await queries.service(tripID, date: date, languages: languages)
+            if let trip = Self.tripID(request) {
+                guard let caller = try await auth.caller(request) else { return }
+                let person = caller.signed.account.id
+                // Subscribed before the first read, so no change falls between the two.
+                let signals = deps.trips.hub.subscribe(trip: trip, person: person)
+                let ended = deps.people.sessionEnds.watch(caller.signed.session)
+                guard let opened = try await deps.trips.openLive(trip, for: person) else { return }
+                let channel = TripLive(trips: deps.trips, trip: opened, viewer: .init(person: person, radius: try Self.tripRadius(request)))
+                return try await pump.run(channel, changes: [LiveChanges(signals) { .signal($0) }], every: (deps.settings.tripRecheck, .tick), until: ended)
             }
-            let live = m.board?.live ?? m.service?.live
-            m.stale = live?.stale ?? false
-            m.updatedAt = live?.updatedAt
-            if html { m.html = fragment(subject, queries, m.board, m.service) }
-        } catch {
-            m.type = "error"
-            m.error = Problem.from(error)
+            let subject = try subject(request)
+            let updates = self.updates(of: subject)
+            let channel = BoardLive(subject: subject, html: request.uri.queryParameters.get("format") == "html", updates: updates,
+                                    message: { await message($0, html: $1, version: $2) })
+            // A source asked on demand announces no changes: ask again every `sourceRefresh`. Its cache and request
+            // coalescing keep this to one upstream request per board per refresh, however many people watch it.
+            guard let updates else { return try await pump.run(channel, every: (deps.settings.sourceRefresh, ())) }
+            try await pump.run(channel, changes: [LiveChanges(updates.subscribe()) { _ in () }])
         }
-        return (try? JSONEncoder.api.encode(m)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// `board=STOP&kind=departures|arrivals&to=STOP` or `service=TRIP&date=YYYY-MM-DD`, with `lang`.
@@ -177,10 +109,10 @@ struct LiveRoutes {
     }
 
     /// A commute's channel, with the web app's rendering when it asks for `format=html`.
-    func commuteLive(_ request: Request) -> CommuteLive {
-        guard request.uri.queryParameters.get("format") == "html" else { return CommuteLive(commutes: deps.commutes, html: nil) }
+    func commuteLive(_ request: Request, id: String, first: CommuteDTO) -> CommuteLive {
+        guard request.uri.queryParameters.get("format") == "html" else { return CommuteLive(commutes: deps.commutes, id: id, first: first, html: nil) }
         let render = commuteFragment
-        return CommuteLive(commutes: deps.commutes, html: { render($0, request) })
+        return CommuteLive(commutes: deps.commutes, id: id, first: first, html: { render($0, request) })
     }
 
     var auth: Authenticator { deps.auth }
@@ -200,9 +132,12 @@ struct LiveRoutes {
     func meLive(_ request: Request, _ signed: PeopleService.Signed) -> MeLive {
         let glance = request.uri.queryParameters.get("view") == "glance"
         let languages = (try? RequestParameters(request))?.languages ?? ["en"]
-        guard request.uri.queryParameters.get("format") == "html" else { return MeLive(deps: deps, glance: glance, languages: languages, html: nil) }
+        let accountId = signed.account.id
+        guard request.uri.queryParameters.get("format") == "html" else {
+            return MeLive(deps: deps, accountId: accountId, glance: glance, languages: languages, html: nil)
+        }
         let render = meFragment
-        return MeLive(deps: deps, glance: glance, languages: languages, html: { render($0, $1, signed, request) })
+        return MeLive(deps: deps, accountId: accountId, glance: glance, languages: languages, html: { render($0, $1, signed, request) })
     }
 
     /// `commute=ID`: a commute's own channel (its ID is never printed: the access log drops query strings).
@@ -240,31 +175,5 @@ struct LiveRoutes {
         // Membership, like the credentials, is checked by the upgrade itself.
         if Self.tripID(request) != nil { return signedOut || (try? Self.tripRadius(request)) == nil }
         return (try? subject(request)) == nil
-    }
-}
-
-struct LiveKey: Hashable, Sendable {
-    var subject: LiveSubject
-    var html: Bool
-}
-
-/// The live messages of this second and state version, by subject.
-final class LiveMessageCache: Sendable {
-    private struct Table {
-        var version = -1
-        var second: Int64 = -1
-        var messages: [LiveKey: String?] = [:]
-    }
-
-    private let table = Mutex(Table())
-
-    func answer(_ key: LiveKey, version: Int, second: Int64, compute: () async -> String?) async -> String? {
-        if let hit = table.withLock({ t -> String?? in t.version == version && t.second == second ? t.messages[key] : nil }) { return hit }
-        let fresh = await compute()
-        table.withLock { t in
-            if t.version != version || t.second != second { t = Table(version: version, second: second) }
-            t.messages[key] = fresh
-        }
-        return fresh
     }
 }
