@@ -3,12 +3,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
-import Logging
 import OnwardCore
-import ServiceLifecycle
 import Services
 import Storage
-import Synchronization
 import Transit
 import TransitSources
 import Trips
