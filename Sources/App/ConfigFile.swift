@@ -3,8 +3,8 @@ import Foundation
 
 /// `onward.json` as swift-configuration reads it: its own `JSONSnapshot` for the values (secrets
 /// marked), behind Onward's rules for the file, which that snapshot does not have: one JSON object,
-/// no key Onward does not know (a misspelt key is an error, not a silent default), lists of strings
-/// only, and a syntax error said with its line and column. As a `FileConfigSnapshot` it serves
+/// no key Onward does not know (a misspelt key is an error, not a silent default), lists (of strings)
+/// only where a list is meant, and a syntax error said with its line and column. As a `FileConfigSnapshot` it serves
 /// `FileProvider` today and `ReloadingFileProvider` unchanged, so a reloaded file obeys the same rules.
 struct ConfigFile: FileConfigSnapshot {
     struct ParsingOptions: FileParsingOptions {
@@ -34,14 +34,15 @@ struct ConfigFile: FileConfigSnapshot {
             throw ServeConfiguration.Problem(description: "\(path): unknown setting '\(unknown)'; known: \(keys.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         var written: [String: String] = [:]
-        for (key, value) in object {
-            if value is [String: Any] {
-                throw ServeConfiguration.Problem(description: "\(path): \(key) must be a value, not an object")
+        for (name, value) in object.sorted(by: { $0.key < $1.key }) {
+            let list = keys.init(rawValue: name)?.isList ?? false
+            if list, value is [String: Any] || (value as? [Any]).map({ !$0.allSatisfy { $0 is String } }) == true {
+                throw ServeConfiguration.Problem(description: "\(path): \(name) must be a list of strings")
             }
-            if let list = value as? [Any], !list.allSatisfy({ $0 is String }) {
-                throw ServeConfiguration.Problem(description: "\(path): \(key) must be a list of strings")
+            if !list, value is [Any] || value is [String: Any] {
+                throw ServeConfiguration.Problem(description: "\(path): \(name) must be one value, not \(value is [Any] ? "a list" : "an object")")
             }
-            written[key] = value as? String ?? (value as? [Any]).map { "\($0)" } ?? "\(value)"
+            written[name] = value as? String ?? "\(value)"
         }
         self.written = written
         // The library's parser reads the same bytes; after the checks above it has nothing left to refuse.

@@ -84,6 +84,8 @@ public struct ServeConfiguration: Sendable, Hashable {
 
         var environmentName: String { "ONWARD_" + rawValue.uppercased() }
         var flagName: String { "--" + rawValue.replacingOccurrences(of: "_", with: "-") }
+        /// Given as a JSON list in the file, or as text separated by commas.
+        var isList: Bool { self == .feeds || self == .realtime || self == .trustedProxies }
 
         /// Never printed or logged: every provider marks these secret, so swift-configuration's descriptions
         /// show `<REDACTED>`. The database URL holds a password; the upstream endpoints may carry a key in
