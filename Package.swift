@@ -49,6 +49,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         // Bcrypt for local accounts' passwords (only HummingbirdBcrypt is used).
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        // `onward serve`'s settings: flags over environment over the JSON file, secrets redacted. Only the JSON
+        // trait (its default, named so the trait flags never flip); `Reloading` (the reloading file provider)
+        // would add swift-metrics and service-lifecycle's signals: turn it on when a reload needs it.
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["JSON"]),
+        // `FilePath`, the type swift-configuration's file providers take.
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
     ],
     targets: [
         // Domain values, dates and clocks. Foundation only.
@@ -161,7 +167,9 @@ let package = Package(
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                           .product(name: "Logging", package: "swift-log")],
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Configuration", package: "swift-configuration"),
+                           .product(name: "SystemPackage", package: "swift-system")],
             resources: [.copy("Resources/DefaultNetwork"), .copy("Resources/SkiArea")],
             swiftSettings: strict
         ),

@@ -1,12 +1,16 @@
+import Configuration
 import Foundation
 import Server
 import Storage
 import StoragePostgres
+import Synchronization
+import SystemPackage
 
 /// Settings of `onward serve`. Each comes from, in order of precedence: a
 /// command-line flag, an environment variable (`ONWARD_` + the key in capitals,
 /// e.g. `ONWARD_PORT`), the JSON config file (`--config`, or `onward.json` in
-/// the data folder), then the default.
+/// the data folder), then the default. swift-configuration's providers hold the
+/// three sources and its reader decides which answers; this type checks the values.
 public struct ServeConfiguration: Sendable, Hashable {
     public var host = "127.0.0.1"
     public var port = 8080
@@ -60,6 +64,10 @@ public struct ServeConfiguration: Sendable, Hashable {
     /// The credit the tiles' licence asks for, shown on the map.
     public var mapTileAttribution: String?
 
+    /// What was set and where, one line for the start-up log: `port=[string: 9003] (--port), database_url=[string: <REDACTED>]
+    /// (ONWARD_DATABASE_URL)`. Each value is swift-configuration's description of it, which redacts the secret keys.
+    public internal(set) var summary = "every setting at its default"
+
     public init() {}
 
     /// The keys, as written in the config file and (in capitals, after `ONWARD_`) in the environment.
@@ -75,6 +83,20 @@ public struct ServeConfiguration: Sendable, Hashable {
         case skiArea = "ski_area", skiElevation = "ski_elevation"
 
         var environmentName: String { "ONWARD_" + rawValue.uppercased() }
+        var flagName: String { "--" + rawValue.replacingOccurrences(of: "_", with: "-") }
+        /// Given as a JSON list in the file, or as text separated by commas.
+        var isList: Bool { self == .feeds || self == .realtime || self == .trustedProxies }
+
+        /// Never printed or logged: every provider marks these secret, so swift-configuration's descriptions
+        /// show `<REDACTED>`. The database URL holds a password; the upstream endpoints may carry a key in
+        /// their query (which is why their errors never repeated them).
+        public var isSecret: Bool {
+            switch self {
+            case .databaseURL, .nationalRailToken, .ctaKey, .telegramBotToken, .telegramWebhookSecret,
+                 .nationalRailURL, .ctaURL, .telegramAPIURL: true
+            default: false
+            }
+        }
     }
 
     public struct Problem: Error, CustomStringConvertible, Sendable {
@@ -82,76 +104,187 @@ public struct ServeConfiguration: Sendable, Hashable {
     }
 
     /// Resolves every setting from flags (already parsed: only those given), the environment and the file.
-    public static func resolve(flags: [Key: String], environment: [String: String], configFile: URL?) throws(Problem) -> ServeConfiguration {
-        var file: [String: Any] = [:]
-        var fileName = ""
-        let dataDir = flags[.dataDir] ?? environment[Key.dataDir.environmentName]
-        let candidate = configFile ?? URL(fileURLWithPath: dataDir ?? ServeConfiguration().dataDir).appendingPathComponent("onward.json")
-        if FileManager.default.fileExists(atPath: candidate.path) {
-            fileName = candidate.path
-            var bytes = Data()
-            do {
-                bytes = try Data(contentsOf: candidate)
-                guard let object = try JSONSerialization.jsonObject(with: bytes) as? [String: Any] else {
-                    throw Problem(description: "\(candidate.path): the config file must hold one JSON object")
-                }
-                file = object
-                if let unknown = object.keys.first(where: { Key(rawValue: $0) == nil }) {
-                    throw Problem(description: "\(candidate.path): unknown setting '\(unknown)'; known: \(Key.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-            } catch let p as Problem {
-                throw p
-            } catch {
-                throw Problem(description: "\(candidate.path): not valid JSON at \(jsonErrorPlace(error, in: bytes))")
-            }
-        } else if configFile != nil {
-            throw Problem(description: "\(candidate.path): no such config file")
+    public static func resolve(flags: [Key: String], environment: [String: String], configFile: URL?) async throws(Problem) -> ServeConfiguration {
+        // The flags come already parsed by swift-argument-parser (which checks their types, repeats and help), so
+        // they reach the reader as an in-memory provider; swift-configuration's CommandLineArgumentsProvider would
+        // parse CommandLine.arguments a second time, subcommand and all.
+        let flagProvider = InMemoryProvider(name: "flags", values: Dictionary(uniqueKeysWithValues: flags.map { key, value in
+            (AbsoluteConfigKey([key.rawValue]), ConfigValue(.string(value), isSecret: key.isSecret))
+        }))
+        // `port` is read as ONWARD_PORT.
+        let environmentProvider = EnvironmentVariablesProvider(
+            environmentVariables: environment, secretsSpecifier: .specific(Set(Key.allCases.filter(\.isSecret).map(\.environmentName)))
+        ).prefixKeys(with: "onward")
+        let dataDir = ConfigReader(providers: [flagProvider, environmentProvider]).string(forKey: ConfigKey(Key.dataDir.rawValue))
+        let path = (configFile ?? URL(fileURLWithPath: dataDir ?? ServeConfiguration().dataDir).appendingPathComponent("onward.json")).path
+        if configFile != nil, !FileManager.default.fileExists(atPath: path) {
+            throw Problem(description: "\(path): no such config file")
         }
-        /// The value of a key and where it came from, for error messages.
-        func raw(_ key: Key) -> (value: Any, source: String)? {
-            if let v = flags[key] { return (v, "--\(key.rawValue.replacingOccurrences(of: "_", with: "-"))") }
-            if let v = environment[key.environmentName] { return (v, key.environmentName) }
-            if let v = file[key.rawValue] { return (v, "\(fileName): \(key.rawValue)") }
+        let fileProvider: FileProvider<ConfigFile>
+        do {
+            fileProvider = try await FileProvider(parsingOptions: .init(path: path), filePath: FilePath(path), allowMissing: configFile == nil)
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw Problem(description: "\(path): \(error)")
+        }
+        let accesses = LastAccess()
+        var settings = Settings(
+            reader: ConfigReader(providers: [flagProvider, environmentProvider, fileProvider], accessReporter: accesses),
+            accesses: accesses,
+            providers: [flagProvider.providerName: .flag, environmentProvider.providerName: .environment,
+                      fileProvider.providerName: .file(path)],
+            written: (fileProvider.snapshot() as? ConfigFile)?.written ?? [:]
+        )
+        var c = try settings.read()
+        c.summary = settings.given.isEmpty ? c.summary : settings.given.joined(separator: ", ")
+        return c
+    }
+}
+
+/// Where a value came from, named as a person would look for it: `--port`, `ONWARD_PORT`, `/etc/onward.json: port`.
+private enum Origin {
+    case flag, environment, file(String)
+
+    func name(_ key: ServeConfiguration.Key) -> String {
+        switch self {
+        case .flag: key.flagName
+        case .environment: key.environmentName
+        case .file(let path): "\(path): \(key.rawValue)"
+        }
+    }
+}
+
+/// The reader's last lookup: which provider answered (or refused the type asked for), and its value as
+/// swift-configuration describes it. The reader is used from one task, one key at a time.
+private final class LastAccess: AccessReporter {
+    let event = Mutex<AccessEvent?>(nil)
+    func report(_ event: AccessEvent) { self.event.withLock { $0 = event } }
+}
+
+/// A value as given: text (a flag, the environment, a string in the file) or the file's JSON number, boolean or list.
+private enum Given {
+    case text(String), number(Double), bool(Bool), list([String])
+}
+
+private struct Settings {
+    typealias Key = ServeConfiguration.Key
+    typealias Problem = ServeConfiguration.Problem
+
+    let reader: ConfigReader
+    let accesses: LastAccess
+    let providers: [String: Origin]
+    /// The file's values as written, to repeat a bad one.
+    let written: [String: String]
+    /// `key=value (origin)` for each setting given, secrets redacted by the library.
+    var given: [String] = []
+    /// Where each setting read so far came from.
+    var origins: [Key: Origin] = [:]
+
+    /// Where the last lookup found its value, or which provider refused it (`found` false); nil when no provider has the key.
+    private func lastOrigin() -> (origin: Origin, found: Bool, value: ConfigValue?)? {
+        guard let event = accesses.event.withLock({ $0 }) else { return nil }
+        for result in event.providerResults {
+            switch result.result {
+            case .failure: return providers[result.providerName].map { ($0, false, nil) }
+            case .success(let lookup) where lookup.value != nil:
+                return providers[result.providerName].map { ($0, true, try? event.result.get()) }
+            case .success: continue
+            }
+        }
+        return nil
+    }
+
+    /// The value of a key, and where it came from. Text comes first (flags and the environment are text, and a
+    /// file may quote a number); a file's JSON value of another type is read as `native`. `given` nil: the value is
+    /// there but is not of that type.
+    private mutating func raw(_ key: Key, native: ConfigType? = nil) -> (given: Given?, origin: Origin, shown: String)? {
+        let configKey = ConfigKey(key.rawValue)
+        var value: Given?
+        if let text = reader.string(forKey: configKey, isSecret: key.isSecret) {
+            value = .text(text)
+        } else if lastOrigin() == nil {
             return nil
-        }
-        func string(_ key: Key) throws(Problem) -> String? {
-            guard let (v, source) = raw(key) else { return nil }
-            guard let s = v as? String else { throw Problem(description: "\(source) must be a string") }
-            return s
-        }
-        func number(_ key: Key, _ range: ClosedRange<Double>) throws(Problem) -> Double? {
-            guard let (v, source) = raw(key) else { return nil }
-            let n = (v as? NSNumber)?.doubleValue ?? (v as? String).flatMap(Double.init)
-            guard let n, range.contains(n) else {
-                throw Problem(description: "\(source) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(v)'")
+        } else {
+            switch native {
+            case .double?: value = reader.double(forKey: configKey, isSecret: key.isSecret).map(Given.number)
+            case .bool?: value = reader.bool(forKey: configKey, isSecret: key.isSecret).map(Given.bool)
+            case .stringArray?: value = reader.stringArray(forKey: configKey, isSecret: key.isSecret).map(Given.list)
+            default: value = nil
             }
-            return n
         }
-        func list(_ key: Key) throws(Problem) -> [String]? {
-            guard let (v, source) = raw(key) else { return nil }
-            if let s = v as? String { return s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
-            guard let a = v as? [String] else { throw Problem(description: "\(source) must be a list of strings") }
-            return a
+        guard let (origin, found, described) = lastOrigin() else { return nil }
+        origins[key] = origin
+        if found, let described { given.append("\(key.rawValue)=\(described) (\(origin.name(key)))") }
+        let shown: String
+        if case .text(let text)? = value { shown = text } else { shown = written[key.rawValue] ?? "" }
+        return (found ? value : nil, origin, shown)
+    }
+
+    mutating func string(_ key: Key) throws(Problem) -> String? {
+        guard let (value, origin, _) = raw(key) else { return nil }
+        guard case .text(let s)? = value else { throw Problem(description: "\(origin.name(key)) must be a string") }
+        return s
+    }
+
+    /// A number from `range` (given as a number, or as text), or an error naming where it came from; a port in its own words.
+    mutating func number(_ key: Key, _ range: ClosedRange<Double>) throws(Problem) -> Double? {
+        guard let (value, origin, shown) = raw(key, native: .double) else { return nil }
+        let n: Double? = switch value {
+        case .text(let s)?: Double(s)
+        case .number(let n)?: n
+        default: nil
         }
-        func bool(_ key: Key) throws(Problem) -> Bool? {
-            guard let (v, source) = raw(key) else { return nil }
-            if let b = v as? Bool { return b }
-            switch (v as? String)?.lowercased() {
+        // A port is a whole number; say so in words, not as "0.0 to 65535.0".
+        if key == .port, n.map({ $0.rounded() != $0 || !range.contains($0) }) ?? true {
+            throw Problem(description: "\(origin.name(key)) must be a port number from 0 to 65535, not '\(shown)'")
+        }
+        guard let n, range.contains(n) else {
+            throw Problem(description: "\(origin.name(key)) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(shown)'")
+        }
+        return n
+    }
+
+    mutating func list(_ key: Key) throws(Problem) -> [String]? {
+        guard let (value, origin, _) = raw(key, native: .stringArray) else { return nil }
+        switch value {
+        case .text(let s)?: return s.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        case .list(let a)?: return a
+        default: throw Problem(description: "\(origin.name(key)) must be a list of strings")
+        }
+    }
+
+    mutating func bool(_ key: Key) throws(Problem) -> Bool? {
+        guard let (value, origin, shown) = raw(key, native: .bool) else { return nil }
+        switch value {
+        case .bool(let b)?: return b
+        case .text(let s)?:
+            switch s.lowercased() {
             case "1", "true", "yes", "on": return true
             case "0", "false", "no", "off": return false
-            default: throw Problem(description: "\(source) must be true or false, not '\(v)'")
+            default: break
             }
+        default: break
         }
+        throw Problem(description: "\(origin.name(key)) must be true or false, not '\(shown)'")
+    }
+
+    /// An http(s) URL; the value is not repeated: a URL may hold a key.
+    mutating func url(_ key: Key) throws(Problem) -> String? {
+        guard let v = try string(key) else { return nil }
+        guard let u = URL(string: v), let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https", u.host != nil else {
+            throw Problem(description: "\(source(key)) must be an http(s) URL")
+        }
+        return v
+    }
+
+    /// Where the key's value came from, once it has been read.
+    private func source(_ key: Key) -> String { origins[key]?.name(key) ?? key.rawValue }
+
+    mutating func read() throws(Problem) -> ServeConfiguration {
         var c = ServeConfiguration()
         if let v = try string(.host) { c.host = v }
-        if let (v, source) = raw(.port) {
-            // A port is a whole number; say so in words, not as "0.0 to 65535.0".
-            guard let n = (v as? NSNumber).map({ $0.doubleValue }) ?? (v as? String).flatMap(Double.init),
-                  n.rounded() == n, (0...65_535).contains(n) else {
-                throw Problem(description: "\(source) must be a port number from 0 to 65535, not '\(v)'")
-            }
-            c.port = Int(n)
-        }
+        if let v = try number(.port, 0...65_535) { c.port = Int(v) }
         if let v = try list(.feeds) { c.feeds = v }
         if let v = try list(.realtime) { c.realtime = v }
         if let v = try bool(.simulate) { c.simulate = v }
@@ -159,7 +292,7 @@ public struct ServeConfiguration: Sendable, Hashable {
         if let v = try string(.dataDir) { c.dataDir = v }
         if let v = try string(.databaseURL), !v.isEmpty {
             // Checked now, so a wrong URL stops the start with what is wrong (the password is never repeated).
-            do { _ = try PostgresLocation(url: v) } catch { throw Problem(description: "\(raw(.databaseURL)!.source): \(error.message)") }
+            do { _ = try PostgresLocation(url: v) } catch { throw Problem(description: "\(source(.databaseURL)): \(error.message)") }
             c.databaseURL = v
         }
         if let v = try number(.pollInterval, 1...3600) { c.pollInterval = Int(v) }
@@ -167,16 +300,8 @@ public struct ServeConfiguration: Sendable, Hashable {
         if let v = try number(.rateLimit, 0.1...100_000) { c.rateLimit = v }
         if let v = try number(.rateBurst, 1...1_000_000) { c.rateBurst = v }
         if let v = try list(.trustedProxies) {
-            do { _ = try TrustedProxies(v) } catch { throw Problem(description: "\(raw(.trustedProxies)!.source): \(error.description)") }
+            do { _ = try TrustedProxies(v) } catch { throw Problem(description: "\(source(.trustedProxies)): \(error.description)") }
             c.trustedProxies = v
-        }
-        func url(_ key: Key) throws(Problem) -> String? {
-            guard let v = try string(key) else { return nil }
-            guard let u = URL(string: v), let scheme = u.scheme?.lowercased(), scheme == "http" || scheme == "https", u.host != nil else {
-                // The value is not repeated: a URL may hold a key.
-                throw Problem(description: "\(raw(key)!.source) must be an http(s) URL")
-            }
-            return v
         }
         if let v = try string(.nationalRailToken), !v.isEmpty { c.nationalRailToken = v }
         if let v = try url(.nationalRailURL) { c.nationalRailURL = v }

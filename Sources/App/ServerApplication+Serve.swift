@@ -17,6 +17,8 @@ extension ServerApplication {
         defer { LogSink.standardError.flush() }
         var logger = Logger(label: "onward")
         logger.logLevel = Logger.Level(rawValue: settings.logLevel) ?? .info
+        // What was set and where; secrets (tokens, keys, the database URL) show as <REDACTED>.
+        logger.info("configuration \(settings.summary)")
         let built: Built
         do {
             built = try await build(settings, logger: logger)

@@ -47,7 +47,7 @@ struct AlertsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let opened = try CommandSources(feeds: feeds, live: live, sources: sources, for: stop ?? route ?? trip)
+            let opened = try await CommandSources(feeds: feeds, live: live, sources: sources, for: stop ?? route ?? trip)
             let lookup = opened.queries()
             let network = opened.network != nil && !opened.registry.owns(stop ?? route ?? trip ?? "")
             if network && !live.wanted {

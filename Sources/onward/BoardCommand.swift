@@ -51,7 +51,7 @@ struct BoardCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let opened = try CommandSources(feeds: feeds, live: live, sources: sources, for: stop)
+            let opened = try await CommandSources(feeds: feeds, live: live, sources: sources, for: stop)
             let lookup = opened.queries()
             // The stop, its calling point, date, time, window and limit read as the API reads a request.
             var query: Queries.BoardQuery

@@ -15,8 +15,8 @@ final class CommandSources: Sendable {
 
     /// Opens the sources. The GTFS network is loaded unless `id` names an upstream source
     /// (`national-rail:YRK`), whose answer does not need it.
-    init(feeds: FeedOptions, live: RealtimeOptions?, sources: SourceOptions, for id: String? = nil) throws {
-        let upstream = try sources.registry()
+    init(feeds: FeedOptions, live: RealtimeOptions?, sources: SourceOptions, for id: String? = nil) async throws {
+        let upstream = try await sources.registry()
         if let id, upstream.owns(id) {
             registry = upstream
             network = nil

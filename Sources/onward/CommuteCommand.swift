@@ -56,7 +56,7 @@ struct CommuteCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let opened = try CommandSources(feeds: feeds, live: live, sources: sources, for: from)
+            let opened = try await CommandSources(feeds: feeds, live: live, sources: sources, for: from)
             var query = try await planning.query(from: from, to: to, queries: opened.queries())
             let start = query.at ?? Instant.now()
             query.at = start

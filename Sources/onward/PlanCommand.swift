@@ -35,7 +35,7 @@ struct PlanCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let opened = try CommandSources(feeds: feeds, live: live, sources: sources, for: from)
+            let opened = try await CommandSources(feeds: feeds, live: live, sources: sources, for: from)
             let query = try await planning.query(from: from, to: to, queries: opened.queries())
             let now = query.at ?? Instant.now()
             await opened.readLive(asOf: now)

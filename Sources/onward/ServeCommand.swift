@@ -42,7 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
         try await runReporting {
             let settings: ServeConfiguration
             do {
-                settings = try ServeConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment,
+                settings = try await ServeConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment,
                                                           configFile: config.map { URL(fileURLWithPath: $0) })
             } catch let error as ServeConfiguration.Problem {
                 throw CLIError(error.description)

@@ -27,7 +27,7 @@ struct ServiceCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let opened = try CommandSources(feeds: feeds, live: live, sources: sources, for: tripID)
+            let opened = try await CommandSources(feeds: feeds, live: live, sources: sources, for: tripID)
             let date = try when.parsedDate(), startTime = try when.parsedTime()
             var now = Instant.now()
             if date != nil || startTime != nil {

@@ -14,12 +14,12 @@ struct SourceOptions: ParsableArguments {
     var dataDir: String?
 
     /// The registry of configured protocol sources (empty when none is configured).
-    func registry() throws -> SourceRegistry {
+    func registry() async throws -> SourceRegistry {
         var flags: [ServeConfiguration.Key: String] = [:]
         flags[.dataDir] = dataDir
         let settings: ServeConfiguration
         do {
-            settings = try ServeConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment,
+            settings = try await ServeConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment,
                                                       configFile: config.map { URL(fileURLWithPath: $0) })
         } catch { throw CLIError(error.description) }
         return ProtocolSources.registry(settings)

@@ -22,7 +22,7 @@ struct SourcesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let opened = try CommandSources(feeds: feeds, live: nil, sources: sources)
+            let opened = try await CommandSources(feeds: feeds, live: nil, sources: sources)
             let registry = opened.registry
             let all = SourcesDTO(sources: opened.queries().sources())
             if json { try printJSON(all); return }
@@ -62,7 +62,7 @@ struct RoutesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let registry = try CommandSources(feeds: feeds, live: nil, sources: sources, for: subject).registry
+            let registry = try await CommandSources(feeds: feeds, live: nil, sources: sources, for: subject).registry
             let queries = Queries(registry, now: .now())
             let t = Terminal.stdout
             do {

@@ -38,7 +38,7 @@ struct StopsCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             // Configured upstream sources (National Rail stations) are searched too, as the API does.
-            let queries = try CommandSources(feeds: feeds, live: nil, sources: sources).queries()
+            let queries = try await CommandSources(feeds: feeds, live: nil, sources: sources).queries()
             // Read as the API reads `stops?q=` and `stops/nearby?lat=&lon=`: one set of defaults and limits.
             var options: [String: String?] = ["q": search, "limit": limit.map(String.init), "radius": radius.map { String($0) }]
             if let near {

@@ -42,6 +42,10 @@ struct ServeCLITests {
         let process = Process()
         process.executableURL = OnwardExecutable.url
         process.arguments = ["serve", "--simulate", "--port", String(port), "--data-dir", dataDir.path]
+        // Secrets that change nothing here (no token, no bot), to see the start-up log redact them.
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["ONWARD_NATIONAL_RAIL_URL": "https://darwin.invalid/ldb?key=rail-url-secret-1",
+             "ONWARD_TELEGRAM_API_URL": "https://telegram.invalid/tg-url-secret-2"]) { $1 }
         let log = Pipe()
         process.standardOutput = log
         process.standardError = log
@@ -69,6 +73,10 @@ struct ServeCLITests {
         #expect(process.terminationStatus == 0)
         let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(output.contains("serving MRT Jakarta"))
+        // The configuration is logged once, with where each setting came from, and no secret in it.
+        #expect(output.contains("configuration port=[string: \(port)] (--port)"), "\(output)")
+        #expect(output.contains("national_rail_url=[string: <REDACTED>] (ONWARD_NATIONAL_RAIL_URL)"), "\(output)")
+        #expect(!output.contains("rail-url-secret-1") && !output.contains("tg-url-secret-2"), "\(output)")
     }
 
     @Test("a bad setting is refused before starting, naming it")
