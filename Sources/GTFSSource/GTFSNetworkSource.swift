@@ -59,7 +59,7 @@ public final class GTFSNetworkSource: TransitSource {
         // The ID alone, not the place: building the whole place was most of resolving a board's stop.
         case .stop:
             switch tt.lookupStop(id: localID) {
-            case .found(let stop): [tt.stopIDString(stop.raw)]
+            case .found(let stop): [tt.stopIDString(stop)]
             case .ambiguous(let ids): ids
             case .notFound: []
             }
@@ -134,10 +134,10 @@ public final class GTFSNetworkSource: TransitSource {
         let state = store.current
         let tt = state.timetable
         let list = state.realtime.overlay.vehicles.sorted {
-            ($0.key.trip, $0.key.serviceDay, $0.key.shift) < ($1.key.trip, $1.key.serviceDay, $1.key.shift)
+            ($0.key.trip.raw, $0.key.serviceDay, $0.key.shift) < ($1.key.trip.raw, $1.key.serviceDay, $1.key.shift)
         }
         let placements = list.compactMap { key, info -> VehiclePlacement? in
-            let trip = TripIndex(raw: key.trip)
+            let trip = key.trip
             let route = tt.routeInfo(tt.route(of: trip))
             if let routeID, route.id != routeID { return nil }
             return VehiclePlacement(tripID: tt.tripIdentifier(trip), routeID: route.id, routeShortName: route.shortName,

@@ -1,14 +1,19 @@
 import OnwardCore
 
+// The strong index types of the public API. The timetable stores its indices as bare `UInt32`
+// columns (struct of arrays: no wrapper in the arrays it scans) and converts at the public
+// boundary. A wrapper is one `UInt32` with the same layout, and its initialiser is inlinable,
+// so a caller in another module (the realtime appliers, the GTFS source) pays nothing for it.
+
 /// A strong index of a stop in one `Timetable`.
-public struct StopIndex: Hashable, Sendable {
+@frozen public struct StopIndex: Hashable, Sendable {
     public let raw: UInt32
-    public init(raw: UInt32) { self.raw = raw }
+    @inlinable public init(raw: UInt32) { self.raw = raw }
 }
 /// A strong index of a trip in one `Timetable`.
-public struct TripIndex: Hashable, Sendable {
+@frozen public struct TripIndex: Hashable, Sendable {
     public let raw: UInt32
-    public init(raw: UInt32) { self.raw = raw }
+    @inlinable public init(raw: UInt32) { self.raw = raw }
 }
 
 extension Timetable {
@@ -33,9 +38,9 @@ extension Timetable {
     }
 
     /// A stop by its exact stored ID (canonical), with no resolution of unprefixed IDs.
-    public func stopIndex(exactID id: String) -> UInt32? { Self.binarySearch(order: stopOrder, ids: stopID, id) }
+    public func stopIndex(exactID id: String) -> StopIndex? { Self.binarySearch(order: stopOrder, ids: stopID, id).map(StopIndex.init) }
     /// A trip by its exact stored ID (canonical), with no resolution of unprefixed IDs.
-    public func tripIndex(exactID id: String) -> UInt32? { Self.binarySearch(order: tripOrder, ids: tripID, id) }
+    public func tripIndex(exactID id: String) -> TripIndex? { Self.binarySearch(order: tripOrder, ids: tripID, id).map(TripIndex.init) }
 
     static func binarySearch(order: [UInt32], ids: [String], _ id: String) -> UInt32? {
         var lo = 0, hi = order.count

@@ -10,6 +10,10 @@ import OnwardCore
 /// `TimetableBuilder`, then only read: it is `Sendable` and can be swapped
 /// atomically when a feed is reloaded. Realtime data will be an overlay that
 /// points into it by index, never a mutation of it.
+///
+/// The columns keep their indices as bare `UInt32` (no wrapper in the arrays the
+/// board and the planner scan, and none in snapshots); the public API speaks
+/// `StopIndex`, `TripIndex` and `RouteIndex`, converted at the boundary.
 public struct Timetable: Sendable {
     // MARK: Feeds and time zones
     public internal(set) var feeds: [FeedSummary]
