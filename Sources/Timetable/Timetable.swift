@@ -126,6 +126,9 @@ public struct Timetable: Sendable {
     public var stopCount: Int { stopID.count }
     public var tripCount: Int { tripID.count }
     public var routeCount: Int { routeID.count }
+    /// Every stop and every route, in index order: callers walk these rather than make indices from numbers.
+    public var allStops: some RandomAccessCollection<StopIndex> { (0..<UInt32(stopCount)).lazy.map(StopIndex.init) }
+    public var allRoutes: some RandomAccessCollection<RouteIndex> { (0..<UInt32(routeCount)).lazy.map(RouteIndex.init) }
     public var stopTimeCount: Int { arrivals.count }
     public var patternCount: Int { patternStart.count - 1 }
 
