@@ -3,15 +3,17 @@ import OnwardCore
 // The strong index types of the public API. The timetable stores its indices as bare `UInt32`
 // columns (struct of arrays: no wrapper in the arrays it scans) and converts at the public
 // boundary. A wrapper is one `UInt32` with the same layout, and its initialiser is inlinable,
-// so a caller in another module (the realtime appliers, the GTFS source) pays nothing for it.
+// so a caller in another module (the importer, the realtime appliers) pays nothing for it.
+// (`@frozen` is not needed: the package is built without library evolution, so other modules
+// already see the layout and read `raw` directly.)
 
 /// A strong index of a stop in one `Timetable`.
-@frozen public struct StopIndex: Hashable, Sendable {
+public struct StopIndex: Hashable, Sendable {
     public let raw: UInt32
     @inlinable public init(raw: UInt32) { self.raw = raw }
 }
 /// A strong index of a trip in one `Timetable`.
-@frozen public struct TripIndex: Hashable, Sendable {
+public struct TripIndex: Hashable, Sendable {
     public let raw: UInt32
     @inlinable public init(raw: UInt32) { self.raw = raw }
 }

@@ -1,7 +1,7 @@
 import OnwardCore
 
 /// A strong index of a route in one `Timetable` (see `StopIndex` for why the storage stays `UInt32`).
-@frozen public struct RouteIndex: Hashable, Sendable {
+public struct RouteIndex: Hashable, Sendable {
     public let raw: UInt32
     @inlinable public init(raw: UInt32) { self.raw = raw }
 }
