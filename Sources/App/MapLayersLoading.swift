@@ -34,8 +34,8 @@ enum MapLayersLoading {
     /// Every stop (as a point, with its name) and every shape (as a line).
     static func transit(_ t: Timetable, shapes: ShapeTable) -> Data {
         var features: [[String: Any]] = []
-        for i in 0..<t.stopCount {
-            let p = t.place(StopIndex(raw: UInt32(i)))
+        for stop in t.allStops {
+            let p = t.place(stop)
             guard p.parentID == nil else { continue }
             features.append(["type": "Feature", "properties": ["kind": "stop", "id": p.id, "name": p.name],
                              "geometry": ["type": "Point", "coordinates": [p.longitude, p.latitude]]])

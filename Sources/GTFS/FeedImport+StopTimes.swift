@@ -5,11 +5,11 @@ import Timetable
 extension FeedImport {
     /// The hot loop of an import: millions of rows, parsed from bytes.
     mutating func readStopTimes(_ b: inout TimetableBuilder) throws {
-        let trips = self.trips, stopsByID = self.stops, stops = ByteKeyIndex(self.stops)
+        let trips = self.trips, stopsByID = self.stops, stops = ByteKeyIndex(self.stops.mapValues(\.raw))
         let fileIndex = b.fileIndex(qualifiesFiles ? "\(name)/stop_times.txt" : "stop_times.txt")
         if let size = source.size(of: "stop_times.txt") { b.stopTimes.reserve(b.stopTimes.count + size / 40) }
         var lastTripBytes: [UInt8] = []
-        var lastTrip: UInt32 = 0
+        var lastTrip = TripIndex(raw: 0)
         var lastHeadsignBytes: [UInt8] = []
         var lastHeadsign: UInt32 = 0
         var rows = 0
@@ -35,7 +35,7 @@ extension FeedImport {
                 lastTripBytes = Array(tb)
             }
             // By bytes; then as a string, which also matches an ID written in another Unicode normal form.
-            guard let stop = stops.value(row.bytes(stopC)) ?? stopsByID[row.string(stopC)] else {
+            guard let stop = stops.value(row.bytes(stopC)).map(StopIndex.init) ?? stopsByID[row.string(stopC)] else {
                 throw t.error("unknownReference", line: row.line, field: "stop_id", "stop_id '\(row.string(stopC))' is not in stops.txt")
             }
             guard let seq = FieldParsing.int(row.bytes(seqC)), seq >= 0, seq <= Int(UInt32.max) else {
@@ -141,7 +141,7 @@ extension FeedImport {
         let stops = self.stops, trips = self.trips
         var n = 0
         try GTFSTable.read(source, "transfers.txt", required: ["transfer_type"]) { t, row in
-            func reference(_ field: String, in table: [String: UInt32], _ file: String) throws -> UInt32? {
+            func reference<Index>(_ field: String, in table: [String: Index], _ file: String) throws -> Index? {
                 guard let c = t.column(field), !row.isEmpty(c) else { return nil }
                 let id = row.string(c)
                 guard let index = table[id] else {

@@ -17,12 +17,12 @@ struct FeedImport {
     var agencies: [String: UInt32] = [:]
     var firstAgency: UInt32?
     var feedZone: UInt16 = 0
-    var stops: [String: UInt32] = [:]
-    var routes: [String: UInt32] = [:]
+    var stops: [String: StopIndex] = [:]
+    var routes: [String: RouteIndex] = [:]
     var services: [String: UInt32] = [:]
-    var trips: [String: UInt32] = [:]
+    var trips: [String: TripIndex] = [:]
     /// Each trip's shape_id, linked once shapes.txt has been read.
-    var tripShapes: [(trip: UInt32, shapeID: String, line: Int)] = []
+    var tripShapes: [(trip: TripIndex, shapeID: String, line: Int)] = []
 
     init(source: any GTFSSource, name: String, prefix: String, qualifiesFiles: Bool, progress: ((GTFSImporter.Progress) -> Void)?) {
         self.source = source; self.name = name; self.prefix = prefix; self.qualifiesFiles = qualifiesFiles; self.progress = progress
@@ -108,7 +108,7 @@ struct FeedImport {
 
     private mutating func readStops(_ b: inout TimetableBuilder) throws {
         var stops = self.stops
-        var parents: [(stop: UInt32, parent: String, line: Int)] = []
+        var parents: [(stop: StopIndex, parent: String, line: Int)] = []
         let prefix = self.prefix, feedZone = self.feedZone
         try GTFSTable.read(source, "stops.txt", required: ["stop_id"], progress: report("stops.txt")) { t, row in
             let idC = try t.required("stop_id")
@@ -258,7 +258,7 @@ struct FeedImport {
     private mutating func readTrips(_ b: inout TimetableBuilder) throws {
         var trips = self.trips
         let routes = self.routes, services = self.services, prefix = self.prefix
-        var tripShapes: [(trip: UInt32, shapeID: String, line: Int)] = []
+        var tripShapes: [(trip: TripIndex, shapeID: String, line: Int)] = []
         let file = b.fileIndex(qualifiesFiles ? "\(name)/trips.txt" : "trips.txt")
         try GTFSTable.read(source, "trips.txt", required: ["route_id", "service_id", "trip_id"], progress: report("trips.txt")) { t, row in
             let idC = try t.required("trip_id"), routeC = try t.required("route_id"), serviceC = try t.required("service_id")

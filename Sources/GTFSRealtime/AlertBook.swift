@@ -83,13 +83,10 @@ public final class AlertBook: Sendable {
         self.alerts = alerts
         self.timetable = timetable
         var routes: [String: RouteIndex] = [:]
-        for r in 0..<timetable.routeCount {
-            let index = RouteIndex(raw: UInt32(r))
-            routes[timetable.routeInfo(index).id] = index
-        }
+        for index in timetable.allRoutes { routes[timetable.routeInfo(index).id] = index }
         let agencies = timetable.agencies
         let agencyIDs = Set(agencies.map(\.id))
-        let routeTypes = Set((0..<timetable.routeCount).map { timetable.routeInfo(RouteIndex(raw: UInt32($0))).type })
+        let routeTypes = Set(timetable.allRoutes.map { timetable.routeInfo($0).type })
 
         var byStop: [UInt32: [Int]] = [:], byRoute: [String: [RouteMention]] = [:], byTrip: [String: [Int]] = [:]
         var byRouteTrips: [String: [Int]] = [:], byAgency: [String: [Int]] = [:], byRouteType: [RouteTypeMention] = []

@@ -17,6 +17,7 @@ public struct FeedIDs: Sendable {
     }
     private var fingerprint: Fingerprint?
     private var idPrefix = ""
+    /// Raw indices (with `unknown`), wrapped as they are handed out.
     private var stops: [String: UInt32] = [:]
     private var trips: [String: UInt32] = [:]
     /// Each stop's ID as this feed writes it (without the prefix; nil when the stop is another
@@ -41,10 +42,10 @@ public struct FeedIDs: Sendable {
     }
 
     /// The stop the feed calls `id`, or nil when the timetable has none.
-    mutating func stop(_ id: String, in timetable: Timetable) -> UInt32? {
-        if let s = stops[id] { return s == Self.unknown ? nil : s }
+    mutating func stop(_ id: String, in timetable: Timetable) -> StopIndex? {
+        if let s = stops[id] { return s == Self.unknown ? nil : StopIndex(raw: s) }
         let s = timetable.stopIndex(id: idPrefix + id)
-        stops[id] = s ?? Self.unknown
+        stops[id] = s?.raw ?? Self.unknown
         return s
     }
 
@@ -53,21 +54,21 @@ public struct FeedIDs: Sendable {
     /// (hashing the string was 18% of decode + apply) nor a comparison with
     /// the prefixed ID (a byte loop, 14% of apply): the feed's own spelling of
     /// every stop is kept, and two short strings are equal when their bits are.
-    mutating func names(_ stop: UInt32, _ id: String, in timetable: Timetable) -> Bool {
+    mutating func names(_ stop: StopIndex, _ id: String, in timetable: Timetable) -> Bool {
         if localStopIDs.isEmpty {
             localStopIDs = (0..<timetable.stopCount).map { s in
-                let full = timetable.stopIDString(UInt32(s))
+                let full = timetable.stopIDString(StopIndex(raw: UInt32(s)))
                 return full.hasPrefix(idPrefix) ? String(full.dropFirst(idPrefix.count)) : nil
             }
         }
-        return localStopIDs[Int(stop)] == id
+        return localStopIDs[Int(stop.raw)] == id
     }
 
     /// The trip the feed calls `id`, or nil when the timetable has none.
-    mutating func trip(_ id: String, in timetable: Timetable) -> UInt32? {
-        if let t = trips[id] { return t == Self.unknown ? nil : t }
+    mutating func trip(_ id: String, in timetable: Timetable) -> TripIndex? {
+        if let t = trips[id] { return t == Self.unknown ? nil : TripIndex(raw: t) }
         let t = timetable.tripIndex(id: idPrefix + id)
-        trips[id] = t ?? Self.unknown
+        trips[id] = t?.raw ?? Self.unknown
         return t
     }
 }

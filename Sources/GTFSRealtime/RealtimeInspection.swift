@@ -80,7 +80,7 @@ public struct RealtimeInspection: Sendable {
             .filter { tt.tripIndex(id: $0) == nil }
 
         // Route IDs from every trip descriptor and informed entity, each checked once.
-        let known = Set((0..<tt.routeCount).map { tt.routeInfo(RouteIndex(raw: UInt32($0))).id })
+        let known = Set(tt.allRoutes.map { tt.routeInfo($0).id })
         var routes: [String] = []
         for u in updates { if let r = u.routeID, !r.isEmpty { routes.append(prefix + r) } }
         for d in positions.map(\.trip) where d.hasRouteID && !d.routeID.isEmpty { routes.append(prefix + d.routeID) }

@@ -35,7 +35,7 @@ public struct SimulatedFeed {
 
     public func messages(at now: Instant) -> Messages {
         let running = timetable.instances(between: now.adding(seconds: -3 * 3600), and: now.adding(seconds: 2 * 3600))
-            .sorted { ($0.trip, $0.serviceDay, $0.shift) < ($1.trip, $1.serviceDay, $1.shift) }
+            .sorted { ($0.trip.raw, $0.serviceDay, $0.shift) < ($1.trip.raw, $1.serviceDay, $1.shift) }
         // The cancelled and the skipping trip: the first two that have not started yet, chosen by a stable hash.
         let upcoming = running.filter { timetable.scheduledDeparture($0, 0) > now.epochSeconds + 300 }
             .sorted { hash($0) < hash($1) }
@@ -45,7 +45,7 @@ public struct SimulatedFeed {
         var tripUpdates = header(now)
         var vehicles = header(now)
         for key in running {
-            let id = timetable.tripIdentifier(TripIndex(raw: key.trip))
+            let id = timetable.tripIdentifier(key.trip)
             var update = TransitRealtime_TripUpdate()
             update.trip = descriptor(key, id: id)
             if key == cancelled {
@@ -72,8 +72,8 @@ public struct SimulatedFeed {
             if let position = vehicle(key, delays: delays, now: now) {
                 var v = position
                 v.trip = descriptor(key, id: id)
-                v.vehicle.id = "SIM-\(key.trip)"
-                v.vehicle.label = "Simulated \(key.trip % 100 + 1)"
+                v.vehicle.id = "SIM-\(key.trip.raw)"
+                v.vehicle.label = "Simulated \(key.trip.raw % 100 + 1)"
                 vehicles.entity.append(entity("sim-vp-\(vehicles.entity.count)") { $0.vehicle = v })
             }
         }
@@ -132,14 +132,14 @@ public struct SimulatedFeed {
     /// One station alert, at the station the most running trips call at.
     func alert(now: Instant, running: [TripInstance]) -> TransitRealtime_FeedMessage {
         var message = header(now)
-        var calls: [UInt32: Int] = [:]
+        var calls: [StopIndex: Int] = [:]
         for key in running {
             for k in 0..<timetable.callCount(of: key.trip) {
                 let s = timetable.callPlace(key, k).stop
-                calls[timetable.parentStation(of: s) ?? s, default: 0] += 1
+                calls[timetable.station(of: s) ?? s, default: 0] += 1
             }
         }
-        guard let station = calls.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key else { return message }
+        guard let station = calls.max(by: { ($0.value, $1.key.raw) < ($1.value, $0.key.raw) })?.key else { return message }
         var alert = TransitRealtime_Alert()
         var period = TransitRealtime_TimeRange()
         period.start = UInt64(max(now.epochSeconds - 1800, 0)); period.end = UInt64(now.epochSeconds + 7200)
@@ -196,7 +196,7 @@ public struct SimulatedFeed {
     /// A stable hash (FNV-1a), so the same trip gets the same delay profile in every run.
     private func hash(_ key: TripInstance) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for v in [UInt64(key.trip), UInt64(UInt32(bitPattern: key.serviceDay)), UInt64(UInt32(bitPattern: key.shift))] {
+        for v in [UInt64(key.trip.raw), UInt64(UInt32(bitPattern: key.serviceDay)), UInt64(UInt32(bitPattern: key.shift))] {
             h = (h ^ v) &* 0x100_0000_01b3
         }
         return h

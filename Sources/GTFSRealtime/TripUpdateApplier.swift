@@ -167,7 +167,7 @@ public struct TripUpdateApplier {
     /// the call at that stop_sequence is not at the update's stop_id (nor at
     /// another stop of its station), the producer's sequence numbers disagree
     /// with the static feed (a detour stop inserted, say), so stop_id decides.
-    private func position(of stu: StopTimeUpdateRecord, in trip: UInt32, from: Int, ids: inout FeedIDs,
+    private func position(of stu: StopTimeUpdateRecord, in trip: TripIndex, from: Int, ids: inout FeedIDs,
                           report: inout RealtimeMatchReport) -> Int? {
         if let sequence = stu.stopSequence, let k = timetable.callIndex(of: trip, sequence: sequence, from: from) {
             guard let id = stu.stopID else { return k }
@@ -187,12 +187,12 @@ public struct TripUpdateApplier {
     }
 
     /// The call at `stop`, searched forward from `from`, then from the start.
-    private func callIndex(of trip: UInt32, stop: UInt32, from: Int) -> Int? {
+    private func callIndex(of trip: TripIndex, stop: StopIndex, from: Int) -> Int? {
         timetable.callIndex(of: trip, stop: stop, from: from) ?? timetable.callIndex(of: trip, stop: stop)
     }
 
-    private func sameStation(_ a: UInt32, _ b: UInt32) -> Bool {
-        a == b || (timetable.parentStation(of: a).map { $0 == timetable.parentStation(of: b) } ?? false)
+    private func sameStation(_ a: StopIndex, _ b: StopIndex) -> Bool {
+        a == b || (timetable.station(of: a).map { $0 == timetable.station(of: b) } ?? false)
     }
 
     /// The first absolute time in an update, to find the service day when the feed gives no start_date.
@@ -205,7 +205,7 @@ public struct TripUpdateApplier {
 
     /// The trip instance a descriptor names: start_date (else the nearest day
     /// the trip runs), and for a frequency-based trip its start_time.
-    func instance(of trip: UInt32, startTime: String?, startDate: String?, reference: Instant, firstTime: Instant?) -> TripInstance? {
+    func instance(of trip: TripIndex, startTime: String?, startDate: String?, reference: Instant, firstTime: Instant?) -> TripInstance? {
         var shift: Int32 = 0
         if timetable.isFrequencyBased(trip) {
             guard let startTime, let start = GTFSTime.parse(startTime),
@@ -214,7 +214,7 @@ public struct TripUpdateApplier {
         }
         if let startDate, !startDate.isEmpty {
             guard let date = ServiceDate(gtfs: startDate) else { return nil }
-            guard timetable.runs(TripIndex(raw: trip), on: date) else { return nil }
+            guard timetable.runs(trip, on: date) else { return nil }
             return TripInstance(trip: trip, serviceDay: date.dayNumber, shift: shift)
         }
         guard let day = timetable.nearestServiceDay(of: trip, shift: shift, around: firstTime ?? reference) else { return nil }

@@ -7,7 +7,7 @@ extension GTFSNetworkSource {
     /// Every route of the network, by name.
     public func routes() async throws(SourceError) -> [RouteSummary] {
         let tt = store.current.timetable
-        return (0..<tt.routeCount).map { tt.routeInfo(RouteIndex(raw: UInt32($0))) }
+        return tt.allRoutes.map(tt.routeInfo)
             .sorted { $0.displayName.localizedStandardCompare($1.displayName) == .orderedAscending }
             .map { RouteSummary(id: $0.id, shortName: $0.shortName, longName: $0.longName, color: $0.color) }
     }

@@ -59,7 +59,7 @@ public final class GTFSNetworkSource: TransitSource {
         // The ID alone, not the place: building the whole place was most of resolving a board's stop.
         case .stop:
             switch tt.lookupStop(id: localID) {
-            case .found(let stop): [tt.stopIDString(stop.raw)]
+            case .found(let stop): [tt.stopIDString(stop)]
             case .ambiguous(let ids): ids
             case .notFound: []
             }
@@ -112,7 +112,7 @@ public final class GTFSNetworkSource: TransitSource {
     /// By short name first, then long name; several routes with that name are all returned.
     public func routes(named text: String) -> [RouteSummary] {
         let tt = store.current.timetable
-        let all = (0..<tt.routeCount).map { tt.routeInfo(RouteIndex(raw: UInt32($0))) }
+        let all = tt.allRoutes.map(tt.routeInfo)
         for name in [\RouteInfo.shortName, \RouteInfo.longName] {
             let found = all.filter { $0[keyPath: name].caseInsensitiveCompare(text) == .orderedSame }
             if !found.isEmpty { return found.map { RouteSummary(id: $0.id, shortName: $0.shortName, longName: $0.longName, color: $0.color) } }
@@ -134,10 +134,10 @@ public final class GTFSNetworkSource: TransitSource {
         let state = store.current
         let tt = state.timetable
         let list = state.realtime.overlay.vehicles.sorted {
-            ($0.key.trip, $0.key.serviceDay, $0.key.shift) < ($1.key.trip, $1.key.serviceDay, $1.key.shift)
+            ($0.key.trip.raw, $0.key.serviceDay, $0.key.shift) < ($1.key.trip.raw, $1.key.serviceDay, $1.key.shift)
         }
         let placements = list.compactMap { key, info -> VehiclePlacement? in
-            let trip = TripIndex(raw: key.trip)
+            let trip = key.trip
             let route = tt.routeInfo(tt.route(of: trip))
             if let routeID, route.id != routeID { return nil }
             return VehiclePlacement(tripID: tt.tripIdentifier(trip), routeID: route.id, routeShortName: route.shortName,
@@ -165,8 +165,8 @@ extension Timetable {
     /// Empty when there are more than `limit` (a big network is searched, not browsed).
     func stationPlaces(limit: Int = 60) -> [StopPlace] {
         var places: [StopPlace] = []
-        for i in 0..<stopCount {
-            let p = place(StopIndex(raw: UInt32(i)))
+        for stop in allStops {
+            let p = place(stop)
             guard p.kind == .station || (p.kind == .stop && p.parentID == nil) else { continue }
             places.append(p)
             if places.count > limit { return [] }

@@ -29,11 +29,11 @@ extension JourneyPlanner {
 
     private func transitLeg(_ r: Ride, live: Bool, overlay: RealtimeOverlay) -> TransitLeg {
         let tt = timetable
-        let t = Int(r.instance.trip), route = Int(tt.tripRoute[t])
+        let t = Int(r.instance.trip.raw), route = Int(tt.tripRoute[t])
         var leg = TransitLeg(
             tripID: tt.tripID[t], routeID: tt.routeID[route], routeShortName: tt.routeShortName[route],
             routeLongName: tt.routeLongName[route], routeColor: tt.routeColor[route].isEmpty ? nil : tt.routeColor[route],
-            headsign: tt.headsign(trip: r.instance.trip, position: r.boardCall), serviceDate: ServiceDate(dayNumber: r.instance.serviceDay),
+            headsign: tt.headsign(trip: r.instance.trip.raw, position: r.boardCall), serviceDate: ServiceDate(dayNumber: r.instance.serviceDay),
             startTime: tt.isFrequencyBased(r.instance.trip) ? Int(tt.departures[Int(tt.tripTimes[t])] + r.instance.shift) : nil,
             from: stop(r.from), to: stop(r.to), departure: r.scheduledDeparture, arrival: r.scheduledArrival,
             status: live ? .noLiveData : .scheduled)

@@ -99,7 +99,7 @@ extension JourneyPlanner {
                 if let b = best, scheduled - early >= b.departure { break }
                 if checkEachTrip && !timetable.isActive(service: timetable.tripService[Int(trip)], day: day) { continue }
                 if wheelchair && timetable.tripWheelchair[Int(trip)] != 1 { continue }
-                let instance = TripInstance(trip: trip, serviceDay: day)
+                let instance = TripInstance(trip: TripIndex(raw: trip), serviceDay: day)
                 let slot = live ? overlay.slot(of: instance) : -1
                 guard let departure = departure(of: instance, slot: slot, call: k, scheduled: scheduled, overlay: overlay),
                       departure >= t else { continue }
@@ -128,7 +128,7 @@ extension JourneyPlanner {
                 let shift = runStart - templateStart
                 let scheduled = base + atCall + shift
                 if let b = best, scheduled - (live ? overlay.maxEarly : 0) >= b.departure { break }
-                let instance = TripInstance(trip: trip, serviceDay: day, shift: Int32(shift))
+                let instance = TripInstance(trip: TripIndex(raw: trip), serviceDay: day, shift: Int32(shift))
                 let slot = live ? overlay.slot(of: instance) : -1
                 if let departure = departure(of: instance, slot: slot, call: k, scheduled: scheduled, overlay: overlay), departure >= t {
                     if best == nil || departure < best!.departure { best = (Run(instance: instance, slot: slot, times: Int32(times), base: base + shift), departure) }
@@ -142,7 +142,7 @@ extension JourneyPlanner {
 
     /// When a run leaves call `k`: nil when it is cancelled, the call is skipped, or no one may board there.
     func departure(of instance: TripInstance, slot: Int32, call k: Int, scheduled: Int64, overlay: RealtimeOverlay) -> Int64? {
-        let p = timetable.patternRange(timetable.tripPattern[Int(instance.trip)])
+        let p = timetable.patternRange(timetable.tripPattern[Int(instance.trip.raw)])
         guard timetable.patternFlags[p.lowerBound + k] & 3 != BoardingRule.none.rawValue else { return nil }
         guard slot >= 0 else { return scheduled }
         let live = overlay.liveValues[Int(slot)]

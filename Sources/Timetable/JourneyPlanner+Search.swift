@@ -277,9 +277,9 @@ extension RaptorSearch {
             let cell = k * stopCount + Int(stop)
             guard let run = arrivalRun[cell] else { break }
             let boardCall = Int(arrivalBoardCall[cell]), alightCall = Int(arrivalCall[cell])
-            let p = tt.patternRange(tt.tripPattern[Int(run.instance.trip)])
+            let p = tt.patternRange(tt.tripPattern[Int(run.instance.trip.raw)])
             let boardStop = tt.patternStop[p.lowerBound + boardCall]
-            let times = Int(tt.tripTimes[Int(run.instance.trip)])
+            let times = Int(tt.tripTimes[Int(run.instance.trip.raw)])
             let departure = planner.currentDeparture(of: run, call: boardCall, overlay: overlay)
             let scheduledDeparture = run.base + Int64(tt.departures[times + boardCall])
             let scheduledArrival = run.base + Int64(tt.arrivals[times + alightCall])

@@ -14,9 +14,10 @@ public struct LateCalls: Sendable {
     var calls: [LateCall] = []
 
     /// The late calls at a stop, sorted by scheduled time.
-    public func at(_ stop: UInt32) -> ArraySlice<LateCall> {
-        guard Int(stop) + 1 < start.count else { return [] }
-        return calls[Int(start[Int(stop)])..<Int(start[Int(stop) + 1])]
+    public func at(_ stop: StopIndex) -> ArraySlice<LateCall> {
+        let s = Int(stop.raw)
+        guard s + 1 < start.count else { return [] }
+        return calls[Int(start[s])..<Int(start[s + 1])]
     }
 
     public var isEmpty: Bool { calls.isEmpty }
@@ -90,17 +91,17 @@ extension Timetable {
         order.reserveCapacity(trips.count)
         for i in trips.indices where trips[i].value.status == .running {
             let key = trips[i].key
-            let dayBase = base(zone: tripZone[Int(key.trip)], day: key.serviceDay) + Int64(key.shift)
-            order.append((dayBase + Int64(departures[Int(tripTimes[Int(key.trip)])]), dayBase, i))
+            let dayBase = base(zone: tripZone[Int(key.trip.raw)], day: key.serviceDay) + Int64(key.shift)
+            order.append((dayBase + Int64(departures[Int(tripTimes[Int(key.trip.raw)])]), dayBase, i))
         }
         order.sort { $0.start < $1.start }
         for (_, dayBase, i) in order {
             let (key, live) = trips[i]
-            let p = patternRange(tripPattern[Int(key.trip)])
-            let first = Int(tripTimes[Int(key.trip)])
+            let p = patternRange(tripPattern[Int(key.trip.raw)])
+            let first = Int(tripTimes[Int(key.trip.raw)])
             for k in 0..<p.count where live.callStatus[k] == .scheduled {
                 let flags = patternFlags[p.lowerBound + k]
-                let moved = live.assignedStop[k]
+                let moved = live.assignedStop[k]?.raw
                 let stop = moved ?? patternStop[p.lowerBound + k]
                 let departs = k < p.count - 1 && flags & 3 != 1, arrives = k > 0 && (flags >> 2) & 3 != 1
                 let scheduledDeparture = dayBase + Int64(departures[first + k]), scheduledArrival = dayBase + Int64(arrivals[first + k])

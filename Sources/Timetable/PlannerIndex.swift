@@ -93,7 +93,7 @@ extension PlannerIndex {
     private mutating func buildRoutes(_ tt: Timetable) {
         var byPattern: [UInt32: [UInt32]] = [:]
         for t in 0..<UInt32(tt.tripCount) where tt.tripPattern[Int(t)] != Timetable.none {
-            if tt.isFrequencyBased(t) {
+            if tt.isFrequencyBased(TripIndex(raw: t)) {
                 addRoute(pattern: tt.tripPattern[Int(t)], trips: [t], frequency: true, tt)
             } else {
                 byPattern[tt.tripPattern[Int(t)], default: []].append(t)

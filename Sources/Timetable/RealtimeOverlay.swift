@@ -3,11 +3,11 @@ import OnwardCore
 /// One run of a trip: the trip, its service day, and for a frequency-based
 /// trip the shift of this run from the template's times.
 public struct TripInstance: Hashable, Sendable {
-    public let trip: UInt32
+    public let trip: TripIndex
     public let serviceDay: Int32
     public let shift: Int32
 
-    public init(trip: UInt32, serviceDay: Int32, shift: Int32 = 0) {
+    public init(trip: TripIndex, serviceDay: Int32, shift: Int32 = 0) {
         self.trip = trip; self.serviceDay = serviceDay; self.shift = shift
     }
 }
@@ -26,7 +26,7 @@ public struct TripLive: Sendable, Hashable {
     public var departure: [Int64]
     public var callStatus: [CallStatus]
     /// The stop a call was moved to (assigned_stop_id), or `nil` where unchanged.
-    public var assignedStop: [UInt32?]
+    public var assignedStop: [StopIndex?]
     public var timestamp: Instant?
     /// The first call the updates speak of. Producers drop calls already served,
     /// so calls before it have been passed.
@@ -47,23 +47,23 @@ public struct TripLive: Sendable, Hashable {
 /// so its calls are carried here.
 public struct AddedTrip: Sendable, Hashable {
     public struct Call: Sendable, Hashable {
-        public var stop: UInt32
+        public var stop: StopIndex
         public var arrival: Int64
         public var departure: Int64
         public var skipped: Bool
 
-        public init(stop: UInt32, arrival: Int64, departure: Int64, skipped: Bool) {
+        public init(stop: StopIndex, arrival: Int64, departure: Int64, skipped: Bool) {
             self.stop = stop; self.arrival = arrival; self.departure = departure; self.skipped = skipped
         }
     }
 
     public var id: String
-    public var route: UInt32?
+    public var route: RouteIndex?
     public var headsign: String
     public var serviceDay: Int32
     public var calls: [Call]
 
-    public init(id: String, route: UInt32?, headsign: String, serviceDay: Int32, calls: [Call]) {
+    public init(id: String, route: RouteIndex?, headsign: String, serviceDay: Int32, calls: [Call]) {
         self.id = id; self.route = route; self.headsign = headsign; self.serviceDay = serviceDay; self.calls = calls
     }
 }
@@ -113,16 +113,16 @@ public struct RealtimeOverlay: Sendable {
     /// Rebuilds the indices (added-trip stops, late calls, dense trip lookup, largest delay and lead)
     /// after `trips` or `added` changed. The appliers call it; queries read only what it builds.
     public mutating func reindex(timetable: Timetable) {
-        addedStops = Set(added.flatMap { $0.calls.map(\.stop) })
+        addedStops = Set(added.flatMap { $0.calls.map(\.stop.raw) })
         let indices = timetable.lateCalls(trips)
         (lateDepartures, lateArrivals, maxDelay, maxEarly) = (indices.departures, indices.arrivals, indices.maxDelay, indices.maxEarly)
         (movedDepartures, movedArrivals) = (indices.movedDepartures, indices.movedArrivals)
         liveSlot = Array(repeating: -1, count: timetable.tripCount)
         liveKeys = []; liveValues = []; liveNext = []
         liveKeys.reserveCapacity(trips.count); liveValues.reserveCapacity(trips.count); liveNext.reserveCapacity(trips.count)
-        for (key, live) in trips where Int(key.trip) < liveSlot.count {
-            liveNext.append(liveSlot[Int(key.trip)])
-            liveSlot[Int(key.trip)] = Int32(liveKeys.count)
+        for (key, live) in trips where Int(key.trip.raw) < liveSlot.count {
+            liveNext.append(liveSlot[Int(key.trip.raw)])
+            liveSlot[Int(key.trip.raw)] = Int32(liveKeys.count)
             liveKeys.append(key)
             liveValues.append(live)
         }
@@ -137,8 +137,8 @@ public struct RealtimeOverlay: Sendable {
     /// Where a trip instance's live data sits, or -1: lets hot loops read fields in place without copying it.
     @inline(__always)
     func slot(of key: TripInstance) -> Int32 {
-        guard Int(key.trip) < liveSlot.count else { return -1 }
-        var slot = liveSlot[Int(key.trip)]
+        guard Int(key.trip.raw) < liveSlot.count else { return -1 }
+        var slot = liveSlot[Int(key.trip.raw)]
         while slot >= 0 {
             if liveKeys[Int(slot)] == key { return slot }
             slot = liveNext[Int(slot)]
@@ -164,15 +164,16 @@ extension Timetable {
         let lastCandidate = min(Int32(to.epochSeconds / 86_400) + 1, firstDay + dayCount - 1)
         guard firstCandidate <= lastCandidate else { return [] }
         for t in 0..<tripID.count where tripPattern[t] != Timetable.none {
-            let n = callCount(of: UInt32(t))
+            let trip = TripIndex(raw: UInt32(t))
+            let n = callCount(of: trip)
             for d in firstCandidate...lastCandidate where isActive(service: tripService[t], day: d) {
-                let runs: [Int32] = isFrequencyBased(UInt32(t))
+                let runs: [Int32] = isFrequencyBased(trip)
                     ? tripFrequencies[t].flatMap { f in
                         stride(from: frequencyStart[Int(f)], to: frequencyEnd[Int(f)], by: Int(max(frequencyHeadway[Int(f)], 60))).map { $0 - departures[Int(tripTimes[t])] }
                     }
                     : [0]
                 for shift in runs {
-                    let key = TripInstance(trip: UInt32(t), serviceDay: d, shift: shift)
+                    let key = TripInstance(trip: trip, serviceDay: d, shift: shift)
                     if scheduledArrival(key, n - 1) >= from.epochSeconds && scheduledDeparture(key, 0) <= to.epochSeconds { result.append(key) }
                 }
             }
@@ -181,15 +182,16 @@ extension Timetable {
     }
 
     /// The stop of a call and its coordinates.
-    public func callPlace(_ key: TripInstance, _ k: Int) -> (stop: UInt32, latitude: Double, longitude: Double) {
+    public func callPlace(_ key: TripInstance, _ k: Int) -> (stop: StopIndex, latitude: Double, longitude: Double) {
         let s = patternStopAt(trip: key.trip, call: k)
-        return (s, stopLat[Int(s)], stopLon[Int(s)])
+        return (s, stopLat[Int(s.raw)], stopLon[Int(s.raw)])
     }
 
-    public func stopSequence(trip: UInt32, call k: Int) -> UInt32 { patternSequence[patternRange(tripPattern[Int(trip)]).lowerBound + k] }
+    /// The GTFS stop_sequence of a call (a number from the feed, not an index).
+    public func stopSequence(trip: TripIndex, call k: Int) -> UInt32 { patternSequence[patternRange(tripPattern[Int(trip.raw)]).lowerBound + k] }
 }
 
 extension Timetable {
     /// The template's first departure (seconds of the service day); a frequency run adds its shift.
-    public func firstDepartureTime(of trip: UInt32) -> Int32 { departures[Int(tripTimes[Int(trip)])] }
+    public func firstDepartureTime(of trip: TripIndex) -> Int32 { departures[Int(tripTimes[Int(trip.raw)])] }
 }

@@ -23,7 +23,7 @@ public struct BoardRequest: Sendable {
 /// A board row before it is dressed with names: what the realtime overlay and the API build on.
 public struct BoardRow: Sendable, Hashable {
     public var instant: Int64
-    public var trip: UInt32
+    public var trip: TripIndex
     public var position: UInt16
     public var serviceDay: Int32
     /// Seconds added to the trip's own times: non-zero for a run of a frequency-based trip.
@@ -83,7 +83,7 @@ extension Timetable {
         var day = firstDay
         while day <= lastDay {
             if limit != Int.max, rows.count >= limit {
-                rows.sort { ($0.instant, $0.trip) < ($1.instant, $1.trip) }
+                rows.sort { ($0.instant, $0.trip.raw) < ($1.instant, $1.trip.raw) }
                 rows.removeSubrange(limit...)
                 let cutoff = rows[limit - 1].instant
                 var earliestNext = Int64.max
@@ -103,7 +103,7 @@ extension Timetable {
             }
             day += 1
         }
-        rows.sort { ($0.instant, $0.trip, $0.shift) < ($1.instant, $1.trip, $1.shift) }
+        rows.sort { ($0.instant, $0.trip.raw, $0.shift) < ($1.instant, $1.trip.raw, $1.shift) }
         if rows.count > limit { rows.removeSubrange(limit...) }
         return rows
     }
@@ -137,7 +137,7 @@ extension Timetable {
                 viaPosition = findVia(trip: trip, position: Int(position), arrivalsBoard: arrivalsBoard, via: via)
                 if viaPosition < 0 { continue }
             }
-            rows.append(BoardRow(instant: instant, trip: trip, position: position, serviceDay: day, shift: 0,
+            rows.append(BoardRow(instant: instant, trip: TripIndex(raw: trip), position: position, serviceDay: day, shift: 0,
                                  frequency: -1, viaPosition: viaPosition))
             found += 1
         }
@@ -170,7 +170,7 @@ extension Timetable {
                     if runStart >= end { break }
                     let instant = dayBase + runStart + offsetAtStop
                     if instant > tHigh { break }
-                    rows.append(BoardRow(instant: instant, trip: trip, position: position, serviceDay: day,
+                    rows.append(BoardRow(instant: instant, trip: TripIndex(raw: trip), position: position, serviceDay: day,
                                          shift: Int32(runStart - Int64(templateStart)), frequency: Int32(f), viaPosition: viaPosition))
                     found += 1
                     k += 1
@@ -201,7 +201,7 @@ extension Timetable {
 
     /// Dresses a row with the names and IDs a traveller reads.
     public func entry(for row: BoardRow, kind: BoardRequest.Kind) -> BoardEntry {
-        let t = Int(row.trip)
+        let t = Int(row.trip.raw)
         let route = Int(tripRoute[t])
         let p = patternRange(tripPattern[t])
         let stop = Int(patternStop[p.lowerBound + Int(row.position)])
@@ -210,7 +210,7 @@ extension Timetable {
         var entry = BoardEntry(
             tripID: tripID[t], routeID: routeID[route], routeShortName: routeShortName[route],
             routeLongName: routeLongName[route], routeColor: routeColor[route].isEmpty ? nil : routeColor[route],
-            headsign: headsign(trip: row.trip, position: Int(row.position)), stopID: stopID[stop], stopName: stopName[stop],
+            headsign: headsign(trip: row.trip.raw, position: Int(row.position)), stopID: stopID[stop], stopName: stopName[stop],
             platform: stopPlatform[stop].isEmpty ? nil : stopPlatform[stop], serviceDate: ServiceDate(dayNumber: row.serviceDay),
             scheduled: Instant(epochSeconds: row.instant), timeZone: zoneIDs[Int(stopZone[stop])],
             origin: stopName[Int(patternStop[p.lowerBound])])

@@ -19,50 +19,51 @@ public struct TripSchedule {
 extension Timetable {
     /// The scheduled instants of every call of a trip instance.
     public func schedule(of key: TripInstance) -> TripSchedule {
-        let first = Int(tripTimes[Int(key.trip)]), calls = callCount(of: key.trip)
-        return TripSchedule(base: base(zone: tripZone[Int(key.trip)], day: key.serviceDay) + Int64(key.shift),
+        let first = Int(tripTimes[Int(key.trip.raw)]), calls = callCount(of: key.trip)
+        return TripSchedule(base: base(zone: tripZone[Int(key.trip.raw)], day: key.serviceDay) + Int64(key.shift),
                             arrivals: arrivals[first..<first + calls], departures: departures[first..<first + calls])
     }
 
     /// The scheduled departure instant of call `k` of a trip instance.
     public func scheduledDeparture(_ key: TripInstance, _ k: Int) -> Int64 {
-        base(zone: tripZone[Int(key.trip)], day: key.serviceDay) + Int64(departures[Int(tripTimes[Int(key.trip)]) + k] + key.shift)
+        base(zone: tripZone[Int(key.trip.raw)], day: key.serviceDay) + Int64(departures[Int(tripTimes[Int(key.trip.raw)]) + k] + key.shift)
     }
 
     public func scheduledArrival(_ key: TripInstance, _ k: Int) -> Int64 {
-        base(zone: tripZone[Int(key.trip)], day: key.serviceDay) + Int64(arrivals[Int(tripTimes[Int(key.trip)]) + k] + key.shift)
+        base(zone: tripZone[Int(key.trip.raw)], day: key.serviceDay) + Int64(arrivals[Int(tripTimes[Int(key.trip.raw)]) + k] + key.shift)
     }
 
     /// How many calls the trip has (0 for a trip skipped at import).
-    public func callCount(of trip: UInt32) -> Int {
-        let p = tripPattern[Int(trip)]
+    public func callCount(of trip: TripIndex) -> Int {
+        let p = tripPattern[Int(trip.raw)]
         return p == Timetable.none ? 0 : patternRange(p).count
     }
 
     /// The position of a call by stop_sequence, searching from `from` first (so a loop's second visit is found).
-    public func callIndex(of trip: UInt32, sequence: UInt32, from: Int = 0) -> Int? {
-        let r = patternRange(tripPattern[Int(trip)])
+    public func callIndex(of trip: TripIndex, sequence: UInt32, from: Int = 0) -> Int? {
+        let r = patternRange(tripPattern[Int(trip.raw)])
         for k in max(from, 0)..<r.count where patternSequence[r.lowerBound + k] == sequence { return k }
         for k in 0..<min(max(from, 0), r.count) where patternSequence[r.lowerBound + k] == sequence { return k }
         return nil
     }
 
     /// The position of a call by stop (or a stop of the same station), searching forward from `from`.
-    public func callIndex(of trip: UInt32, stop: UInt32, from: Int = 0) -> Int? {
-        let r = patternRange(tripPattern[Int(trip)])
-        for k in max(from, 0)..<r.count where patternStop[r.lowerBound + k] == stop { return k }
+    public func callIndex(of trip: TripIndex, stop: StopIndex, from: Int = 0) -> Int? {
+        let r = patternRange(tripPattern[Int(trip.raw)])
+        for k in max(from, 0)..<r.count where patternStop[r.lowerBound + k] == stop.raw { return k }
         return nil
     }
 
     /// The service day on which a trip runs nearest to `reference`, among the days around it.
     /// Used when a realtime feed gives no start_date.
-    public func nearestServiceDay(of trip: UInt32, shift: Int32 = 0, around reference: Instant) -> Int32? {
-        guard tripPattern[Int(trip)] != Timetable.none else { return nil }
-        let first = Int64(departures[Int(tripTimes[Int(trip)])] + shift)
+    public func nearestServiceDay(of trip: TripIndex, shift: Int32 = 0, around reference: Instant) -> Int32? {
+        let t = Int(trip.raw)
+        guard tripPattern[t] != Timetable.none else { return nil }
+        let first = Int64(departures[Int(tripTimes[t])] + shift)
         let guessDay = Int32(reference.epochSeconds / 86_400)
         var best: (Int64, Int32)?
-        for d in (guessDay - 2)...(guessDay + 1) where d >= firstDay && d < firstDay + dayCount && isActive(service: tripService[Int(trip)], day: d) {
-            let distance = abs(base(zone: tripZone[Int(trip)], day: d) + first - reference.epochSeconds)
+        for d in (guessDay - 2)...(guessDay + 1) where d >= firstDay && d < firstDay + dayCount && isActive(service: tripService[t], day: d) {
+            let distance = abs(base(zone: tripZone[t], day: d) + first - reference.epochSeconds)
             if best == nil || distance < best!.0 { best = (distance, d) }
         }
         // A run more than 12 hours away is not the one the feed means (a holiday's
@@ -72,32 +73,31 @@ extension Timetable {
     }
 
     /// The frequency-based run shift for a GTFS start_time, or nil if the trip has no run starting then.
-    public func frequencyShift(of trip: UInt32, startTime: Int32) -> Int32? {
-        let blocks = tripFrequencies[Int(trip)]
+    public func frequencyShift(of trip: TripIndex, startTime: Int32) -> Int32? {
+        let blocks = tripFrequencies[Int(trip.raw)]
         guard !blocks.isEmpty else { return nil }
-        let templateStart = departures[Int(tripTimes[Int(trip)])]
+        let templateStart = departures[Int(tripTimes[Int(trip.raw)])]
         for f in blocks where startTime >= frequencyStart[Int(f)] && startTime < frequencyEnd[Int(f)] {
             return startTime - templateStart
         }
         return nil
     }
 
-    public func isFrequencyBased(_ trip: UInt32) -> Bool { !tripFrequencies[Int(trip)].isEmpty }
+    public func isFrequencyBased(_ trip: TripIndex) -> Bool { !tripFrequencies[Int(trip.raw)].isEmpty }
 
     /// Exact lookups by canonical ID, for realtime feeds whose IDs the applier has already prefixed.
-    public func stopIndex(id: String) -> UInt32? { stopIndex(exactID: id) }
-    public func routeIndex(id: String) -> UInt32? { routeID.firstIndex(of: id).map(UInt32.init) }
-    public func tripIndex(id: String) -> UInt32? { tripIndex(exactID: id) }
-    public func stopIDString(_ stop: UInt32) -> String { stopID[Int(stop)] }
-    public func tripIDString(_ trip: UInt32) -> String { tripID[Int(trip)] }
+    public func stopIndex(id: String) -> StopIndex? { stopIndex(exactID: id) }
+    public func routeIndex(id: String) -> RouteIndex? { routeID.firstIndex(of: id).map { RouteIndex(raw: UInt32($0)) } }
+    public func tripIndex(id: String) -> TripIndex? { tripIndex(exactID: id) }
+    public func stopIDString(_ stop: StopIndex) -> String { stopID[Int(stop.raw)] }
     /// Whether a stop's ID is `prefix` followed by `id`, compared as bytes without
     /// building the joined string: the realtime applier asks it for every stop
     /// time update, and String's generic comparisons made it a tenth of the apply time.
-    public func stopID(of stop: UInt32, is id: String, prefix: String) -> Bool {
+    public func stopID(of stop: StopIndex, is id: String, prefix: String) -> Bool {
         // The first feed's IDs have no prefix: String's own equality then starts by comparing the
         // two strings' bits, which for the short IDs feeds use is the whole comparison.
-        if prefix.isEmpty { return stopID[Int(stop)] == id }
-        let own = stopID[Int(stop)].utf8, head = prefix.utf8, tail = id.utf8
+        if prefix.isEmpty { return stopID[Int(stop.raw)] == id }
+        let own = stopID[Int(stop.raw)].utf8, head = prefix.utf8, tail = id.utf8
         guard own.count == head.count + tail.count else { return false }
         // The local part first: it is where IDs differ.
         let fast = own.withContiguousStorageIfAvailable { o in
@@ -116,10 +116,8 @@ extension Timetable {
         for i in 0..<b.count where a[i] != b[i] { return false }
         return true
     }
-    public func stopNameString(_ stop: UInt32) -> String { stopName[Int(stop)] }
-    public func parentStation(of stop: UInt32) -> UInt32? {
-        let p = stopParent[Int(stop)]
-        return p == Timetable.none ? nil : p
+    public func stopNameString(_ stop: StopIndex) -> String { stopName[Int(stop.raw)] }
+    public func patternStopAt(trip: TripIndex, call k: Int) -> StopIndex {
+        StopIndex(raw: patternStop[patternRange(tripPattern[Int(trip.raw)]).lowerBound + k])
     }
-    public func patternStopAt(trip: UInt32, call k: Int) -> UInt32 { patternStop[patternRange(tripPattern[Int(trip)]).lowerBound + k] }
 }

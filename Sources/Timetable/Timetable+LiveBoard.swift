@@ -25,7 +25,7 @@ extension Timetable {
             for row in rows {
                 let slot = overlay.slot(of: TripInstance(trip: row.trip, serviceDay: row.serviceDay, shift: row.shift))
                 // A call moved to a platform this board does not cover is on that platform's board instead.
-                if checkMoves, slot >= 0, let moved = overlay.liveValues[Int(slot)].assignedStop[Int(row.position)], !stops.contains(moved) { continue }
+                if checkMoves, slot >= 0, let moved = overlay.liveValues[Int(slot)].assignedStop[Int(row.position)], !stops.contains(moved.raw) { continue }
                 let effective = overlay.expectedTime(slot: slot, call: Int(row.position), departure: departuresBoard) ?? row.instant
                 if effective >= request.from.epochSeconds && effective <= windowEnd { ranked.append((effective, row, slot)) }
             }
@@ -42,7 +42,7 @@ extension Timetable {
             guard let l = request.limit, rows.count == l + spare, ranked.count < l, spare < 200 else { break }
             spare = max(spare * 2, 10)
         }
-        ranked.sort { ($0.effective, $0.row.instant, $0.row.trip) < ($1.effective, $1.row.instant, $1.row.trip) }
+        ranked.sort { ($0.effective, $0.row.instant, $0.row.trip.raw) < ($1.effective, $1.row.instant, $1.row.trip.raw) }
         let limit = request.limit ?? (request.window == nil ? 20 : Int.max)
         var entries: [BoardEntry] = []
         entries.reserveCapacity(min(limit, ranked.count))
@@ -76,7 +76,7 @@ extension Timetable {
         let via = request.via.map(boardStops) ?? []
         var rows: [BoardRow] = []
         for s in stops {
-            let calls = index.at(s)
+            let calls = index.at(StopIndex(raw: s))
             guard !calls.isEmpty else { continue }
             // Sorted by scheduled time: only those scheduled in [from - maxDelay, from) can qualify.
             func firstScheduled(atOrAfter t: Int64) -> Int {
@@ -100,7 +100,7 @@ extension Timetable {
         let via = request.via.map(boardStops) ?? []
         var rows: [BoardRow] = []
         for s in stops {
-            for c in index.at(s) where c.scheduled >= request.from.epochSeconds && !stops.contains(patternStopAt(trip: c.instance.trip, call: Int(c.call))) {
+            for c in index.at(StopIndex(raw: s)) where c.scheduled >= request.from.epochSeconds && !stops.contains(patternStopAt(trip: c.instance.trip, call: Int(c.call)).raw) {
                 if let row = row(for: c, via: via, arrivalsBoard: !departuresBoard) { rows.append(row) }
             }
         }
@@ -111,7 +111,7 @@ extension Timetable {
     private func row(for c: LateCall, via: [UInt32], arrivalsBoard: Bool) -> BoardRow? {
         var viaPosition: Int32 = -1
         if !via.isEmpty {
-            viaPosition = findVia(trip: c.instance.trip, position: Int(c.call), arrivalsBoard: arrivalsBoard, via: via)
+            viaPosition = findVia(trip: c.instance.trip.raw, position: Int(c.call), arrivalsBoard: arrivalsBoard, via: via)
             if viaPosition < 0 { return nil }
         }
         return BoardRow(instant: c.scheduled, trip: c.instance.trip, position: c.call, serviceDay: c.instance.serviceDay,
@@ -120,23 +120,23 @@ extension Timetable {
 
     /// The frequency block a run belongs to, or -1 for a scheduled trip.
     func frequencyBlock(of key: TripInstance) -> Int32 {
-        let start = departures[Int(tripTimes[Int(key.trip)])] + key.shift
-        for f in tripFrequencies[Int(key.trip)] where start >= frequencyStart[Int(f)] && start < frequencyEnd[Int(f)] { return Int32(f) }
+        let start = departures[Int(tripTimes[Int(key.trip.raw)])] + key.shift
+        for f in tripFrequencies[Int(key.trip.raw)] where start >= frequencyStart[Int(f)] && start < frequencyEnd[Int(f)] { return Int32(f) }
         return -1
     }
 
     /// Sets expected time, delay and status on a board entry from a trip's live data.
     /// Reads the overlay's entry in place (`slot`): copying a `TripLive` per row cost more than the rest of the live work.
-    func applyLive(_ overlay: RealtimeOverlay, slot: Int, to e: inout BoardEntry, call k: Int, trip: UInt32, departures: Bool, now: Instant) {
+    func applyLive(_ overlay: RealtimeOverlay, slot: Int, to e: inout BoardEntry, call k: Int, trip: TripIndex, departures: Bool, now: Instant) {
         applyLive(overlay.liveValues[slot], to: &e, call: k, trip: trip, departures: departures, now: now)
     }
 
     @inline(__always)
-    private func applyLive(_ live: borrowing TripLive, to e: inout BoardEntry, call k: Int, trip: UInt32, departures: Bool, now: Instant) {
+    private func applyLive(_ live: borrowing TripLive, to e: inout BoardEntry, call k: Int, trip: TripIndex, departures: Bool, now: Instant) {
         if live.status == .cancelled { e.status = .cancelled; return }
-        if let moved = live.assignedStop[k] {
-            e.stopID = stopID[Int(moved)]
-            e.platform = stopPlatform[Int(moved)].isEmpty ? nil : stopPlatform[Int(moved)]
+        if let moved = live.assignedStop[k].map({ Int($0.raw) }) {
+            e.stopID = stopID[moved]
+            e.platform = stopPlatform[moved].isEmpty ? nil : stopPlatform[moved]
             e.platformChanged = true
         }
         switch live.callStatus[k] {
@@ -152,7 +152,7 @@ extension Timetable {
         e.status = expected < now.epochSeconds ? .departed : LiveStatus.forDelay(delay)
         if let arrival = e.destinationArrival, let via = e.destinationStopID, let s = stop(id: via) {
             // Move the arrival at the destination by that call's own live time.
-            if let j = callIndex(of: trip, stop: s.raw, from: k + 1) ?? callIndex(of: trip, stop: s.raw) {
+            if let j = callIndex(of: trip, stop: s, from: k + 1) ?? callIndex(of: trip, stop: s) {
                 let t = departures ? live.arrival[j] : live.departure[j]
                 if t != TripLive.unknown { e.destinationArrival = Instant(epochSeconds: t) } else { e.destinationArrival = arrival }
             }
@@ -165,30 +165,30 @@ extension Timetable {
         var result: [BoardEntry] = []
         for s in stops where overlay.addedStops.contains(s) {
             for trip in overlay.added {
-                for k in trip.calls.indices where trip.calls[k].stop == s {
+                for k in trip.calls.indices where trip.calls[k].stop.raw == s {
                 let departures = request.kind == .departures
                 // Same rules as the timetable: no departure from the last call, no arrival at the first.
                 if departures ? k == trip.calls.count - 1 : k == 0 { continue }
                 let call = trip.calls[k]
                 let time = departures ? call.departure : call.arrival
                 guard time >= from && time <= to else { continue }
-                let route = trip.route.map(Int.init)
+                let route = trip.route.map { Int($0.raw) }
                 var e = BoardEntry(tripID: trip.id, routeID: route.map { routeID[$0] } ?? "",
                                    routeShortName: route.map { routeShortName[$0] } ?? "", routeLongName: route.map { routeLongName[$0] } ?? "",
                                    routeColor: route.flatMap { routeColor[$0].isEmpty ? nil : routeColor[$0] }, headsign: trip.headsign,
-                                   stopID: stopID[Int(call.stop)], stopName: stopName[Int(call.stop)],
-                                   platform: stopPlatform[Int(call.stop)].isEmpty ? nil : stopPlatform[Int(call.stop)],
+                                   stopID: stopID[Int(call.stop.raw)], stopName: stopName[Int(call.stop.raw)],
+                                   platform: stopPlatform[Int(call.stop.raw)].isEmpty ? nil : stopPlatform[Int(call.stop.raw)],
                                    serviceDate: ServiceDate(dayNumber: trip.serviceDay), scheduled: Instant(epochSeconds: time),
-                                   timeZone: zoneIDs[Int(stopZone[Int(call.stop)])], origin: stopName[Int(trip.calls[0].stop)])
+                                   timeZone: zoneIDs[Int(stopZone[Int(call.stop.raw)])], origin: stopName[Int(trip.calls[0].stop.raw)])
                 e.expected = e.scheduled
                 e.delaySeconds = 0
                 e.isAddedTrip = true
                 e.status = call.skipped ? .skipped : (time < now.epochSeconds ? .departed : .onTime)
                 if let via = request.via.map(boardStops) {
                     let later = departures ? Array(trip.calls[(k + 1)...]) : Array(trip.calls[..<k])
-                    guard let v = (departures ? later.first { via.contains($0.stop) } : later.last { via.contains($0.stop) }) else { continue }
+                    guard let v = (departures ? later.first { via.contains($0.stop.raw) } : later.last { via.contains($0.stop.raw) }) else { continue }
                     e.destinationArrival = Instant(epochSeconds: departures ? v.arrival : v.departure)
-                    e.destinationStopID = stopID[Int(v.stop)]
+                    e.destinationStopID = stopID[Int(v.stop.raw)]
                 }
                 result.append(e)
                 }
@@ -205,7 +205,7 @@ extension Timetable {
         let t = Int(trip.raw)
         let first = Int(tripTimes[t])
         let shift = Int32(details.calls.first.map { $0.scheduledDeparture.epochSeconds - base(zone: tripZone[t], day: date.dayNumber) } ?? 0) - departures[first]
-        let key = TripInstance(trip: trip.raw, serviceDay: date.dayNumber, shift: shift)
+        let key = TripInstance(trip: trip, serviceDay: date.dayNumber, shift: shift)
         details.vehicle = overlay.vehicles[key]
         let live = overlay.live(key)
         details.isCancelled = live?.status == .cancelled
@@ -213,9 +213,9 @@ extension Timetable {
             var call = details.calls[k]
             guard let live else { call.status = .noLiveData; details.calls[k] = call; continue }
             if live.status == .cancelled { call.status = .cancelled; details.calls[k] = call; continue }
-            if let moved = live.assignedStop[k] {
-                call.stopID = stopID[Int(moved)]
-                call.platform = stopPlatform[Int(moved)].isEmpty ? nil : stopPlatform[Int(moved)]
+            if let moved = live.assignedStop[k].map({ Int($0.raw) }) {
+                call.stopID = stopID[moved]
+                call.platform = stopPlatform[moved].isEmpty ? nil : stopPlatform[moved]
                 call.platformChanged = true
             }
             switch live.callStatus[k] {

@@ -1,14 +1,21 @@
 import OnwardCore
 
+// The strong index types of the public API. The timetable stores its indices as bare `UInt32`
+// columns (struct of arrays: no wrapper in the arrays it scans) and converts at the public
+// boundary. A wrapper is one `UInt32` with the same layout, and its initialiser is inlinable,
+// so a caller in another module (the importer, the realtime appliers) pays nothing for it.
+// (`@frozen` is not needed: the package is built without library evolution, so other modules
+// already see the layout and read `raw` directly.)
+
 /// A strong index of a stop in one `Timetable`.
 public struct StopIndex: Hashable, Sendable {
     public let raw: UInt32
-    public init(raw: UInt32) { self.raw = raw }
+    @inlinable public init(raw: UInt32) { self.raw = raw }
 }
 /// A strong index of a trip in one `Timetable`.
 public struct TripIndex: Hashable, Sendable {
     public let raw: UInt32
-    public init(raw: UInt32) { self.raw = raw }
+    @inlinable public init(raw: UInt32) { self.raw = raw }
 }
 
 extension Timetable {
@@ -33,9 +40,9 @@ extension Timetable {
     }
 
     /// A stop by its exact stored ID (canonical), with no resolution of unprefixed IDs.
-    public func stopIndex(exactID id: String) -> UInt32? { Self.binarySearch(order: stopOrder, ids: stopID, id) }
+    public func stopIndex(exactID id: String) -> StopIndex? { Self.binarySearch(order: stopOrder, ids: stopID, id).map(StopIndex.init) }
     /// A trip by its exact stored ID (canonical), with no resolution of unprefixed IDs.
-    public func tripIndex(exactID id: String) -> UInt32? { Self.binarySearch(order: tripOrder, ids: tripID, id) }
+    public func tripIndex(exactID id: String) -> TripIndex? { Self.binarySearch(order: tripOrder, ids: tripID, id).map(TripIndex.init) }
 
     static func binarySearch(order: [UInt32], ids: [String], _ id: String) -> UInt32? {
         var lo = 0, hi = order.count

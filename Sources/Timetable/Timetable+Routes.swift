@@ -1,9 +1,9 @@
 import OnwardCore
 
-/// A strong index of a route in one `Timetable`.
+/// A strong index of a route in one `Timetable` (see `StopIndex` for why the storage stays `UInt32`).
 public struct RouteIndex: Hashable, Sendable {
     public let raw: UInt32
-    public init(raw: UInt32) { self.raw = raw }
+    @inlinable public init(raw: UInt32) { self.raw = raw }
 }
 
 /// A route as lists and alerts show it.

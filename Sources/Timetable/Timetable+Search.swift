@@ -125,7 +125,7 @@ extension Timetable {
     public func resolveStop(_ text: String) -> StopResolution {
         switch lookupStop(id: text) {
         case .found(let s): return .found(s)
-        case .ambiguous(let ids): return .ambiguous(ids.compactMap { stopIndex(exactID: $0) }.map { place(StopIndex(raw: $0)) })
+        case .ambiguous(let ids): return .ambiguous(ids.compactMap { stopIndex(exactID: $0) }.map { place($0) })
         case .notFound: break
         }
         let scored = scoredSearch(text, limit: 50)

@@ -10,6 +10,10 @@ import OnwardCore
 /// `TimetableBuilder`, then only read: it is `Sendable` and can be swapped
 /// atomically when a feed is reloaded. Realtime data will be an overlay that
 /// points into it by index, never a mutation of it.
+///
+/// The columns keep their indices as bare `UInt32` (no wrapper in the arrays the
+/// board and the planner scan, and none in snapshots); the public API speaks
+/// `StopIndex`, `TripIndex` and `RouteIndex`, converted at the boundary.
 public struct Timetable: Sendable {
     // MARK: Feeds and time zones
     public internal(set) var feeds: [FeedSummary]
@@ -122,6 +126,9 @@ public struct Timetable: Sendable {
     public var stopCount: Int { stopID.count }
     public var tripCount: Int { tripID.count }
     public var routeCount: Int { routeID.count }
+    /// Every stop and every route, in index order: callers walk these rather than make indices from numbers.
+    public var allStops: some RandomAccessCollection<StopIndex> { (0..<UInt32(stopCount)).lazy.map(StopIndex.init) }
+    public var allRoutes: some RandomAccessCollection<RouteIndex> { (0..<UInt32(routeCount)).lazy.map(RouteIndex.init) }
     public var stopTimeCount: Int { arrivals.count }
     public var patternCount: Int { patternStart.count - 1 }
 

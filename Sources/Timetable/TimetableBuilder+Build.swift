@@ -13,13 +13,13 @@ extension TimetableBuilder {
 
         // 1. Order rows by trip (counting sort), then by stop_sequence within a trip.
         var tripStart = [UInt32](repeating: 0, count: tripCount + 1)
-        for t in rows.trip { tripStart[Int(t) + 1] &+= 1 }
+        for t in rows.trip { tripStart[Int(t.raw) + 1] &+= 1 }
         for i in 0..<tripCount { tripStart[i + 1] &+= tripStart[i] }
         var order = [UInt32](repeating: 0, count: n)
         do {
             var fill = tripStart
             for r in 0..<n {
-                let t = Int(rows.trip[r])
+                let t = Int(rows.trip[r].raw)
                 order[Int(fill[t])] = UInt32(r)
                 fill[t] &+= 1
             }
@@ -102,7 +102,7 @@ extension TimetableBuilder {
             key.stops.reserveCapacity(count)
             for k in lo..<hi {
                 let r = Int(order[k])
-                key.stops.append(rows.stop[r])
+                key.stops.append(rows.stop[r].raw)
                 key.flags.append(rows.flags[r] & 0x1F)
                 key.sequences.append(rows.sequence[r])
                 key.headsigns.append(rows.headsign[r])
@@ -125,13 +125,13 @@ extension TimetableBuilder {
 
         // 3. Frequencies: the template trip's times are shifted to each start.
         var freqPairs: [(UInt32, UInt32)] = []
-        let sortedFrequencies = frequencies.enumerated().sorted { ($0.element.trip, $0.element.start) < ($1.element.trip, $1.element.start) }
-        for (i, f) in sortedFrequencies.enumerated() { freqPairs.append((f.element.trip, UInt32(i))) }
+        let sortedFrequencies = frequencies.enumerated().sorted { ($0.element.trip.raw, $0.element.start) < ($1.element.trip.raw, $1.element.start) }
+        for (i, f) in sortedFrequencies.enumerated() { freqPairs.append((f.element.trip.raw, UInt32(i))) }
         let tripFrequencies = Jagged.grouping(count: tripCount, pairs: freqPairs)
         let fStart = sortedFrequencies.map(\.element.start), fEnd = sortedFrequencies.map(\.element.end)
         let fHeadway = sortedFrequencies.map(\.element.headway), fExact = sortedFrequencies.map(\.element.exact)
         for (i, f) in sortedFrequencies.enumerated() {
-            let t = Int(f.element.trip)
+            let t = Int(f.element.trip.raw)
             guard tripPattern[t] != Timetable.none else { continue }
             let span = departures[Int(tripTimes[t]) + Int(patternStart[Int(tripPattern[t]) + 1] - patternStart[Int(tripPattern[t])]) - 1] - departures[Int(tripTimes[t])]
             maxTime = max(maxTime, fEnd[i] + span)

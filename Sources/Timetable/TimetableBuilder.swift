@@ -8,9 +8,10 @@ import OnwardCore
 public struct TimetableBuilder {
     /// Stop-time rows as columns; blank times are `-1`.
     public struct StopTimeRows {
-        public var trip: [UInt32] = []
+        public var trip: [TripIndex] = []
+        /// GTFS stop_sequence (a number from the feed, not an index).
         public var sequence: [UInt32] = []
-        public var stop: [UInt32] = []
+        public var stop: [StopIndex] = []
         public var arrival: [Int32] = []
         public var departure: [Int32] = []
         /// Bits 0–1 pick-up, 2–3 drop-off, 4 timepoint, 5 timepoint given explicitly.
@@ -38,6 +39,8 @@ public struct TimetableBuilder {
         var removed: [Int32] = []
     }
 
+    // The columns below keep indices as bare `UInt32`, as the timetable's do; the
+    // methods take and return `StopIndex`, `TripIndex` and `RouteIndex`.
     var feeds: [FeedSummary] = []
     var zoneIDs: [String] = []
     var zoneIndex: [String: UInt16] = [:]
@@ -51,7 +54,7 @@ public struct TimetableBuilder {
     var routeType: [Int32] = [], routeAgency: [UInt32] = [], routeColor: [String] = [], routeTextColor: [String] = []
     var tripID: [String] = [], tripRoute: [UInt32] = [], tripService: [UInt32] = []
     var tripHeadsign: [UInt32] = [], tripShortName: [UInt32] = [], tripDirection: [UInt8] = [], tripBlock: [UInt32] = []
-    var frequencies: [(trip: UInt32, start: Int32, end: Int32, headway: Int32, exact: UInt8)] = []
+    var frequencies: [(trip: TripIndex, start: Int32, end: Int32, headway: Int32, exact: UInt8)] = []
     var tripShape: [UInt32] = []
     /// Where each trip was defined (index into `files`, line), for notices; not kept in the timetable.
     var tripSource: [(file: UInt16, line: UInt32)] = []
@@ -97,27 +100,27 @@ public struct TimetableBuilder {
 
     /// `zone` is the stop's own stop_timezone if it has one; `feedZone` the feed's default.
     public mutating func addStop(id: String, name: String, code: String, latitude: Double, longitude: Double,
-                                 kind: StopKind, platform: String, zone: UInt16?, feedZone: UInt16) -> UInt32 {
+                                 kind: StopKind, platform: String, zone: UInt16?, feedZone: UInt16) -> StopIndex {
         stopID.append(id); stopName.append(name); stopCode.append(code); stopLat.append(latitude)
         stopLon.append(longitude); stopKind.append(kind.rawValue); stopParent.append(Timetable.none)
         stopPlatform.append(platform); stopOwnZone.append(zone ?? UInt16.max); stopFeedZone.append(feedZone)
         stopWheelchair.append(0)
-        return UInt32(stopID.count - 1)
+        return StopIndex(raw: UInt32(stopID.count - 1))
     }
 
     /// GTFS wheelchair_boarding of a stop (0 no information, 1 accessible, 2 not).
-    public mutating func setWheelchair(stop: UInt32, _ value: UInt8) { stopWheelchair[Int(stop)] = value }
+    public mutating func setWheelchair(stop: StopIndex, _ value: UInt8) { stopWheelchair[Int(stop.raw)] = value }
 
     /// GTFS wheelchair_accessible of a trip (0 no information, 1 accessible, 2 not).
-    public mutating func setWheelchair(trip: UInt32, _ value: UInt8) { tripWheelchair[Int(trip)] = value }
+    public mutating func setWheelchair(trip: TripIndex, _ value: UInt8) { tripWheelchair[Int(trip.raw)] = value }
 
-    public mutating func setParent(of stop: UInt32, to parent: UInt32) { stopParent[Int(stop)] = parent }
+    public mutating func setParent(of stop: StopIndex, to parent: StopIndex) { stopParent[Int(stop.raw)] = parent.raw }
 
     public mutating func addRoute(id: String, shortName: String, longName: String, type: Int32, agency: UInt32,
-                                  color: String, textColor: String) -> UInt32 {
+                                  color: String, textColor: String) -> RouteIndex {
         routeID.append(id); routeShortName.append(shortName); routeLongName.append(longName)
         routeType.append(type); routeAgency.append(agency); routeColor.append(color); routeTextColor.append(textColor)
-        return UInt32(routeID.count - 1)
+        return RouteIndex(raw: UInt32(routeID.count - 1))
     }
 
     public mutating func addService(id: String) -> UInt32 {
@@ -141,19 +144,21 @@ public struct TimetableBuilder {
         return UInt32(shapeID.count - 1)
     }
 
-    public mutating func setShape(of trip: UInt32, to shape: UInt32) { tripShape[Int(trip)] = shape }
+    /// `shape` is the index `addShape(id:)` returned.
+    public mutating func setShape(of trip: TripIndex, to shape: UInt32) { tripShape[Int(trip.raw)] = shape }
 
-    public mutating func addTrip(id: String, route: UInt32, service: UInt32, headsign: String, shortName: String,
-                                 direction: UInt8, block: String, file: UInt16? = nil, line: Int = 0) -> UInt32 {
+    /// `service` is the index `addService(id:)` returned.
+    public mutating func addTrip(id: String, route: RouteIndex, service: UInt32, headsign: String, shortName: String,
+                                 direction: UInt8, block: String, file: UInt16? = nil, line: Int = 0) -> TripIndex {
         tripShape.append(Timetable.none)
         tripSource.append((file ?? fileIndex("trips.txt"), UInt32(clamping: line)))
-        tripID.append(id); tripRoute.append(route); tripService.append(service)
+        tripID.append(id); tripRoute.append(route.raw); tripService.append(service)
         tripHeadsign.append(intern(headsign)); tripShortName.append(intern(shortName))
         tripDirection.append(direction); tripBlock.append(intern(block)); tripWheelchair.append(0)
-        return UInt32(tripID.count - 1)
+        return TripIndex(raw: UInt32(tripID.count - 1))
     }
 
-    public mutating func addFrequency(trip: UInt32, start: Int32, end: Int32, headway: Int32, exactTimes: Bool) {
+    public mutating func addFrequency(trip: TripIndex, start: Int32, end: Int32, headway: Int32, exactTimes: Bool) {
         frequencies.append((trip, start, end, headway, exactTimes ? 1 : 0))
     }
 

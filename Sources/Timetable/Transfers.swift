@@ -29,9 +29,9 @@ struct TransferTable: Sendable {
 }
 
 extension TimetableBuilder {
-    public mutating func addTransfer(from: UInt32?, to: UInt32?, fromTrip: UInt32?, toTrip: UInt32?, type: UInt8, minimumSeconds: Int32) {
-        transfers.from.append(from ?? Timetable.none); transfers.to.append(to ?? Timetable.none)
-        transfers.fromTrip.append(fromTrip ?? Timetable.none); transfers.toTrip.append(toTrip ?? Timetable.none)
+    public mutating func addTransfer(from: StopIndex?, to: StopIndex?, fromTrip: TripIndex?, toTrip: TripIndex?, type: UInt8, minimumSeconds: Int32) {
+        transfers.from.append(from?.raw ?? Timetable.none); transfers.to.append(to?.raw ?? Timetable.none)
+        transfers.fromTrip.append(fromTrip?.raw ?? Timetable.none); transfers.toTrip.append(toTrip?.raw ?? Timetable.none)
         transfers.type.append(type); transfers.minimumSeconds.append(minimumSeconds)
     }
 }

@@ -22,7 +22,7 @@ enum PlannerBenchmark {
         let planner = JourneyPlanner(tt)
         let build = Double(Stopwatch.nanos() - t0)
         // Stops where some service calls: random pairs among them, random times 06:00–22:00 local.
-        let served = (0..<UInt32(tt.stopCount)).map(StopIndex.init).filter { planner.callsAt($0) }
+        let served = tt.allStops.filter { planner.callsAt($0) }
         var rng = SplitMix64(seed: 11)
         let midnight = LocalTime.instant(date: date, secondsOfDay: 0, in: zone)
         func randomRequest(window: Int) -> JourneyPlanner.Request {

@@ -24,7 +24,7 @@ private extension JourneyPlanner {
         func local(_ id: String) -> Substring { id.split(separator: ":").last! }
         return j.legs.compactMap { leg in
             guard case .ride(let r) = leg else { return nil }
-            return "\(local(timetable.tripIDString(r.instance.trip))) \(local(timetable.place(r.from).id)) \(clock(r.departure)) → \(local(timetable.place(r.to).id)) \(clock(r.arrival))"
+            return "\(local(timetable.tripIdentifier(r.instance.trip))) \(local(timetable.place(r.from).id)) \(clock(r.departure)) → \(local(timetable.place(r.to).id)) \(clock(r.arrival))"
         }
     }
 }

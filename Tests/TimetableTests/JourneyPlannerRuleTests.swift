@@ -95,7 +95,7 @@ private extension JourneyPlanner {
         j.legs.map { leg in
             switch leg {
             case .ride(let r):
-                "\(timetable.tripIDString(r.instance.trip).split(separator: ":").last!) \(local(r.from)) \(clock(r.departure)) → \(local(r.to)) \(clock(r.arrival))"
+                "\(timetable.tripIdentifier(r.instance.trip).split(separator: ":").last!) \(local(r.from)) \(clock(r.departure)) → \(local(r.to)) \(clock(r.arrival))"
             case .move(let from, let to, let seconds, _):
                 "move \(local(from)) → \(local(to)) \(seconds) s"
             }
@@ -291,7 +291,7 @@ struct JourneyPlannerRuleTests {
 
     /// An overlay with one trip's live data, built by hand.
     private func overlay(_ p: JourneyPlanner, trip: String, _ live: (inout TripLive) -> Void) throws -> RealtimeOverlay {
-        let t = try #require(p.timetable.trip(id: trip)).raw
+        let t = try #require(p.timetable.trip(id: trip))
         var l = TripLive(status: .running, calls: p.timetable.callCount(of: t))
         live(&l)
         var o = RealtimeOverlay()
