@@ -44,7 +44,7 @@ public struct FeedIDs: Sendable {
     /// The stop the feed calls `id`, or nil when the timetable has none.
     mutating func stop(_ id: String, in timetable: Timetable) -> StopIndex? {
         if let s = stops[id] { return s == Self.unknown ? nil : StopIndex(raw: s) }
-        let s = timetable.stopIndex(id: idPrefix + id)
+        let s = timetable.stopIndex(exactID: idPrefix + id)
         stops[id] = s?.raw ?? Self.unknown
         return s
     }
@@ -67,7 +67,7 @@ public struct FeedIDs: Sendable {
     /// The trip the feed calls `id`, or nil when the timetable has none.
     mutating func trip(_ id: String, in timetable: Timetable) -> TripIndex? {
         if let t = trips[id] { return t == Self.unknown ? nil : TripIndex(raw: t) }
-        let t = timetable.tripIndex(id: idPrefix + id)
+        let t = timetable.tripIndex(exactID: idPrefix + id)
         trips[id] = t?.raw ?? Self.unknown
         return t
     }

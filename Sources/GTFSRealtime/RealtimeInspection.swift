@@ -74,10 +74,10 @@ public struct RealtimeInspection: Sendable {
         // Unknown IDs are listed canonical, as the feed's bare IDs were read (`prefix` + ID).
         // ADDED and NEW trips are not expected in the static feed, so they are not "unknown".
         let unknownTrips = updates.filter { ![.added, .new].contains($0.relationship) }.compactMap(\.tripID)
-            .map { prefix + $0 }.filter { tt.tripIndex(id: $0) == nil }
-        let unknownStops = updates.flatMap(\.stopTimeUpdates).compactMap(\.stopID).map { prefix + $0 }.filter { tt.stopIndex(id: $0) == nil }
+            .map { prefix + $0 }.filter { tt.tripIndex(exactID: $0) == nil }
+        let unknownStops = updates.flatMap(\.stopTimeUpdates).compactMap(\.stopID).map { prefix + $0 }.filter { tt.stopIndex(exactID: $0) == nil }
         let unknownVehicleTrips = positions.filter { $0.hasTrip && $0.trip.hasTripID }.map { prefix + $0.trip.tripID }
-            .filter { tt.tripIndex(id: $0) == nil }
+            .filter { tt.tripIndex(exactID: $0) == nil }
 
         // Route IDs from every trip descriptor and informed entity, each checked once.
         let known = Set(tt.allRoutes.map { tt.routeInfo($0).id })

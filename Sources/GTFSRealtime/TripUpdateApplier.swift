@@ -241,7 +241,7 @@ public struct TripUpdateApplier {
             return
         }
         report.addedTrips += 1
-        let route = update.routeID.flatMap { timetable.routeIndex(id: idPrefix + $0) }
+        let route = update.routeID.flatMap { timetable.routeIndex(exactID: idPrefix + $0) }
         var headsign = update.tripHeadsign ?? ""
         if headsign.isEmpty { headsign = timetable.stopNameString(calls[calls.count - 1].stop) }
         let day = update.startDate.flatMap { ServiceDate(gtfs: $0)?.dayNumber }

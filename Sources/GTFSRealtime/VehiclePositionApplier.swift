@@ -29,7 +29,7 @@ public struct VehiclePositionApplier {
             report.vehiclePositions += 1
             let v = entity.vehicle
             guard v.hasTrip, v.trip.hasTripID else { continue }
-            guard let trip = tt.tripIndex(id: prefix + v.trip.tripID), tt.callCount(of: trip) > 0 else {
+            guard let trip = tt.tripIndex(exactID: prefix + v.trip.tripID), tt.callCount(of: trip) > 0 else {
                 report.noteUnknownTrip(prefix + v.trip.tripID)
                 report.unknownVehicleTrips += 1
                 continue
@@ -58,7 +58,7 @@ public struct VehiclePositionApplier {
                 }
                 if v.hasCurrentStopSequence, let k = tt.callIndex(of: trip, sequence: v.currentStopSequence) {
                     info.callIndex = k
-                } else if v.hasStopID, let s = tt.stopIndex(id: prefix + v.stopID), let k = tt.callIndex(of: trip, stop: s) {
+                } else if v.hasStopID, let s = tt.stopIndex(exactID: prefix + v.stopID), let k = tt.callIndex(of: trip, stop: s) {
                     info.callIndex = k
                 }
                 if let k = info.callIndex { info.stopID = tt.stopIDString(tt.patternStopAt(trip: trip, call: k)) }

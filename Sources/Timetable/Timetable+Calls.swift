@@ -85,10 +85,6 @@ extension Timetable {
 
     public func isFrequencyBased(_ trip: TripIndex) -> Bool { !tripFrequencies[Int(trip.raw)].isEmpty }
 
-    /// Exact lookups by canonical ID, for realtime feeds whose IDs the applier has already prefixed.
-    public func stopIndex(id: String) -> StopIndex? { stopIndex(exactID: id) }
-    public func routeIndex(id: String) -> RouteIndex? { routeID.firstIndex(of: id).map { RouteIndex(raw: UInt32($0)) } }
-    public func tripIndex(id: String) -> TripIndex? { tripIndex(exactID: id) }
     public func stopIDString(_ stop: StopIndex) -> String { stopID[Int(stop.raw)] }
     /// Whether a stop's ID is `prefix` followed by `id`, compared as bytes without
     /// building the joined string: the realtime applier asks it for every stop

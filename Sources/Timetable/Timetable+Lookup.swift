@@ -43,6 +43,9 @@ extension Timetable {
     public func stopIndex(exactID id: String) -> StopIndex? { Self.binarySearch(order: stopOrder, ids: stopID, id).map(StopIndex.init) }
     /// A trip by its exact stored ID (canonical), with no resolution of unprefixed IDs.
     public func tripIndex(exactID id: String) -> TripIndex? { Self.binarySearch(order: tripOrder, ids: tripID, id).map(TripIndex.init) }
+    /// A route by its canonical ID exactly, for realtime feeds whose IDs the applier has already prefixed
+    /// (routes are few: a scan).
+    public func routeIndex(exactID id: String) -> RouteIndex? { routeID.firstIndex(of: id).map { RouteIndex(raw: UInt32($0)) } }
 
     static func binarySearch(order: [UInt32], ids: [String], _ id: String) -> UInt32? {
         var lo = 0, hi = order.count
