@@ -12,9 +12,13 @@ public struct CommuteSession: Sendable, Codable, Equatable {
     public let stations: [StopPlace]
     /// "kind station" of every alert given.
     public private(set) var fired: Set<String> = []
-    /// The last position believed, and a jump waiting for a second position to confirm it.
+    /// The last position believed, and a doubtful one held until something confirms it: a second
+    /// position that agrees with it, a beacon there, or live times that put the vehicle there.
     private var lastFix: Fix?
-    private var pendingJump: Fix?
+    private var doubtful: Fix?
+    /// How late the positions showed a ride to run, by trip, when it has no live times: the estimate
+    /// of where the vehicle is goes on with that delay when the positions stop (a tunnel).
+    private var observedDelay: [String: Int64]?
     /// The last stop a beacon was seen at, and when.
     private var lastBeacon: Sighting?
     /// Set when a change was missed: the driver plans again from there and hands the new journey in.
@@ -63,12 +67,22 @@ public struct CommuteSession: Sendable, Codable, Equatable {
             if accept(Fix(at: at, latitude: lat, longitude: lon, accuracy: accuracy)) { alerts += positionAlerts(now: now) }
         case .beacon(let at, let stopID):
             lastBeacon = Sighting(stopID: stopID, at: at)
+            if let stop = journeyStop(stopID) {
+                // A beacon is where the vehicle is: a fix with no error, and it confirms a held fix there.
+                learn(Fix(at: at, latitude: stop.latitude, longitude: stop.longitude, accuracy: 0))
+                if let held = doubtful, GreatCircle.metres(held.latitude, held.longitude, stop.latitude, stop.longitude) <= settings.radius + held.accuracy {
+                    believe(held)
+                }
+            }
             alerts += positionAlerts(now: now)
         case .tick:
-            break
+            // A fix already at the stop says it once the vehicle has left the stop before.
+            alerts += positionAlerts(now: now)
         case .journey(let j, _):
             journey = JourneyState(j)
             replanFrom = nil
+            // New live times may put the vehicle where a held fix said it was.
+            if let held = doubtful, judge(held) == nil { believe(held) }
         }
         alerts += timeAlerts(now: now)
         alerts += missedConnection(now: now)
@@ -102,6 +116,8 @@ public struct CommuteSession: Sendable, Codable, Equatable {
         var times: [Instant] = []
         for target in targets() where !fired.contains(target.key) {
             if let t = target.timeTrigger, t > now { times.append(t) }
+            // A fix already at the stop says it once the vehicle has left the stop before.
+            if let t = target.earliest, t > now { times.append(t) }
         }
         if let next = pendingConnection(), let leaves = next.after { times.append(leaves.adding(seconds: Int64(settings.missedGraceSeconds) + 1)) }
         return times.filter { $0 > now }.min()
@@ -109,38 +125,122 @@ public struct CommuteSession: Sendable, Codable, Equatable {
 
     // MARK: Positions
 
-    /// Keeps a believable fix: precise enough, and not a jump faster than any vehicle
-    /// unless the next fix agrees with the jump.
+    /// Keeps a believable fix: precise enough, and neither a move faster than the traveller can go
+    /// (by the mode of the ride under way, on foot between rides) nor, on a ride, ahead of the
+    /// vehicle's estimate or off its line by more than the fix's accuracy allows. A doubtful fix is
+    /// held: a second fix that agrees with it is believed (as is one where the traveller was last
+    /// believed to be: it says nothing new); one that does not replaces it.
     private mutating func accept(_ fix: Fix) -> Bool {
         guard fix.accuracy.isFinite, fix.accuracy <= settings.worstAccuracy, fix.latitude.isFinite, fix.longitude.isFinite else { return false }
-        // Fixes come a second or less apart (times are whole seconds): a second at least between two.
-        func speed(_ a: Fix, _ b: Fix) -> Double {
-            GreatCircle.metres(a.latitude, a.longitude, b.latitude, b.longitude) / Double(max(b.at.epochSeconds - a.at.epochSeconds, 1))
-        }
-        if let last = lastFix, fix.at >= last.at {
-            if speed(last, fix) > settings.fastestMove {
-                if let pending = pendingJump, fix.at >= pending.at, speed(pending, fix) <= settings.fastestMove {
-                    pendingJump = nil
-                    lastFix = fix
-                    return true
-                }
-                pendingJump = fix
-                return false
-            }
-        }
-        pendingJump = nil
-        lastFix = fix
-        return true
-    }
-
-    /// Whether the traveller is at a stop now: the last fix within the radius (allowing for its
-    /// accuracy, up to 50 m), or a beacon of that stop (or of its station) in the last two minutes.
-    private func isAt(_ stop: JourneyStop, now: Instant) -> Bool {
-        if let b = lastBeacon, now.epochSeconds - b.at.epochSeconds <= 120, b.stopID == stop.stopID || b.stopID == stop.stationID {
+        let limit = speedLimit(at: fix.at)
+        var doubt = judge(fix)
+        if doubt == nil, let last = lastFix, fix.at >= last.at, !Self.agree(last, fix, limit: limit) { doubt = .tooFast }
+        guard doubt != nil else {
+            believe(fix)
             return true
         }
-        guard let fix = lastFix, now.epochSeconds - fix.at.epochSeconds <= 120 else { return false }
+        // Confirmed by the held fix it agrees with, or where the traveller was last believed to be.
+        if let held = doubtful, fix.at >= held.at, Self.agree(held, fix, limit: limit) {
+            believe(fix)
+            return true
+        }
+        if let last = lastFix, fix.at >= last.at,
+           GreatCircle.metres(last.latitude, last.longitude, fix.latitude, fix.longitude) <= last.accuracy + fix.accuracy + settings.radius {
+            believe(fix)
+            return true
+        }
+        doubtful = fix
+        return false
+    }
+
+    /// Why a fix is doubtful on the ride under way, if it is.
+    enum Doubt: Equatable {
+        case tooFast, aheadOfVehicle, offTheLine
+    }
+
+    /// Whether `b` can follow `a`: within their accuracies of each other (the same place, as far as they
+    /// can tell), or no faster a move than `limit`. Fixes come a second or less apart (times are whole
+    /// seconds): a second at least between two.
+    static func agree(_ a: Fix, _ b: Fix, limit: Double) -> Bool {
+        let metres = GreatCircle.metres(a.latitude, a.longitude, b.latitude, b.longitude)
+        return metres <= a.accuracy + b.accuracy || metres / Double(max(b.at.epochSeconds - a.at.epochSeconds, 1)) <= limit
+    }
+
+    /// A fix against the ride under way at its time: off the line by more than its accuracy and the
+    /// stop radius allow, or further along than the vehicle can be a minute ahead of its estimate.
+    func judge(_ fix: Fix) -> Doubt? {
+        guard let (_, course) = rideUnderWay(at: fix.at) else { return nil }
+        let place = course.place(latitude: fix.latitude, longitude: fix.longitude)
+        if place.offLine > fix.accuracy + settings.radius { return .offTheLine }
+        if place.distance - fix.accuracy > course.distance(at: fix.at.adding(seconds: Self.aheadSeconds)) + settings.radius { return .aheadOfVehicle }
+        return nil
+    }
+
+    /// How far ahead of its estimate (live or the timetable's) a vehicle may run.
+    static let aheadSeconds: Int64 = 60
+
+    private mutating func believe(_ fix: Fix) {
+        doubtful = nil
+        if lastFix.map({ fix.at >= $0.at }) ?? true { lastFix = fix }
+        learn(fix)
+    }
+
+    /// A believed position on a ride with no live times tells how late its vehicle runs.
+    private mutating func learn(_ fix: Fix) {
+        guard let (ride, course) = rideUnderWay(at: fix.at), !course.isLive else { return }
+        let place = course.place(latitude: fix.latitude, longitude: fix.longitude)
+        guard place.offLine <= fix.accuracy + settings.radius else { return }
+        let late = fix.at.epochSeconds - course.time(atDistance: place.distance).epochSeconds
+        observedDelay = (observedDelay ?? [:]).merging([ride.tripID: max(late, 0)]) { $1 }
+    }
+
+    /// The ride whose vehicle is between leaving its boarding stop and two minutes past its arrival
+    /// at `t` (the later ride where two overlap), with its course.
+    func rideUnderWay(at t: Instant) -> (TransitLeg, RideCourse)? {
+        for ride in journey.rides.reversed() {
+            let course = RideCourse(ride)
+            if t >= course.leaves, t <= course.arrives.adding(seconds: 120) { return (ride, course) }
+        }
+        return nil
+    }
+
+    /// The fastest the traveller can move at `t`: the mode of the ride under way, else on foot.
+    private func speedLimit(at t: Instant) -> Double {
+        guard let (ride, _) = rideUnderWay(at: t) else { return TravelSpeed.walking }
+        return TravelSpeed.fastest(routeType: ride.routeType) ?? settings.fastestMove
+    }
+
+    /// A stop of the journey (a boarding, a call or an alighting) by its ID or its station's.
+    private func journeyStop(_ id: String) -> JourneyStop? {
+        for ride in journey.rides {
+            for stop in [ride.from] + ride.calls.map(\.stop) + [ride.to] where stop.stopID == id || stop.stationID == id { return stop }
+        }
+        return nil
+    }
+
+    /// Where the traveller was last believed to be.
+    public var believedPosition: (latitude: Double, longitude: Double, at: Instant)? {
+        lastFix.map { ($0.latitude, $0.longitude, $0.at) }
+    }
+
+    /// Whether the traveller is at a stop now: a beacon of that stop (or of its station) in the last two
+    /// minutes, or the last fix within the radius (allowing for its accuracy, up to 50 m).
+    private func isAt(_ stop: JourneyStop, now: Instant) -> Bool { beaconAt(stop, now: now) || fixAt(stop, now: now) }
+
+    private func beaconAt(_ stop: JourneyStop, now: Instant) -> Bool {
+        guard let b = lastBeacon, now.epochSeconds - b.at.epochSeconds <= 120 else { return false }
+        return b.stopID == stop.stopID || b.stopID == stop.stationID
+    }
+
+    private func fixAt(_ stop: JourneyStop, now: Instant) -> Bool {
+        guard let fix = freshFix(now: now) else { return false }
         return GreatCircle.metres(fix.latitude, fix.longitude, stop.latitude, stop.longitude) <= settings.radius + min(fix.accuracy, 50)
+    }
+
+    /// The last believed fix, if it is under two minutes old.
+    private func freshFix(now: Instant) -> Fix? {
+        guard let fix = lastFix, now.epochSeconds - fix.at.epochSeconds <= 120 else { return nil }
+        return fix
     }
 
     private mutating func positionAlerts(now: Instant) -> [CommuteAlert] {
@@ -151,15 +251,20 @@ public struct CommuteSession: Sendable, Codable, Equatable {
                 let key = "nearStation \(s.id)"
                 if fired.insert(key).inserted {
                     alerts.append(CommuteAlert(at: now, kind: .nearStation, stopID: s.id, stopName: s.name,
-                                               message: "You are near \(s.name)."))
+                                               message: "You are near \(s.name).", basis: .position))
                 }
             }
         }
-        // Arriving, by position: only once the ride that goes there has left.
+        // Arriving, by a beacon at the stop once its ride has left; by a position (at the stop, or past the
+        // stop before) only once the vehicle has left the stop before, by its live times or the timetable's.
         for target in targets() where target.kind != .vehicleArriving && !fired.contains(target.key) {
-            if let leaves = target.rideLeaves, now >= leaves, isAt(target.stop, now: now) {
+            guard let leaves = target.rideLeaves, now >= leaves else { continue }
+            if beaconAt(target.stop, now: now) {
                 fired.insert(target.key)
-                alerts.append(target.alert(at: now))
+                alerts.append(target.alert(at: now, basis: .beacon))
+            } else if let earliest = target.earliest, now >= earliest, fixAt(target.stop, now: now) || pastStopBefore(target, now: now) {
+                fired.insert(target.key)
+                alerts.append(target.alert(at: now, basis: .position))
             }
         }
         return alerts
@@ -172,9 +277,16 @@ public struct CommuteSession: Sendable, Codable, Equatable {
             // A vehicle that has already left is no longer arriving.
             if target.kind == .vehicleArriving, let leaves = target.rideLeaves, now > leaves { fired.insert(target.key); continue }
             fired.insert(target.key)
-            alerts.append(target.alert(at: now))
+            alerts.append(target.alert(at: now, basis: target.basis))
         }
         return alerts
+    }
+
+    /// Whether a fresh fix on the target's ride lies clearly past the stop before the target.
+    private func pastStopBefore(_ target: Target, now: Instant) -> Bool {
+        guard let fix = freshFix(now: now), let course = target.course, course.points.count >= 2 else { return false }
+        let place = course.place(latitude: fix.latitude, longitude: fix.longitude)
+        return place.offLine <= fix.accuracy + settings.radius && place.distance >= course.points[course.points.count - 2].distance + fix.accuracy + settings.radius
     }
 
     // MARK: A missed change
@@ -203,53 +315,66 @@ public struct CommuteSession: Sendable, Codable, Equatable {
         replanFrom = next.from
         let time = Self.clock(leaves, next.from)
         return [CommuteAlert(at: now, kind: .missedConnection, stopID: next.from.stopID, stopName: next.from.name,
-                             message: "You missed the \(time) \(next.routeShortName) to \(next.headsign) at \(next.from.name). Finding another way…")]
+                             message: "You missed the \(time) \(next.routeShortName) to \(next.headsign) at \(next.from.name). Finding another way…",
+                             basis: beaconAt(station, now: now) || beaconAt(next.from, now: now) ? .beacon : .position)]
     }
 
     // MARK: Targets
 
-    /// Something to say at a stop, with when to say it by the clock, and when its ride leaves.
+    /// Something to say at a stop: when to say it by the clock (and what that time is based on), the
+    /// earliest a position may say it, and when its ride leaves.
     struct Target {
         var kind: CommuteAlert.Kind
         var stop: JourneyStop
         var timeTrigger: Instant?
+        var basis: CommuteAlert.Basis
+        /// For an arrival: when the vehicle leaves the stop before (live, else the timetable's).
+        var earliest: Instant?
         var rideLeaves: Instant?
+        /// The ride's course, for an arrival.
+        var course: RideCourse?
         var message: String
 
         /// Once per station: a platform counts as its station.
         var key: String { Self.key(kind, stop) }
         static func key(_ kind: CommuteAlert.Kind, _ stop: JourneyStop) -> String { "\(kind.rawValue) \(stop.stationID ?? stop.stopID)" }
 
-        func alert(at now: Instant) -> CommuteAlert {
-            CommuteAlert(at: now, kind: kind, stopID: stop.stopID, stopName: stop.name, message: message)
+        func alert(at now: Instant, basis: CommuteAlert.Basis) -> CommuteAlert {
+            CommuteAlert(at: now, kind: kind, stopID: stop.stopID, stopName: stop.name, message: message, basis: basis)
         }
     }
 
     /// The alerts the journey calls for: its first vehicle arriving, then arriving at each change and at the end.
-    /// "Arriving" is due when the vehicle leaves the stop before (or, riding one stop, the stop boarded).
+    /// "Arriving" is due when the vehicle leaves the stop before (or, riding one stop, the stop boarded): by its
+    /// live times, else by the timetable's shifted by the delay the traveller's positions showed.
     func targets() -> [Target] {
         var list: [Target] = []
         let rides = journey.rides
         if let first = rides.first {
-            let leaves = first.expectedDeparture ?? first.departure
+            let course = RideCourse(first)
+            let leaves = course.leaves
             let platform = first.from.platform.map { ", platform \($0)" } ?? ""
             list.append(Target(kind: .vehicleArriving, stop: first.from,
-                               timeTrigger: leaves.adding(seconds: -Int64(settings.vehicleLeadSeconds)), rideLeaves: leaves,
+                               timeTrigger: leaves.adding(seconds: -Int64(settings.vehicleLeadSeconds)), basis: course.isLive ? .liveTimes : .timetable,
+                               rideLeaves: leaves,
                                message: "Your \(first.routeShortName) to \(first.headsign) is arriving at \(first.from.name)\(platform): it leaves at \(Self.clock(leaves, first.from))."))
         }
         for (i, ride) in rides.enumerated() {
-            let leaves = ride.expectedDeparture ?? ride.departure
-            let before = ride.calls.last.map { $0.expectedDeparture ?? $0.departure } ?? leaves
+            let course = RideCourse(ride)
+            let before = course.points[course.points.count - 2].time
+            let delay = course.isLive ? 0 : observedDelay?[ride.tripID] ?? 0
+            let basis: CommuteAlert.Basis = course.isLive ? .liveTimes : delay > 0 ? .position : .timetable
+            var target = Target(kind: .arrivingAtDestination, stop: ride.to, timeTrigger: before.adding(seconds: delay), basis: basis,
+                                earliest: before, rideLeaves: course.leaves, course: course,
+                                message: "Next stop \(ride.to.name): your stop. Time to get ready to get off.")
             if i + 1 < rides.count {
                 let next = rides[i + 1]
-                let nextLeaves = next.expectedDeparture ?? next.departure
+                let nextLeaves = RideCourse(next).leaves
                 let platform = next.from.platform.map { ", platform \($0)" } ?? ""
-                list.append(Target(kind: .arrivingAtTransfer, stop: ride.to, timeTrigger: before, rideLeaves: leaves,
-                                   message: "Next stop \(ride.to.name): change to the \(next.routeShortName) to \(next.headsign)\(platform), leaving at \(Self.clock(nextLeaves, next.from))."))
-            } else {
-                list.append(Target(kind: .arrivingAtDestination, stop: ride.to, timeTrigger: before, rideLeaves: leaves,
-                                   message: "Next stop \(ride.to.name): your stop. Time to get ready to get off."))
+                target.kind = .arrivingAtTransfer
+                target.message = "Next stop \(ride.to.name): change to the \(next.routeShortName) to \(next.headsign)\(platform), leaving at \(Self.clock(nextLeaves, next.from))."
             }
+            list.append(target)
         }
         return list
     }

@@ -34,14 +34,28 @@ public struct CommuteAlert: Sendable, Hashable, Codable {
         case missedConnection
     }
 
+    /// What an alert's moment was judged from.
+    public enum Basis: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The vehicle's live times (a realtime source).
+        case liveTimes
+        /// The timetable: no live times, and no position said otherwise.
+        case timetable
+        /// The traveller's positions (fixes, or the delay they showed).
+        case position
+        /// A beacon sighting.
+        case beacon
+    }
+
     public var at: Instant
     public var kind: Kind
     public var stopID: String
     public var stopName: String
     public var message: String
+    /// Nil in alerts kept before bases were recorded.
+    public var basis: Basis?
 
-    public init(at: Instant, kind: Kind, stopID: String, stopName: String, message: String) {
-        self.at = at; self.kind = kind; self.stopID = stopID; self.stopName = stopName; self.message = message
+    public init(at: Instant, kind: Kind, stopID: String, stopName: String, message: String, basis: Basis? = nil) {
+        self.at = at; self.kind = kind; self.stopID = stopID; self.stopName = stopName; self.message = message; self.basis = basis
     }
 }
 
@@ -52,7 +66,8 @@ public struct CommuteSettings: Sendable, Hashable, Codable {
     /// A position less precise than this (metres) is ignored.
     public var worstAccuracy: Double = 300
     /// A position implying a faster move than this (metres per second) from the last one is a
-    /// GPS jump, believed only when the next position agrees with it.
+    /// GPS jump, believed only when the next position agrees with it. The limit of a ride whose
+    /// mode (route type) is known is that mode's (`TravelSpeed`); on foot, walking pace.
     public var fastestMove: Double = 90
     /// How long before the vehicle leaves the departure station to say it is arriving.
     public var vehicleLeadSeconds = 120

@@ -70,6 +70,8 @@ public struct TransitLeg: Sendable, Hashable, Codable {
     public var routeShortName: String
     public var routeLongName: String
     public var routeColor: String?
+    /// The GTFS `route_type` (basic or extended) of its route, when the source knows it: how fast it can go.
+    public var routeType: Int?
     public var headsign: String
     public var serviceDate: ServiceDate
     /// For a frequency-based trip: the start time of this run, in seconds of its service day (past 24 h
@@ -100,7 +102,7 @@ public struct TransitLeg: Sendable, Hashable, Codable {
 
 extension TransitLeg {
     private enum CodingKeys: String, CodingKey {
-        case tripID, routeID, routeShortName, routeLongName, routeColor, headsign, serviceDate, startTime, from, to, calls
+        case tripID, routeID, routeShortName, routeLongName, routeColor, routeType, headsign, serviceDate, startTime, from, to, calls
         case departure, arrival, expectedDeparture, expectedArrival, status
     }
 
@@ -127,6 +129,7 @@ extension TransitLeg {
                   expectedArrival: try c.decodeIfPresent(Instant.self, forKey: .expectedArrival),
                   status: try c.decode(LiveStatus.self, forKey: .status))
         calls = try c.decodeIfPresent([JourneyCall].self, forKey: .calls) ?? []
+        routeType = try c.decodeIfPresent(Int.self, forKey: .routeType)
     }
 }
 

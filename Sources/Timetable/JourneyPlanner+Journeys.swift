@@ -37,6 +37,7 @@ extension JourneyPlanner {
             startTime: tt.isFrequencyBased(r.instance.trip) ? Int(tt.departures[Int(tt.tripTimes[t])] + r.instance.shift) : nil,
             from: stop(r.from), to: stop(r.to), departure: r.scheduledDeparture, arrival: r.scheduledArrival,
             status: live ? .noLiveData : .scheduled)
+        leg.routeType = Int(tt.routeType[route])
         let p = tt.patternRange(tt.tripPattern[t]), times = Int(tt.tripTimes[t])
         let base = r.scheduledDeparture.epochSeconds - Int64(tt.departures[times + r.boardCall])
         let slot = r.isLive ? overlay.slot(of: r.instance) : -1

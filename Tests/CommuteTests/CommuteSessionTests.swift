@@ -43,8 +43,8 @@ private func journey(firstLate: Int64 = 0) -> Journey {
 }
 
 /// Runs events through a session, waking it at each deadline before the next event (as a driver does),
-/// and on until `until`; returns "HH:MM:SS kind stop" per alert.
-private func replay(_ session: inout CommuteSession, _ events: [CommuteEvent], until end: Instant = at("08:45")) -> [String] {
+/// and on until `until`; returns "HH:MM:SS kind stop" per alert (with " by BASIS" when `basis`).
+private func replay(_ session: inout CommuteSession, _ events: [CommuteEvent], until end: Instant = at("08:45"), basis: Bool = false) -> [String] {
     var out: [CommuteAlert] = []
     var now = events.first?.at ?? at("07:00")
     func wake(before limit: Instant) {
@@ -61,7 +61,8 @@ private func replay(_ session: inout CommuteSession, _ events: [CommuteEvent], u
     wake(before: end)
     return out.map { a in
         let s = ((a.at.epochSeconds % 86_400) + 86_400) % 86_400
-        return String(format: "%02d:%02d:%02d %@ %@", s / 3600, s / 60 % 60, s % 60, a.kind.rawValue, a.stopID)
+        let line = String(format: "%02d:%02d:%02d %@ %@", s / 3600, s / 60 % 60, s % 60, a.kind.rawValue, a.stopID)
+        return basis ? line + " by " + (a.basis?.rawValue ?? "?") : line
     }
 }
 
@@ -81,11 +82,12 @@ struct CommuteSessionTests {
         ])
     }
 
-    @Test("a position at the change before the stop before is left says it at once, and only once per station")
+    @Test("a position at the change before the vehicle leaves the stop before does not say it early: it is said as the vehicle leaves, once per station")
     func arrivingByPosition() {
+        // Issue 24: an arrival is never said before the vehicle has left the stop before (C, 08:10) unless a beacon says so.
         var s = CommuteSession(journey: journey())
-        let alerts = replay(&s, [.tick(at("07:50")), fix("08:00:30", A), fix("08:09", X), fix("08:09:30", X2), fix("08:10:30", X)])
-        #expect(alerts == ["07:58:00 vehicleArriving A", "08:09:00 arrivingAtTransfer X1", "08:25:00 arrivingAtDestination D"])
+        let alerts = replay(&s, [.tick(at("07:50")), fix("08:00:30", A), fix("08:09", X), fix("08:09:30", X2), fix("08:10:30", X)], basis: true)
+        #expect(alerts == ["07:58:00 vehicleArriving A by timetable", "08:10:00 arrivingAtTransfer X1 by position", "08:25:00 arrivingAtDestination D by timetable"])
     }
 
     @Test("a GPS jump of kilometres in five seconds is not believed; a second position that agrees with it is; a coarse one is ignored")
@@ -93,16 +95,17 @@ struct CommuteSessionTests {
         // On the train near B (ride 1 has left), then a fix 2.2 km on at the change, five seconds later.
         var jump = CommuteSession(journey: journey())
         #expect(replay(&jump, [fix("08:05", B), fix("08:05:05", X)], until: at("08:05:06")).isEmpty)
-        // The next fix agrees with the jump: believed, and the arrival at the change is said.
+        // The next fix agrees with the jump: believed (the traveller is at the change), yet the arrival is said
+        // only when the vehicle leaves the stop before (C, 08:10), and then as seen from the position.
         var agreed = CommuteSession(journey: journey())
-        #expect(replay(&agreed, [fix("08:05", B), fix("08:05:05", X), fix("08:05:10", X)], until: at("08:05:11"))
-            == ["08:05:10 arrivingAtTransfer X1"])
+        #expect(replay(&agreed, [fix("08:05", B), fix("08:05:05", X), fix("08:05:10", X)], until: at("08:05:11")).isEmpty)
+        #expect(replay(&agreed, [fix("08:09:50", X)], until: at("08:10:01"), basis: true) == ["08:10:00 arrivingAtTransfer X1 by position"])
         // Within one second (times are whole seconds): the jump alone is not believed, the next fix there is.
         var sameSecond = CommuteSession(journey: journey())
         #expect(replay(&sameSecond, [fix("08:05", B), fix("08:05", X)], until: at("08:05:01")).isEmpty)
         var sameSecondAgreed = CommuteSession(journey: journey())
-        #expect(replay(&sameSecondAgreed, [fix("08:05", B), fix("08:05:01", X), fix("08:05:01", X)], until: at("08:05:02"))
-            == ["08:05:01 arrivingAtTransfer X1"])
+        #expect(replay(&sameSecondAgreed, [fix("08:05", B), fix("08:05:01", X), fix("08:05:01", X)], until: at("08:05:02")).isEmpty)
+        #expect(replay(&sameSecondAgreed, [fix("08:09:59", X)], until: at("08:10:01"), basis: true) == ["08:10:00 arrivingAtTransfer X1 by position"])
         // A fix 2 km wide at the change is ignored.
         var coarse = CommuteSession(journey: journey())
         #expect(replay(&coarse, [fix("08:05", B), fix("08:06", X, accuracy: 2_000)], until: at("08:06:30")).isEmpty)
@@ -161,6 +164,92 @@ struct CommuteSessionTests {
         #expect(before == ["07:58:00 vehicleArriving A", "08:10:00 arrivingAtTransfer X1"])
         var restored = try JSONDecoder().decode(CommuteSession.self, from: try JSONEncoder().encode(s))
         #expect(replay(&restored, [.tick(at("08:12"))]) == ["08:25:00 arrivingAtDestination D"])
+    }
+
+    // MARK: A real phone (issue 24): each alert in its window, from the right evidence
+
+    @Test("a lying fix 2.2 km ahead of the train, 60 m from the change, and then no signal: nothing early, the arrival when the train leaves C")
+    func lyingFixAhead() {
+        // On T1 between B (08:05) and C (08:10); at 08:06 one fix lands at the change, then the phone is silent.
+        var s = CommuteSession(journey: journey())
+        let alerts = replay(&s, [.tick(at("07:50")), fix("08:05:30", B, east: 0.002), fix("08:06", X, accuracy: 20, east: -0.0005)], basis: true)
+        #expect(alerts == ["07:58:00 vehicleArriving A by timetable", "08:10:00 arrivingAtTransfer X1 by timetable",
+                           "08:25:00 arrivingAtDestination D by timetable"])
+    }
+
+    @Test("a train 6 minutes late by its live times, and 8 minutes with no fix underground: each arrival as the train really leaves the stop before")
+    func lateTrainInATunnel() {
+        var s = CommuteSession(journey: journey())
+        let alerts = replay(&s, [.tick(at("07:50")), .journey(journey(firstLate: 360), at: at("07:55")), fix("08:06:10", A),
+                                 fix("08:14:30", C, east: 0.002)], basis: true)
+        // Leaves A at 08:06 (arriving said 08:04), leaves C at 08:16: the fix past C at 08:14:30 says nothing early.
+        #expect(alerts == ["08:04:00 vehicleArriving A by liveTimes", "08:16:00 arrivingAtTransfer X1 by liveTimes",
+                           "08:25:00 arrivingAtDestination D by timetable"])
+    }
+
+    @Test("a train 6 minutes late with no live data, seen by the positions, then silent: the arrival 6 minutes after the timetable's")
+    func lateByPositionsThenSilent() {
+        var s = CommuteSession(journey: journey())
+        // Still at A at 08:06 (the timetable left at 08:00), at B at 08:11 (08:05 in the timetable), then nothing.
+        let alerts = replay(&s, [.tick(at("07:50")), fix("08:06", A), fix("08:11", B)], basis: true)
+        #expect(alerts == ["07:58:00 vehicleArriving A by timetable", "08:16:00 arrivingAtTransfer X1 by position",
+                           "08:25:00 arrivingAtDestination D by timetable"])
+    }
+
+    @Test("the positions said late, then the train made up time: a fix past the stop before says the arrival then, not at the late estimate")
+    func madeUpTime() {
+        var s = CommuteSession(journey: journey())
+        let alerts = replay(&s, [.tick(at("07:50")), fix("08:06", A), fix("08:12", C, east: 0.004), fix("08:12:05", C, east: 0.004)], basis: true)
+        #expect(alerts == ["07:58:00 vehicleArriving A by timetable", "08:12:00 arrivingAtTransfer X1 by position",
+                           "08:25:00 arrivingAtDestination D by timetable"])
+    }
+
+    @Test("a 300 m drift along a parallel street beside the line is not taken for arriving, nor for a late train")
+    func sidewaysDrift() {
+        var s = CommuteSession(journey: journey())
+        // 0.0027° of latitude is 300 m north of the line, level with C and then with the change.
+        let north = { (time: String, stop: JourneyStop) in CommuteEvent.position(at: at(time), latitude: 0.0027, longitude: stop.longitude, accuracy: 20) }
+        let alerts = replay(&s, [.tick(at("07:50")), fix("08:04", B), north("08:06", C), north("08:07", C), north("08:09", X), north("08:09:30", X)],
+                            basis: true)
+        #expect(alerts == ["07:58:00 vehicleArriving A by timetable", "08:10:00 arrivingAtTransfer X1 by timetable",
+                           "08:25:00 arrivingAtDestination D by timetable"])
+    }
+
+    @Test("an early train by its live times: the alerts come earlier, and a fix at the change is still not said before the train leaves C")
+    func earlyTrain() {
+        var s = CommuteSession(journey: journey())
+        let alerts = replay(&s, [.tick(at("07:50")), .journey(journey(firstLate: -120), at: at("07:55")), fix("08:07:30", X), fix("08:07:40", X)],
+                            basis: true)
+        #expect(alerts == ["07:56:00 vehicleArriving A by liveTimes", "08:08:00 arrivingAtTransfer X1 by position",
+                           "08:25:00 arrivingAtDestination D by timetable"])
+    }
+
+    @Test("a beacon at the change inside a tunnel says the arrival at once, even before the timetable's moment")
+    func beaconInATunnel() {
+        var s = CommuteSession(journey: journey())
+        let alerts = replay(&s, [.tick(at("07:50")), .beacon(at: at("08:09:20"), stopID: "X")], basis: true)
+        #expect(alerts == ["07:58:00 vehicleArriving A by timetable", "08:09:20 arrivingAtTransfer X1 by beacon",
+                           "08:25:00 arrivingAtDestination D by timetable"])
+    }
+
+    @Test("speed limits come from the ride's mode: 60 m/s is a jump on a bus, not on a train")
+    func speedByMode() {
+        func session(routeType: Int) -> CommuteSession {
+            var j = journey()
+            if case .transit(var first) = j.legs[0] { first.routeType = routeType; j.legs[0] = .transit(first) }
+            return CommuteSession(journey: j)
+        }
+        // On T1 at 08:05:00 at B, then at 08:05:10 400 m on (within a minute of the timetable's vehicle): 40 m/s.
+        let events = [fix("08:05", B), fix("08:05:10", B, east: 0.0036), fix("08:05:11", B, east: 0.0036)]
+        var bus = session(routeType: 3), rail = session(routeType: 2)
+        _ = replay(&bus, Array(events.prefix(2)), until: at("08:05:10"))
+        _ = replay(&rail, Array(events.prefix(2)), until: at("08:05:10"))
+        let moved = 0.0136
+        #expect(bus.believedPosition.map { abs($0.longitude - 0.01) < 1e-9 } == true)
+        #expect(rail.believedPosition.map { abs($0.longitude - moved) < 1e-9 } == true)
+        // The bus's second fix there agrees with the first: believed.
+        _ = replay(&bus, [events[2]], until: at("08:05:11"))
+        #expect(bus.believedPosition.map { abs($0.longitude - moved) < 1e-9 } == true)
     }
 
     @Test("beacons.csv: stops by uuid, major and minor; a bad line is named")

@@ -1,0 +1,115 @@
+import Foundation
+import OnwardCore
+
+/// Where a ride's vehicle is at each moment, as the engine estimates it: along straight lines between
+/// its calls (boarding, the calls passed, alighting), at its live times where the feed gives them and
+/// elsewhere at the timetable's shifted by the last delay known before (as GTFS-Realtime propagates
+/// a delay down the trip).
+struct RideCourse {
+    struct Point {
+        var stop: JourneyStop
+        /// When the vehicle leaves the call (arrives, at the last).
+        var time: Instant
+        /// Metres along the course from the boarding stop.
+        var distance: Double
+    }
+
+    let points: [Point]
+    /// Whether any of the times are live (a realtime source spoke of this run).
+    let isLive: Bool
+
+    init(_ ride: TransitLeg) {
+        var raw: [(JourneyStop, Instant, Instant?)] = [(ride.from, ride.departure, ride.expectedDeparture)]
+        raw += ride.calls.map { ($0.stop, $0.departure, $0.expectedDeparture) }
+        raw.append((ride.to, ride.arrival, ride.expectedArrival))
+        isLive = raw.contains { $0.2 != nil }
+        var delay: Int64 = 0
+        var points: [Point] = []
+        for (stop, scheduled, expected) in raw {
+            if let expected { delay = expected.epochSeconds - scheduled.epochSeconds }
+            var time = expected ?? scheduled.adding(seconds: delay)
+            let distance: Double
+            if let last = points.last {
+                time = max(time, last.time)
+                distance = last.distance + GreatCircle.metres(last.stop.latitude, last.stop.longitude, stop.latitude, stop.longitude)
+            } else {
+                distance = 0
+            }
+            points.append(Point(stop: stop, time: time, distance: distance))
+        }
+        self.points = points
+    }
+
+    var length: Double { points.last?.distance ?? 0 }
+    var leaves: Instant { points[0].time }
+    var arrives: Instant { points[points.count - 1].time }
+
+    /// How far along the vehicle is at `t` (at the boarding stop before it leaves, at the end after it arrives).
+    func distance(at t: Instant) -> Double {
+        guard t > leaves else { return 0 }
+        for (a, b) in zip(points, points.dropFirst()) where t < b.time {
+            let span = Double(b.time.epochSeconds - a.time.epochSeconds)
+            let part = span > 0 ? Double(t.epochSeconds - a.time.epochSeconds) / span : 1
+            return a.distance + (b.distance - a.distance) * min(max(part, 0), 1)
+        }
+        return length
+    }
+
+    /// When the vehicle is at `distance` along the course.
+    func time(atDistance distance: Double) -> Instant {
+        guard distance > 0 else { return leaves }
+        for (a, b) in zip(points, points.dropFirst()) where distance <= b.distance {
+            let span = b.distance - a.distance
+            let part = span > 0 ? (distance - a.distance) / span : 1
+            return a.time.adding(seconds: Int64((Double(b.time.epochSeconds - a.time.epochSeconds) * part).rounded()))
+        }
+        return arrives
+    }
+
+    /// A position against the course: how far along it the nearest point of the line is, and how far
+    /// off the line the position lies (metres).
+    func place(latitude: Double, longitude: Double) -> (distance: Double, offLine: Double) {
+        // A flat projection around the position: exact enough over the few kilometres between two calls.
+        let metresPerDegree = 111_195.0
+        let east = cos(latitude * .pi / 180) * metresPerDegree
+        func xy(_ s: JourneyStop) -> (Double, Double) { ((s.longitude - longitude) * east, (s.latitude - latitude) * metresPerDegree) }
+        var best = (distance: 0.0, offLine: Double.infinity)
+        for (a, b) in zip(points, points.dropFirst()) {
+            let (ax, ay) = xy(a.stop), (bx, by) = xy(b.stop)
+            let dx = bx - ax, dy = by - ay
+            let length2 = dx * dx + dy * dy
+            // The fix is the origin: the nearest point of segment a–b to it.
+            let part = length2 > 0 ? min(max(-(ax * dx + ay * dy) / length2, 0), 1) : 0
+            let px = ax + dx * part, py = ay + dy * part
+            let off = (px * px + py * py).squareRoot()
+            if off < best.offLine { best = (a.distance + (b.distance - a.distance) * part, off) }
+        }
+        if points.count == 1 {
+            let (x, y) = xy(points[0].stop)
+            best = (0, (x * x + y * y).squareRoot())
+        }
+        return best
+    }
+}
+
+/// How fast a traveller can move, by how they travel: the limit a believable pair of fixes keeps to.
+enum TravelSpeed {
+    /// Metres per second on foot (running, or a bicycle, allowed).
+    static let walking = 10.0
+
+    /// The fastest the vehicle of a GTFS `route_type` runs (basic and extended types); nil when the type
+    /// is not known.
+    static func fastest(routeType: Int?) -> Double? {
+        guard let t = routeType else { return nil }
+        switch t {
+        case 0, 900...999: return 25        // tram, light rail: 90 km/h
+        case 1, 400...499: return 35        // metro: 126 km/h
+        case 101: return 100                // high-speed rail: 360 km/h
+        case 2, 100...199: return 70        // rail: 250 km/h
+        case 3, 11, 200...299, 700...799, 800...899: return 35  // bus, coach, trolleybus
+        case 4, 1000...1099, 1200: return 20  // ferry
+        case 5, 6, 7, 1300...1499: return 15  // cable tram, aerial lift, funicular
+        default: return nil
+        }
+    }
+}
