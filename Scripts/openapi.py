@@ -88,7 +88,10 @@ schemas = {
                     {"live": ref("Live"), "emptyReason": S, "source": S, "sourceName": S}),
     "CommuteAlert": obj({"at": ISO, "kind": {"type": "string", "enum": ["nearStation", "vehicleArriving", "arrivingAtTransfer",
                                                                       "arrivingAtDestination", "missedConnection"]},
-                         "stopId": S, "stopName": S, "message": S}, {}),
+                         "stopId": S, "stopName": S, "message": S},
+                        {"basis": {"type": "string", "enum": ["liveTimes", "timetable", "position", "beacon"],
+                                   "description": "What the alert's moment was judged from: the vehicle's live times, the timetable, "
+                                                  "the traveller's positions (or the delay they showed), or a beacon"}}),
     "Commute": obj({"status": {"type": "string", "enum": ["active", "ended"]}, "simulated": B, "journey": ref("Journey"),
                     "alerts": arr(ref("CommuteAlert")), "now": ISO, "push": B},
                    {"id": {"type": "string", "description": "Only when it starts: the commute's key. Keep it on the device; never put it in a URL."},

@@ -10,10 +10,13 @@ public struct CommuteAlertDTO: Codable, Sendable, Equatable {
     public var stopId: String
     public var stopName: String
     public var message: String
+    /// What its moment was judged from: `liveTimes`, `timetable`, `position` or `beacon` (absent in alerts
+    /// given before this was kept).
+    public var basis: String?
 
     public init(_ a: CommuteAlert, zone: TimeZone) {
         at = LocalTime(a.at, in: zone).iso8601
-        kind = a.kind.rawValue; stopId = a.stopID; stopName = a.stopName; message = a.message
+        kind = a.kind.rawValue; stopId = a.stopID; stopName = a.stopName; message = a.message; basis = a.basis?.rawValue
     }
 }
 

@@ -124,6 +124,8 @@ public enum Layout {
             ("commute-notify-on", .commuteNotifyOn), ("commute-notify-blocked", .commuteNotifyBlocked), ("commute-push-on", .commutePushOn),
             ("commute-push-off", .commutePushOff), ("commute-start-failed", .commuteStartFailed), ("commute-clock", .commuteClock),
             ("commute-locating", .commuteLocating), ("commute-locate", .commuteLocate), ("no-alerts", .commuteNoAlerts),
+            ("basis-liveTimes", .commuteBasisLiveTimes), ("basis-timetable", .commuteBasisTimetable),
+            ("basis-position", .commuteBasisPosition), ("basis-beacon", .commuteBasisBeacon),
         ]
         return HTML.join(entries.map { HTML.attribute("data-t-" + $0.0, s($0.1)) })
     }

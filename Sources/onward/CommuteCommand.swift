@@ -75,12 +75,23 @@ struct CommuteCommand: AsyncParsableCommand {
         }
     }
 
-    /// "07:58:00  vehicleArriving         Your NS to Bundaran HI is arriving…"
+    /// "07:58:00  vehicleArriving         Your NS to Bundaran HI is arriving…  (from the timetable)"
     static func line(_ alert: CommuteAlertDTO) -> String {
         let kind = alert.kind.padding(toLength: 22, withPad: " ", startingAt: 0)
         // `at` is ISO 8601 local time with its offset: its clock time is characters 11 to 19.
         let clock = alert.at.count >= 19 ? String(alert.at.dropFirst(11).prefix(8)) : alert.at
-        return "\(clock)  \(kind)  \(alert.message)"
+        return "\(clock)  \(kind)  \(alert.message)" + (alert.basis.flatMap(basisWords).map { "  (\($0))" } ?? "")
+    }
+
+    /// What an alert's moment was judged from, in words.
+    static func basisWords(_ basis: String) -> String? {
+        switch basis {
+        case "liveTimes": "from live times"
+        case "timetable": "from the timetable"
+        case "position": "from your position"
+        case "beacon": "from a beacon"
+        default: nil
+        }
     }
 
     /// The journey being replayed, in one line per ride.

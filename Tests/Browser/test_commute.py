@@ -135,10 +135,16 @@ def test_a_simulated_commute_alerts_in_order_in_the_page_as_notifications_and_by
         assert "#" not in browser.current_url
         kinds = ["nearStation", "vehicleArriving", "arrivingAtTransfer", "arrivingAtDestination"]
         # Read in one script: the list is redrawn with every live message.
-        read = "return Array.from(document.querySelectorAll('[data-commute-alerts] li[data-kind]')).map(function (li) { return [li.dataset.kind, li.textContent]; });"
-        WebDriverWait(browser, 60).until(lambda d: [k for k, _ in d.execute_script(read)] == kinds)
-        texts = [text for _, text in browser.execute_script(read)]
+        read = ("return Array.from(document.querySelectorAll('[data-commute-alerts] li[data-kind]')).map(function (li) {"
+                " return [li.dataset.kind, li.querySelector('.commute-alert-text').textContent, li.dataset.basis,"
+                " li.querySelector('.commute-alert-basis').textContent]; });")
+        WebDriverWait(browser, 60).until(lambda d: [row[0] for row in d.execute_script(read)] == kinds)
+        rows = browser.execute_script(read)
+        texts = [row[1] for row in rows]
         assert "Gallery" in texts[2] and "Pentagon" in texts[3], texts
+        # Each alert says what it was judged from: the simulated traveller's positions (near the station), then the
+        # timetable (this WMATA server has no live data), in the page's words.
+        assert [(row[2], row[3]) for row in rows] == [("position", "from your position")] + [("timetable", "from the timetable")] * 3, rows
         assert "Simulated trip" in browser.find_element(By.CSS_SELECTOR, "[data-commute-state]").text
         shot("commute-alerts")
         # Foreground: each alert became a notification (one per alert: the push shares its tag).
@@ -154,7 +160,8 @@ def test_a_simulated_commute_alerts_in_order_in_the_page_as_notifications_and_by
         assert endpoint.problems == []
         pushed = [json.loads(m) for m in endpoint.received]
         assert [p["alert"]["kind"] for p in pushed] == kinds
-        assert pushed[3]["alert"]["message"] == texts[3].split(" ", 1)[1]
+        assert pushed[3]["alert"]["message"] == texts[3]
+        assert pushed[3]["alert"]["basis"] == "timetable"
         # The service worker shows a push as a notification with no page open to do it: close the
         # notifications, leave the page, hand the worker the last decrypted message, and look.
         browser.execute_async_script("""

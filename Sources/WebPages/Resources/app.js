@@ -640,6 +640,12 @@
       li.appendChild(time);
       li.appendChild(doc.createTextNode(' '));
       li.appendChild(el('span', 'commute-alert-text', alert.message));
+      // What the moment was judged from: live times, the timetable, the position or a beacon.
+      if (alert.basis) {
+        li.setAttribute('data-basis', alert.basis);
+        li.appendChild(doc.createTextNode(' '));
+        li.appendChild(el('small', 'commute-alert-basis', t('basis-' + alert.basis)));
+      }
       return li;
     }
 
