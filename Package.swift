@@ -249,6 +249,7 @@ let package = Package(
         .testTarget(name: "CTABusTrackerTests", dependencies: ["CTABusTracker", "OnwardCore", "DataSources", "TransitSources"],
                     swiftSettings: strict),
         .testTarget(name: "OnwardCLITests", dependencies: ["OnwardTesting", "API", "App", "Transit", "TransitSources", "DataSources", "OnwardCore",
-                                                     "Services", "Commute", "Storage"], swiftSettings: strict),
+                                                     "Services", "Commute", "Storage", "GTFSRealtime",
+                                                     .product(name: "SwiftProtobuf", package: "swift-protobuf")], swiftSettings: strict),
     ]
 )

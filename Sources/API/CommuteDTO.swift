@@ -65,6 +65,10 @@ public struct CommuteSightingDTO: Codable, Sendable, Equatable {
     /// Metres (the browser's `coords.accuracy`).
     public var accuracy: Double?
     public var beacon: Beacon?
+
+    public init(at: String? = nil, lat: Double? = nil, lon: Double? = nil, accuracy: Double? = nil, beacon: Beacon? = nil) {
+        self.at = at; self.lat = lat; self.lon = lon; self.accuracy = accuracy; self.beacon = beacon
+    }
 }
 
 /// The answer to a sighting: the alerts it caused, if any.

@@ -1,0 +1,108 @@
+import API
+import App
+import Commute
+import Foundation
+import GTFSRealtime
+import OnwardCore
+import OnwardTesting
+@testable import Services
+import Storage
+import SwiftProtobuf
+import Synchronization
+import Testing
+import Transit
+
+/// Issue 24's day on the bundled network: the 09:5x from Lebak Bulus runs 6 minutes late by the line's
+/// trip updates, the phone has no signal underground from Senayan to Bundaran HI, and one fix there lies,
+/// landing 60 m from Bundaran HI while the train is two stations back. The server's commute, its clock
+/// stepped second by second, must say each alert when the train really leaves the stop before, from its
+/// live times, and nothing early.
+@Suite("commuting underground on the bundled network: a late train, no signal, a lying fix")
+struct UndergroundCommuteTests {
+    final class Clock: Sendable {
+        private let time: Mutex<Instant>
+        init(_ t: Instant) { time = Mutex(t) }
+        var now: Instant { time.withLock { $0 } }
+        func set(_ t: Instant) { time.withLock { $0 = t } }
+    }
+
+    static let late: Int64 = 360
+
+    /// A GTFS-Realtime feed that makes `tripID` (the feed's own ID) leave its first stop `late` seconds late.
+    static func lateFeed(tripID: String, stopID: String, at moment: Instant) throws -> Data {
+        var m = TransitRealtime_FeedMessage()
+        m.header.gtfsRealtimeVersion = "2.0"
+        m.header.incrementality = .fullDataset
+        m.header.timestamp = UInt64(moment.epochSeconds)
+        var trip = TransitRealtime_TripDescriptor()
+        trip.tripID = tripID
+        trip.startDate = "20261123"
+        var departure = TransitRealtime_TripUpdate.StopTimeEvent()
+        departure.delay = Int32(late)
+        var update = TransitRealtime_TripUpdate.StopTimeUpdate()
+        update.stopID = stopID
+        update.departure = departure
+        var tripUpdate = TransitRealtime_TripUpdate()
+        tripUpdate.trip = trip
+        tripUpdate.stopTimeUpdate = [update]
+        var entity = TransitRealtime_FeedEntity()
+        entity.id = "late"
+        entity.tripUpdate = tripUpdate
+        m.entity = [entity]
+        return try m.serializedData()
+    }
+
+    @Test("6 minutes late by trip updates, no fix from Senayan on, one fix lying at Bundaran HI: each alert as the train really leaves the stop before")
+    func lateTrainUnderground() async throws {
+        let start = Instant(epochSeconds: 1_795_402_200)  // Monday 2026-11-23 09:50 in Jakarta
+        let zone = try #require(TimeZone(identifier: "Asia/Jakarta"))
+        // The journey as planned from the timetable (the traveller set out before the line ran late).
+        let timetableOnly = try GTFSNetwork.open(try Network.load([]), options: .init(), fetcher: FakeHTTPFetcher())
+        let query = Queries.JourneyQuery(from: "mrt-jakarta:SLBB", to: "mrt-jakarta:SBHI", at: start)
+        let begun = try await CommuteDriver(sources: SourceRegistry([timetableOnly.source])).begin(query, option: 1, settings: CommuteSettings(), now: start)
+        let ride = try #require(begun.journey.rides.first)
+        let calls = ride.calls
+        let senayan = try #require(calls.firstIndex { $0.stop.name.contains("Senayan") })
+        let setiabudi = try #require(calls.firstIndex { $0.stop.name.contains("Setiabudi") })
+        let dukuhAtas = calls[calls.count - 1]
+        #expect(dukuhAtas.stop.name.contains("Dukuh Atas") && setiabudi == calls.count - 2, "\(calls.map(\.stop.name))")
+
+        // The line's live data: that train 6 minutes late from its first stop (and so at every stop after).
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let feed = URL(fileURLWithPath: folder.path).appendingPathComponent("trip-updates.pb")
+        let bare = { (id: String) in String(id.drop { $0 != ":" }.dropFirst()) }
+        try Self.lateFeed(tripID: bare(ride.tripID), stopID: bare(ride.from.stopID), at: start).write(to: feed)
+        let live = try GTFSNetwork.open(try Network.load([]), options: .init(realtime: [feed.path], maxAge: 86_400), fetcher: FakeHTTPFetcher())
+        #expect(await live.readOnce(now: start).isEmpty)
+
+        // The phone: waiting on the platform past the timetable's departure, on board to Senayan, then nothing
+        // underground but one fix 60 m from Bundaran HI while the train is between Setiabudi and Dukuh Atas.
+        func position(_ at: Instant, _ stop: JourneyStop, north metres: Double = 0, accuracy: Double = 20) -> (Instant, CommuteSightingDTO) {
+            (at, CommuteSightingDTO(at: LocalTime(at, in: zone).iso8601, lat: stop.latitude + metres / 111_195, lon: stop.longitude, accuracy: accuracy))
+        }
+        let leavesLive = ride.departure.adding(seconds: Self.late)
+        let between = Instant(epochSeconds: (calls[setiabudi].departure.epochSeconds + dukuhAtas.departure.epochSeconds) / 2 + Self.late)
+        var sightings = [position(start.adding(seconds: 60), ride.from), position(ride.departure.adding(seconds: 120), ride.from),
+                         position(leavesLive.adding(seconds: -30), ride.from)]
+        sightings += calls[...senayan].map { position($0.departure.adding(seconds: Self.late), $0.stop) }
+        sightings.append(position(between, ride.to, north: 60, accuracy: 15))
+
+        let clock = Clock(start)
+        let service = CommuteService(repository: InMemoryCommuteRepository(), sources: SourceRegistry([live.source]), now: { clock.now })
+        let (id, _) = try await service.start(begun, simulationSpeed: nil)
+        var second = start
+        while second <= ride.arrival.adding(seconds: 1_800) {
+            clock.set(second)
+            for (at, s) in sightings where at == second { _ = try await service.sighting(id, s) }
+            await service.step(id)
+            second = second.adding(seconds: 1)
+        }
+        let said = try #require(await service.view(id)).alerts.map { "\($0.at) \($0.kind) \($0.basis ?? "?")" }
+        let clockTime = { (i: Instant) in LocalTime(i, in: zone).iso8601 }
+        #expect(said == [
+            "\(clockTime(leavesLive.adding(seconds: -120))) vehicleArriving liveTimes",
+            "\(clockTime(dukuhAtas.departure.adding(seconds: Self.late))) arrivingAtDestination liveTimes",
+        ])
+    }
+}
