@@ -246,7 +246,7 @@ let package = Package(
         .testTarget(name: "WebPagesTests", dependencies: ["WebPages", "API", "OnwardCore"], swiftSettings: strict),
         .testTarget(name: "NationalRailTests", dependencies: ["NationalRail", "OnwardCore", "DataSources", "TransitSources"],
                     swiftSettings: strict),
-        .testTarget(name: "CTABusTrackerTests", dependencies: ["CTABusTracker", "OnwardCore", "DataSources", "TransitSources"],
+        .testTarget(name: "CTABusTrackerTests", dependencies: ["CTABusTracker", "OnwardCore", "DataSources", "TransitSources", "OnwardTesting"],
                     swiftSettings: strict),
         .testTarget(name: "OnwardCLITests", dependencies: ["OnwardTesting", "API", "App", "Transit", "TransitSources", "DataSources", "OnwardCore",
                                                      "Services", "Commute", "Storage", "GTFSRealtime",

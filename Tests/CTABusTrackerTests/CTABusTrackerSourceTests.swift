@@ -2,6 +2,7 @@ import CTABusTracker
 import DataSources
 import Foundation
 import OnwardCore
+import OnwardTesting
 import Testing
 import TransitSources
 

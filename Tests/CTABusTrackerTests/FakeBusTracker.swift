@@ -2,7 +2,6 @@ import CTABusTracker
 import DataSources
 import Foundation
 import OnwardCore
-import Synchronization
 import Testing
 
 /// The bus tracker as the tests see it: each expected request (an endpoint and its exact
@@ -68,15 +67,3 @@ actor FakeBusTracker: HTTPFetching {
         }
     }
 }
-
-/// A clock a test sets.
-final class TestNow: Sendable {
-    private let value: Mutex<Instant>
-
-    init(_ start: Instant) { value = Mutex(start) }
-
-    var now: Instant { value.withLock { $0 } }
-    func set(_ instant: Instant) { value.withLock { $0 = instant } }
-    var closure: @Sendable () -> Instant { { self.now } }
-}
-

@@ -6,7 +6,6 @@ import OnwardCore
 import OnwardTesting
 @testable import Services
 import Storage
-import Synchronization
 import Testing
 import Transit
 
@@ -15,13 +14,6 @@ import Transit
 /// alerts, kind by kind and second by second.
 @Suite("one commute driver: the CLI replays what the server does")
 struct OneCommuteDriverTests {
-    final class Clock: Sendable {
-        private let time: Mutex<Instant>
-        init(_ t: Instant) { time = Mutex(t) }
-        var now: Instant { time.withLock { $0 } }
-        func set(_ t: Instant) { time.withLock { $0 = t } }
-    }
-
     struct Said: Equatable, CustomStringConvertible {
         var at: String, kind: String, stop: String
         var description: String { "\(at) \(kind) \(stop)" }
@@ -72,7 +64,7 @@ struct OneCommuteDriverTests {
             .map { Said(at: $0.at, kind: $0.kind, stop: $0.stopId) }
 
         // The server: its clock moves a second at a time, each sighting arrives when it was taken.
-        let clock = Clock(start)
+        let clock = TestNow(start)
         let service = CommuteService(repository: InMemoryCommuteRepository(), sources: registry, now: { clock.now })
         let (id, _) = try await service.start(begun, simulationSpeed: nil)
         let sightings = try lines.map { try JSONDecoder().decode(CommuteSightingDTO.self, from: Data($0.utf8)) }

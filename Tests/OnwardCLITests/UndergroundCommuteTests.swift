@@ -8,7 +8,6 @@ import OnwardTesting
 @testable import Services
 import Storage
 import SwiftProtobuf
-import Synchronization
 import Testing
 import Transit
 
@@ -19,13 +18,6 @@ import Transit
 /// live times, and nothing early.
 @Suite("commuting underground on the bundled network: a late train, no signal, a lying fix")
 struct UndergroundCommuteTests {
-    final class Clock: Sendable {
-        private let time: Mutex<Instant>
-        init(_ t: Instant) { time = Mutex(t) }
-        var now: Instant { time.withLock { $0 } }
-        func set(_ t: Instant) { time.withLock { $0 = t } }
-    }
-
     static let late: Int64 = 360
 
     /// A GTFS-Realtime feed that makes `tripID` (the feed's own ID) leave its first stop `late` seconds late.
@@ -88,7 +80,7 @@ struct UndergroundCommuteTests {
         sightings += calls[...senayan].map { position($0.departure.adding(seconds: Self.late), $0.stop) }
         sightings.append(position(between, ride.to, north: 60, accuracy: 15))
 
-        let clock = Clock(start)
+        let clock = TestNow(start)
         let service = CommuteService(repository: InMemoryCommuteRepository(), sources: SourceRegistry([live.source]), now: { clock.now })
         let (id, _) = try await service.start(begun, simulationSpeed: nil)
         var second = start
