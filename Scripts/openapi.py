@@ -87,7 +87,7 @@ schemas = {
     "Journeys": obj({"from": ref("Stop"), "to": ref("Stop"), "journeys": arr(ref("Journey"))},
                     {"live": ref("Live"), "emptyReason": S, "source": S, "sourceName": S}),
     "CommuteAlert": obj({"at": ISO, "kind": {"type": "string", "enum": ["nearStation", "vehicleArriving", "arrivingAtTransfer",
-                                                                      "arrivingAtDestination", "missedConnection"]},
+                                                                      "arrivingAtDestination", "missedConnection", "tripCancelled"]},
                          "stopId": S, "stopName": S, "message": S},
                         {"basis": {"type": "string", "enum": ["liveTimes", "timetable", "position", "beacon"],
                                    "description": "What the alert's moment was judged from: the vehicle's live times, the timetable, "

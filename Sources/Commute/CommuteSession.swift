@@ -79,10 +79,12 @@ public struct CommuteSession: Sendable, Codable, Equatable {
             // A fix already at the stop says it once the vehicle has left the stop before.
             alerts += positionAlerts(now: now)
         case .journey(let j, _):
+            // A new plan (other rides) answers a request to plan again; new live times for the same rides do not.
+            if j.rides.map(\.tripID) != journey.rides.map(\.tripID) { replanFrom = nil }
             journey = JourneyState(j)
-            replanFrom = nil
             // New live times may put the vehicle where a held fix said it was.
             if let held = doubtful, judge(held) == nil { believe(held) }
+            alerts += cancellations(now: now)
         }
         alerts += timeAlerts(now: now)
         alerts += missedConnection(now: now)
@@ -287,6 +289,23 @@ public struct CommuteSession: Sendable, Codable, Equatable {
         guard let fix = freshFix(now: now), let course = target.course, course.points.count >= 2 else { return false }
         let place = course.place(latitude: fix.latitude, longitude: fix.longitude)
         return place.offLine <= fix.accuracy + settings.radius && place.distance >= course.points[course.points.count - 2].distance + fix.accuracy + settings.radius
+    }
+
+    // MARK: A cancelled ride
+
+    /// A ride not yet over that its live data says is cancelled: said at once (once per run), and the journey
+    /// is planned again from where that ride would have been boarded (or, on board, from its next stop).
+    private mutating func cancellations(now: Instant) -> [CommuteAlert] {
+        for ride in journey.rides where ride.status == .cancelled {
+            let course = RideCourse(ride)
+            guard now < course.arrives, fired.insert("tripCancelled \(ride.tripID) \(ride.serviceDate.dayNumber)").inserted else { continue }
+            let from = now < course.leaves ? ride.from : course.points.first { $0.time > now }?.stop ?? ride.to
+            replanFrom = from
+            return [CommuteAlert(at: now, kind: .tripCancelled, stopID: ride.from.stopID, stopName: ride.from.name,
+                                 message: "Your \(Self.clock(course.leaves, ride.from)) \(ride.routeShortName) to \(ride.headsign) is cancelled. Finding another way…",
+                                 basis: .liveTimes)]
+        }
+        return []
     }
 
     // MARK: A missed change

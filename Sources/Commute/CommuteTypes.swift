@@ -32,6 +32,8 @@ public struct CommuteAlert: Sendable, Hashable, Codable {
         case arrivingAtDestination
         /// The change was missed: the journey is planned again from where the traveller is.
         case missedConnection
+        /// A ride still to come was cancelled: the journey is planned again from where it would have been boarded.
+        case tripCancelled
     }
 
     /// What an alert's moment was judged from.

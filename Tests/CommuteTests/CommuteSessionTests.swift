@@ -232,6 +232,37 @@ struct CommuteSessionTests {
                            "08:25:00 arrivingAtDestination D by timetable"])
     }
 
+    @Test("a cancelled train is said at once, once, and the journey is planned again from where it would have been boarded")
+    func cancelledTrain() {
+        var s = CommuteSession(journey: journey())
+        var cancelled = journey()
+        if case .transit(var first) = cancelled.legs[0] { first.status = .cancelled; cancelled.legs[0] = .transit(first) }
+        var alerts = replay(&s, [.tick(at("07:50")), .journey(cancelled, at: at("07:55")), .journey(cancelled, at: at("07:55:30"))],
+                            until: at("07:56"), basis: true)
+        #expect(alerts == ["07:55:00 tripCancelled A by liveTimes"])
+        #expect(s.replanFrom?.stopID == "A")
+        // The new plan: the next T1 at 08:05. Its vehicle is said arriving; the rest follows it.
+        let replanned = Journey(legs: [
+            .transit(ride("T1b", A, "08:05", [(B, "08:10"), (C, "08:15")], X, "08:20")),
+            .walk(WalkLeg(from: X, to: X2, departure: at("08:20"), seconds: 9)),
+            .transit(ride("T2b", X2, "08:25", [(Y, "08:30")], D, "08:35")),
+        ])
+        alerts = replay(&s, [.journey(replanned, at: at("07:56"))], until: at("09:00"))
+        #expect(alerts == ["08:03:00 vehicleArriving A", "08:15:00 arrivingAtTransfer X1", "08:30:00 arrivingAtDestination D"])
+        #expect(s.replanFrom == nil)
+    }
+
+    @Test("a skipped stop before the destination: the train passes it at the time its delay carries, and the arrival is said then")
+    func skippedStop() {
+        var s = CommuteSession(journey: journey())
+        // 3 minutes late from A; the live data gives no time at C (skipped), so the delay carries on to it.
+        var skipping = journey(firstLate: 180)
+        if case .transit(var first) = skipping.legs[0] { first.calls[1].expectedDeparture = nil; skipping.legs[0] = .transit(first) }
+        let alerts = replay(&s, [.tick(at("07:50")), .journey(skipping, at: at("07:55"))], basis: true)
+        #expect(alerts == ["08:01:00 vehicleArriving A by liveTimes", "08:13:00 arrivingAtTransfer X1 by liveTimes",
+                           "08:25:00 arrivingAtDestination D by timetable"])
+    }
+
     @Test("speed limits come from the ride's mode: 60 m/s is a jump on a bus, not on a train")
     func speedByMode() {
         func session(routeType: Int) -> CommuteSession {
