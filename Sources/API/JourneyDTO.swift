@@ -29,6 +29,8 @@ public struct JourneyDTO: Codable, Sendable, Equatable {
     public var duration: Int
     public var transfers: Int
     public var legs: [JourneyLegDTO]
+    /// Each change's margin, in order (one per change; always sent, absent only from older servers).
+    public var changes: [JourneyChangeDTO]?
 
     public init(_ j: Journey) {
         let first = j.legs.first.map(\.fromStop), last = j.legs.last.map(\.toStop)
@@ -37,6 +39,52 @@ public struct JourneyDTO: Codable, Sendable, Equatable {
         duration = j.durationSeconds
         transfers = j.transfers
         legs = j.legs.map(JourneyLegDTO.init)
+        changes = j.changes.map(JourneyChangeDTO.init)
+    }
+}
+
+/// How tight a change is: the seconds to spare by the timetable and, when either ride is live, by the live times.
+public struct JourneyChangeDTO: Codable, Sendable, Equatable {
+    /// Where the arriving ride stops.
+    public var stopId: String
+    public var stopName: String
+    public var walkSeconds: Int
+    /// From the arrival to the next departure, by the timetable (the walk is part of it).
+    public var marginSeconds: Int
+    public var liveMarginSeconds: Int?
+    /// How late (negative: early) the arriving ride and the next one are, when live.
+    public var arrivingLateSeconds: Int?
+    public var leavingLateSeconds: Int?
+
+    public init(_ c: JourneyChange) {
+        stopId = c.arrivingAt.stopID; stopName = c.arrivingAt.name; walkSeconds = c.walkSeconds; marginSeconds = c.marginSeconds
+        liveMarginSeconds = c.liveMarginSeconds; arrivingLateSeconds = c.arrivingLateSeconds; leavingLateSeconds = c.leavingLateSeconds
+    }
+
+    /// Whether the change can be made (the margin now covers the walk), and whether it is tight (under a minute to spare).
+    public var canBeMade: Bool { JourneyChange.canBeMade(margin: liveMarginSeconds ?? marginSeconds, walk: walkSeconds) }
+    public var isTight: Bool { JourneyChange.isTight(margin: liveMarginSeconds ?? marginSeconds, walk: walkSeconds) }
+
+    /// Whole minutes, rounded down (4 min 30 s is 4 min; −30 s, −1 min).
+    public static func minutes(_ seconds: Int) -> Int { seconds >= 0 ? seconds / 60 : -((-seconds + 59) / 60) }
+
+    /// Why the live margin differs from the timetable's, as the pages and the CLI word it: nil when it does not
+    /// (or no ride is live).
+    public enum Change: Equatable, Sendable {
+        /// The arriving ride is this many minutes late, or early.
+        case arrivingLate(Int), arrivingEarly(Int)
+        /// The next ride is this many minutes late.
+        case leavingLate(Int)
+        /// Live times differ by less than a minute each.
+        case live
+    }
+
+    public var change: Change? {
+        guard let live = liveMarginSeconds, Self.minutes(live) != Self.minutes(marginSeconds) else { return nil }
+        if let late = arrivingLateSeconds, late >= 60 { return .arrivingLate(late / 60) }
+        if let late = leavingLateSeconds, late >= 60 { return .leavingLate(late / 60) }
+        if let late = arrivingLateSeconds, late <= -60 { return .arrivingEarly(-late / 60) }
+        return .live
     }
 }
 

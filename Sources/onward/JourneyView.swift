@@ -17,16 +17,20 @@ struct JourneyView {
         for (n, j) in answer.journeys.enumerated() {
             let changes = j.transfers == 0 ? "no change" : j.transfers == 1 ? "1 change" : "\(j.transfers) changes"
             lines.append(t.bold("\(n + 1). \(SourceBoardView.hhmm(j.departure)) → \(SourceBoardView.hhmm(j.arrival))") + t.dim("  \(Self.minutes(j.duration)), \(changes)"))
+            var rides = 0
             for leg in j.legs {
                 if leg.kind == "walk" {
                     let what = leg.from.name == leg.to.name ? "Change platform" : "Walk to \(leg.to.name)"
                     lines.append(t.dim("     \(what)\(Self.platform(leg.to)), \(Self.minutes(leg.duration ?? 0))"))
                     continue
                 }
+                // Before each ride but the first, after the walk to it: how tight the change is.
+                if rides > 0, let changes = j.changes, rides - 1 < changes.count { lines.append(t.dim("     " + Self.margin(changes[rides - 1]))) }
                 let line = [leg.routeShortName, leg.headsign.map { "to \($0)" }].compactMap { $0 }.joined(separator: " ")
                 lines.append("   \(Self.time(leg.departure, leg.expectedDeparture, t))  \(leg.from.name)\(Self.platform(leg.from))")
                 lines.append(t.dim("          \(line)"))
                 lines.append("   \(Self.time(leg.arrival, leg.expectedArrival, t))  \(leg.to.name)\(Self.platform(leg.to))")
+                rides += 1
             }
             lines.append("")
         }
@@ -38,6 +42,19 @@ struct JourneyView {
         let shown = SourceBoardView.hhmm(scheduled)
         guard let expected, SourceBoardView.hhmm(expected) != shown else { return shown + "      " }
         return t.strike(shown) + " " + t.yellow(SourceBoardView.hhmm(expected))
+    }
+
+    /// "4 min to change", or with live times that move it, "4 min to change; your train is 2 min late: 2 min".
+    static func margin(_ c: JourneyChangeDTO) -> String {
+        let planned = "\(JourneyChangeDTO.minutes(c.marginSeconds)) min to change"
+        guard let change = c.change, let live = c.liveMarginSeconds else { return planned }
+        let why = switch change {
+        case .arrivingLate(let m): "your train is \(m) min late"
+        case .arrivingEarly(let m): "your train is \(m) min early"
+        case .leavingLate(let m): "the next one is \(m) min late"
+        case .live: "live"
+        }
+        return "\(planned); \(why): " + (c.canBeMade ? "\(JourneyChangeDTO.minutes(live)) min" : "the change cannot be made")
     }
 
     static func minutes(_ seconds: Int) -> String {

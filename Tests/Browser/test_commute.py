@@ -128,6 +128,12 @@ def test_a_simulated_commute_alerts_in_order_in_the_page_as_notifications_and_by
         wait = WebDriverWait(browser, 20)
         start = wait.until(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "[data-commute-start][data-simulate]") if b.is_displayed()), None))
         browser.find_element(By.ID, "commute-near").click()
+        # Each change says how long it gives, between the walk and the next ride (the first option: 08:34 → 08:35).
+        margin = browser.find_element(By.CSS_SELECTOR, ".journey .leg-margin")
+        assert margin.text == "1 min to change", margin.text
+        # A minute to change with about a minute's walk: tight, and marked so.
+        assert margin.get_attribute("data-tight") == "", margin.get_attribute("outerHTML")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", margin)
         shot("commute-journey-options")
         start.click()
         wait.until(lambda d: d.current_url.endswith("/commute"))

@@ -72,6 +72,24 @@ struct CLITests {
         #expect(noTime.status != 0 && noTime.stderr.contains("--arrive-by needs --time"))
     }
 
+    @Test("plan: each change says how long it gives, after the walk and before the next ride (WMATA, changing at Gallery Place)",
+          .enabled(if: Fixtures.hasSharedData))
+    func planChangeMargin() throws {
+        let out = try OnwardExecutable.run(["plan", "STN_A15", "STN_C07", "--feed", Fixtures.gtfs("wmata-metrorail-2026-04").path,
+                                            "--date", "2026-05-12", "--time", "08:00", "--limit", "1"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains("""
+               08:34        Gallery Place, Red Line Track 1 Platform
+                 Walk to Gallery Place, Green/Yellow Line Center Platform, 1 min
+                 1 min to change
+               08:35        Gallery Place, Green/Yellow Line Center Platform
+            """), "\(out.stdout)")
+        let json = try OnwardExecutable.run(["plan", "STN_A15", "STN_C07", "--feed", Fixtures.gtfs("wmata-metrorail-2026-04").path,
+                                             "--date", "2026-05-12", "--time", "08:00", "--limit", "1", "--json"])
+        let change = try #require(try JSONDecoder().decode(JourneysDTO.self, from: Data(json.stdout.utf8)).journeys.first?.changes?.first)
+        #expect(change.marginSeconds == 60 && change.walkSeconds > 0 && change.walkSeconds <= 60 && change.liveMarginSeconds == nil)
+    }
+
     @Test("commute --simulate: near the station, the train arriving two minutes before it leaves, then the stop before the destination left")
     func commuteSimulated() throws {
         let args = ["Lebak Bulus", "Bundaran HI", "--date", "2026-11-23", "--time", "08:00", "--simulate"]

@@ -132,7 +132,15 @@ public enum JourneyPage {
     public static func journey(_ j: JourneyDTO, strings s: Strings, option: Int? = nil) -> HTML {
         let changes = j.transfers == 0 ? s(.journeyNoChange) : j.transfers == 1 ? s(.journeyOneChange) : s(.journeyChanges, ["count": String(j.transfers)])
         let minutes = s(.journeyMinutes, ["minutes": String((j.duration + 30) / 60)])
-        let legs = j.legs.map { leg(_: $0, strings: s) }
+        // Before each ride but the first, after the walk to it: how tight the change is.
+        var rides = 0
+        let legs = HTML.join(j.legs.map { l -> HTML in
+            let shown = leg(_: l, strings: s)
+            guard l.kind == "transit" else { return shown }
+            defer { rides += 1 }
+            guard rides > 0, let changes = j.changes, rides - 1 < changes.count else { return shown }
+            return HTML.join([margin(changes[rides - 1], strings: s), shown])
+        })
         return """
         <li class="journey panel">
         <p class="journey-summary"><span class="journey-times"><time datetime="\(j.departure)">\(WallClock.hhmm(j.departure) ?? "")</time> → \
@@ -146,6 +154,21 @@ public enum JourneyPage {
         } ?? .empty)
         </li>
         """
+    }
+
+    /// "4 min to change", or "4 min to change; your train is 2 min late: 2 min" when live times move it.
+    static func margin(_ c: JourneyChangeDTO, strings s: Strings) -> HTML {
+        var text = s(.journeyMargin, ["minutes": String(JourneyChangeDTO.minutes(c.marginSeconds))])
+        if let change = c.change, let live = c.liveMarginSeconds {
+            let why = switch change {
+            case .arrivingLate(let m): s(.journeyMarginArrivingLate, ["late": String(m)])
+            case .arrivingEarly(let m): s(.journeyMarginArrivingEarly, ["late": String(m)])
+            case .leavingLate(let m): s(.journeyMarginLeavingLate, ["late": String(m)])
+            case .live: s(.journeyMarginLive)
+            }
+            text += "; \(why): " + (c.canBeMade ? s(.journeyMinutes, ["minutes": String(JourneyChangeDTO.minutes(live))]) : s(.journeyMarginMissed))
+        }
+        return "<li class=\"leg leg-margin\"\(c.isTight ? " data-tight" : "")>\(text)</li>"
     }
 
     static func leg(_ leg: JourneyLegDTO, strings s: Strings) -> HTML {

@@ -1,0 +1,55 @@
+/// A change between two rides of a journey: where, the walk between, and the time to spare, by the
+/// timetable and by the live times. The one rule for a change's margin, which the API, the pages, the
+/// CLI and commuting mode all read.
+public struct JourneyChange: Sendable, Hashable {
+    /// Where the ride arriving stops, and where the next one leaves.
+    public var arrivingAt: JourneyStop
+    public var leavingFrom: JourneyStop
+    /// Walking (or changing platform) between the two.
+    public var walkSeconds: Int
+    /// Seconds to change by the timetable: from the arrival to the next departure (the walk is part of it).
+    public var marginSeconds: Int
+    /// The same by the live times, when either ride has them.
+    public var liveMarginSeconds: Int?
+    /// How late (negative: early) the arriving ride and the next one run, when live.
+    public var arrivingLateSeconds: Int?
+    public var leavingLateSeconds: Int?
+
+    /// The margin the traveller has now: live where known.
+    public var currentMarginSeconds: Int { liveMarginSeconds ?? marginSeconds }
+
+    /// Whether the change can be made: the margin covers the walk.
+    public static func canBeMade(margin: Int, walk: Int) -> Bool { margin >= walk }
+
+    /// Whether it is tight: under a minute to spare beyond the walk.
+    public static func isTight(margin: Int, walk: Int) -> Bool { margin < walk + 60 }
+}
+
+extension Journey {
+    /// Each change, in order: between one ride and the next, with the walks between them.
+    public var changes: [JourneyChange] {
+        var changes: [JourneyChange] = []
+        var arriving: TransitLeg?
+        var walk = 0
+        for leg in legs {
+            switch leg {
+            case .walk(let w):
+                walk += w.seconds
+            case .transit(let next):
+                if let ride = arriving {
+                    let live = ride.expectedArrival != nil || next.expectedDeparture != nil
+                    func seconds(_ later: Instant, _ earlier: Instant) -> Int { Int(later.epochSeconds - earlier.epochSeconds) }
+                    changes.append(JourneyChange(
+                        arrivingAt: ride.to, leavingFrom: next.from, walkSeconds: walk,
+                        marginSeconds: seconds(next.departure, ride.arrival),
+                        liveMarginSeconds: live ? seconds(next.expectedDeparture ?? next.departure, ride.expectedArrival ?? ride.arrival) : nil,
+                        arrivingLateSeconds: ride.expectedArrival.map { seconds($0, ride.arrival) },
+                        leavingLateSeconds: next.expectedDeparture.map { seconds($0, next.departure) }))
+                }
+                arriving = next
+                walk = 0
+            }
+        }
+        return changes
+    }
+}
