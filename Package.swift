@@ -186,7 +186,7 @@ let package = Package(
         .executableTarget(
             name: "onward-bench",
             dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "GTFSSource", "App", "API", "Transit", "WebPages",
-                           "NationalRail", "DataSources", "TransitSources", "SkiMap",
+                           "NationalRail", "DataSources", "TransitSources", "SkiMap", "Commute", "Services", "Storage", "OnwardTesting",
                            .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             swiftSettings: strict
         ),
