@@ -40,7 +40,7 @@ struct CommuteCommand: AsyncParsableCommand {
     @Flag(help: "Also say when the traveller is near a station, before the journey starts.")
     var nearStation = false
 
-    @Flag(help: "One JSON line per alert: {\"at\", \"kind\", \"stopId\", \"stopName\", \"message\"}.")
+    @Flag(help: "One JSON line per alert: {\"at\", \"kind\", \"stopId\", \"stopName\", \"message\", \"basis\"}.")
     var json = false
 
     @OptionGroup var feeds: FeedOptions

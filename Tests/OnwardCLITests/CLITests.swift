@@ -126,7 +126,7 @@ struct CLITests {
         let out = try OnwardExecutable.run(["commute", "Lebak Bulus", "Bundaran HI", "--date", "2026-11-23", "--time", "07:58",
                                             "--track", track.path, "--beacons", beacons.path, "--json"])
         #expect(out.status == 0, "\(out.stderr)")
-        #expect(out.stdout.split(separator: "\n").map { String($0) }.map { $0.contains("\"kind\":\"vehicleArriving\"") ? "v" : $0.contains("\"at\":\"2026-11-23T08:20:00+07:00\",\"kind\":\"arrivingAtDestination\"") ? "d" : $0 } == ["v", "d"])
+        #expect(out.stdout.split(separator: "\n").map { String($0) }.map { $0.contains("\"kind\":\"vehicleArriving\"") ? "v" : $0.contains("\"at\":\"2026-11-23T08:20:00+07:00\",\"basis\":\"beacon\",\"kind\":\"arrivingAtDestination\"") ? "d" : $0 } == ["v", "d"])
         try "{\"at\": \"yesterday\", \"lat\": 1, \"lon\": 2}\n".write(to: track, atomically: true, encoding: .utf8)
         let bad = try OnwardExecutable.run(["commute", "Lebak Bulus", "Bundaran HI", "--track", track.path])
         #expect(bad.status != 0 && bad.stderr.contains("track.jsonl line 1: \"at\" is not an ISO 8601 time"))
