@@ -40,13 +40,35 @@ public struct CommuteSession: Sendable, Codable, Equatable {
 
     /// The journey being made, as the session reads it.
     public struct JourneyState: Sendable, Codable, Hashable {
-        public var rides: [TransitLeg]
-        public var destination: JourneyStop?
+        public let rides: [TransitLeg]
+        public let destination: JourneyStop?
+        /// Each ride's course, worked out once: every event reads them several times (the engine's cost per fix).
+        let courses: [RideCourse]
 
-        init(_ j: Journey) {
-            rides = j.rides
-            destination = j.legs.last?.toStop
+        init(_ j: Journey) { self.init(rides: j.rides, destination: j.legs.last?.toStop) }
+
+        init(rides: [TransitLeg], destination: JourneyStop?) {
+            self.rides = rides
+            self.destination = destination
+            courses = rides.map(RideCourse.init)
         }
+
+        private enum CodingKeys: String, CodingKey { case rides, destination }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(rides: try c.decode([TransitLeg].self, forKey: .rides), destination: try c.decodeIfPresent(JourneyStop.self, forKey: .destination))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(rides, forKey: .rides)
+            try c.encodeIfPresent(destination, forKey: .destination)
+        }
+
+        // The courses follow from the rides.
+        public static func == (a: JourneyState, b: JourneyState) -> Bool { a.rides == b.rides && a.destination == b.destination }
+        public func hash(into hasher: inout Hasher) { hasher.combine(rides); hasher.combine(destination) }
     }
 
     public init(journey: Journey, settings: CommuteSettings = CommuteSettings(), stations: [StopPlace] = []) {
@@ -199,8 +221,7 @@ public struct CommuteSession: Sendable, Codable, Equatable {
     /// The ride whose vehicle is between leaving its boarding stop and two minutes past its arrival
     /// at `t` (the later ride where two overlap), with its course.
     func rideUnderWay(at t: Instant) -> (TransitLeg, RideCourse)? {
-        for ride in journey.rides.reversed() {
-            let course = RideCourse(ride)
+        for (ride, course) in zip(journey.rides, journey.courses).reversed() {
             if t >= course.leaves, t <= course.arrives.adding(seconds: 120) { return (ride, course) }
         }
         return nil
@@ -296,8 +317,7 @@ public struct CommuteSession: Sendable, Codable, Equatable {
     /// A ride not yet over that its live data says is cancelled: said at once (once per run), and the journey
     /// is planned again from where that ride would have been boarded (or, on board, from its next stop).
     private mutating func cancellations(now: Instant) -> [CommuteAlert] {
-        for ride in journey.rides where ride.status == .cancelled {
-            let course = RideCourse(ride)
+        for (ride, course) in zip(journey.rides, journey.courses) where ride.status == .cancelled {
             guard now < course.arrives, fired.insert("tripCancelled \(ride.tripID) \(ride.serviceDate.dayNumber)").inserted else { continue }
             let from = now < course.leaves ? ride.from : course.points.first { $0.time > now }?.stop ?? ride.to
             replanFrom = from
@@ -352,14 +372,15 @@ public struct CommuteSession: Sendable, Codable, Equatable {
         var rideLeaves: Instant?
         /// The ride's course, for an arrival.
         var course: RideCourse?
-        var message: String
+        /// Made only when the alert is given: targets are worked out for every event.
+        var message: () -> String
 
         /// Once per station: a platform counts as its station.
         var key: String { Self.key(kind, stop) }
         static func key(_ kind: CommuteAlert.Kind, _ stop: JourneyStop) -> String { "\(kind.rawValue) \(stop.stationID ?? stop.stopID)" }
 
         func alert(at now: Instant, basis: CommuteAlert.Basis) -> CommuteAlert {
-            CommuteAlert(at: now, kind: kind, stopID: stop.stopID, stopName: stop.name, message: message, basis: basis)
+            CommuteAlert(at: now, kind: kind, stopID: stop.stopID, stopName: stop.name, message: message(), basis: basis)
         }
     }
 
@@ -370,28 +391,28 @@ public struct CommuteSession: Sendable, Codable, Equatable {
         var list: [Target] = []
         let rides = journey.rides
         if let first = rides.first {
-            let course = RideCourse(first)
+            let course = journey.courses[0]
             let leaves = course.leaves
             let platform = first.from.platform.map { ", platform \($0)" } ?? ""
             list.append(Target(kind: .vehicleArriving, stop: first.from,
                                timeTrigger: leaves.adding(seconds: -Int64(settings.vehicleLeadSeconds)), basis: course.isLive ? .liveTimes : .timetable,
                                rideLeaves: leaves,
-                               message: "Your \(first.routeShortName) to \(first.headsign) is arriving at \(first.from.name)\(platform): it leaves at \(Self.clock(leaves, first.from))."))
+                               message: { "Your \(first.routeShortName) to \(first.headsign) is arriving at \(first.from.name)\(platform): it leaves at \(Self.clock(leaves, first.from))." }))
         }
         for (i, ride) in rides.enumerated() {
-            let course = RideCourse(ride)
+            let course = journey.courses[i]
             let before = course.points[course.points.count - 2].time
             let delay = course.isLive ? 0 : observedDelay?[ride.tripID] ?? 0
             let basis: CommuteAlert.Basis = course.isLive ? .liveTimes : delay > 0 ? .position : .timetable
             var target = Target(kind: .arrivingAtDestination, stop: ride.to, timeTrigger: before.adding(seconds: delay), basis: basis,
                                 earliest: before, rideLeaves: course.leaves, course: course,
-                                message: "Next stop \(ride.to.name): your stop. Time to get ready to get off.")
+                                message: { "Next stop \(ride.to.name): your stop. Time to get ready to get off." })
             if i + 1 < rides.count {
                 let next = rides[i + 1]
-                let nextLeaves = RideCourse(next).leaves
+                let nextLeaves = journey.courses[i + 1].leaves
                 let platform = next.from.platform.map { ", platform \($0)" } ?? ""
                 target.kind = .arrivingAtTransfer
-                target.message = "Next stop \(ride.to.name): change to the \(next.routeShortName) to \(next.headsign)\(platform), leaving at \(Self.clock(nextLeaves, next.from))."
+                target.message = { "Next stop \(ride.to.name): change to the \(next.routeShortName) to \(next.headsign)\(platform), leaving at \(Self.clock(nextLeaves, next.from))." }
             }
             list.append(target)
         }
