@@ -57,7 +57,7 @@ public enum CommuteReplay {
         let zone = TimeZone(identifier: begun.from.timeZone) ?? .gmt
         try heading(Replayed(journey: begun.journey, zone: zone))
         let start = min(now, events.first?.at ?? now)
-        try await driver.replay(&begun.session, plan: begun.plan, events: events, from: start, until: begun.journey.arrival.adding(seconds: 3_600)) {
+        try await driver.replay(&begun.session, journey: begun.journey, plan: begun.plan, events: events, from: start, until: begun.journey.arrival.adding(seconds: 3_600)) {
             try report(CommuteAlertDTO($0, zone: zone))
         }
     }

@@ -21,8 +21,14 @@ public struct CommuteSession: Sendable, Codable, Equatable {
     private var observedDelay: [String: Int64]?
     /// The last stop a beacon was seen at, and when.
     private var lastBeacon: Sighting?
-    /// Set when a change was missed: the driver plans again from there and hands the new journey in.
+    /// Set when a change was missed (or a ride cancelled, or a connection can no longer be made): the
+    /// driver plans again from there and hands the new journey in.
     public private(set) var replanFrom: JourneyStop?
+    /// For a connection that can no longer be made: plan from the change as the ride arrives there
+    /// (not now), keeping the rides up to it (`Journey.keepingRides`).
+    public private(set) var replan: Replan?
+    /// The connections given up at each change station ("the 08:20 T2"), said with the next alert there.
+    private var lostConnections: [String: String]?
     /// The time of the last event handled: the session's own clock.
     public private(set) var time: Instant?
 
@@ -38,37 +44,54 @@ public struct CommuteSession: Sendable, Codable, Equatable {
         var accuracy: Double
     }
 
+    /// How to plan again ahead of a change that can no longer be made.
+    public struct Replan: Sendable, Codable, Hashable {
+        /// When the ride arrives at the change.
+        public var at: Instant
+        /// How many rides of the journey to keep.
+        public var keepRides: Int
+
+        public init(at: Instant, keepRides: Int) { self.at = at; self.keepRides = keepRides }
+    }
+
     /// The journey being made, as the session reads it.
     public struct JourneyState: Sendable, Codable, Hashable {
         public let rides: [TransitLeg]
         public let destination: JourneyStop?
+        /// Walking between each ride and the next, in seconds.
+        let walks: [Int]
         /// Each ride's course, worked out once: every event reads them several times (the engine's cost per fix).
         let courses: [RideCourse]
 
-        init(_ j: Journey) { self.init(rides: j.rides, destination: j.legs.last?.toStop) }
+        init(_ j: Journey) { self.init(rides: j.rides, destination: j.legs.last?.toStop, walks: j.changes.map(\.walkSeconds)) }
 
-        init(rides: [TransitLeg], destination: JourneyStop?) {
+        init(rides: [TransitLeg], destination: JourneyStop?, walks: [Int]) {
             self.rides = rides
             self.destination = destination
+            self.walks = walks
             courses = rides.map(RideCourse.init)
         }
 
-        private enum CodingKeys: String, CodingKey { case rides, destination }
+        private enum CodingKeys: String, CodingKey { case rides, destination, walks }
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(rides: try c.decode([TransitLeg].self, forKey: .rides), destination: try c.decodeIfPresent(JourneyStop.self, forKey: .destination))
+            let rides = try c.decode([TransitLeg].self, forKey: .rides)
+            // Kept before walks were: none known.
+            self.init(rides: rides, destination: try c.decodeIfPresent(JourneyStop.self, forKey: .destination),
+                      walks: try c.decodeIfPresent([Int].self, forKey: .walks) ?? Array(repeating: 0, count: max(rides.count - 1, 0)))
         }
 
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(rides, forKey: .rides)
             try c.encodeIfPresent(destination, forKey: .destination)
+            try c.encode(walks, forKey: .walks)
         }
 
         // The courses follow from the rides.
-        public static func == (a: JourneyState, b: JourneyState) -> Bool { a.rides == b.rides && a.destination == b.destination }
-        public func hash(into hasher: inout Hasher) { hasher.combine(rides); hasher.combine(destination) }
+        public static func == (a: JourneyState, b: JourneyState) -> Bool { a.rides == b.rides && a.destination == b.destination && a.walks == b.walks }
+        public func hash(into hasher: inout Hasher) { hasher.combine(rides); hasher.combine(destination); hasher.combine(walks) }
     }
 
     public init(journey: Journey, settings: CommuteSettings = CommuteSettings(), stations: [StopPlace] = []) {
@@ -102,11 +125,15 @@ public struct CommuteSession: Sendable, Codable, Equatable {
             alerts += positionAlerts(now: now)
         case .journey(let j, _):
             // A new plan (other rides) answers a request to plan again; new live times for the same rides do not.
-            if j.rides.map(\.tripID) != journey.rides.map(\.tripID) { replanFrom = nil }
+            if j.rides.map(\.tripID) != journey.rides.map(\.tripID) {
+                replanFrom = nil
+                replan = nil
+            }
             journey = JourneyState(j)
             // New live times may put the vehicle where a held fix said it was.
             if let held = doubtful, judge(held) == nil { believe(held) }
             alerts += cancellations(now: now)
+            connectionsAtRisk(now: now)
         }
         alerts += timeAlerts(now: now)
         alerts += missedConnection(now: now)
@@ -328,6 +355,26 @@ public struct CommuteSession: Sendable, Codable, Equatable {
         return []
     }
 
+    // MARK: A connection that can no longer be made
+
+    /// By the live times, a change ahead no longer covers its walk: ask for a plan from that change as the
+    /// ride arrives there, keeping the rides up to it, so the alert before the change offers the way on.
+    private mutating func connectionsAtRisk(now: Instant) {
+        guard replanFrom == nil else { return }
+        for i in journey.rides.indices.dropLast() where i < journey.walks.count {
+            let ride = journey.rides[i], next = journey.rides[i + 1]
+            let arrives = journey.courses[i].arrives, leaves = journey.courses[i + 1].leaves
+            guard now < arrives, !fired.contains(Target.key(.arrivingAtTransfer, ride.to)),
+                  !JourneyChange.canBeMade(margin: Int(leaves.epochSeconds - arrives.epochSeconds), walk: journey.walks[i]),
+                  fired.insert("connectionLost \(next.tripID) \(next.serviceDate.dayNumber)").inserted else { continue }
+            replanFrom = ride.to
+            replan = Replan(at: arrives, keepRides: i + 1)
+            let key = ride.to.stationID ?? ride.to.stopID
+            lostConnections = (lostConnections ?? [:]).merging([key: "\(Self.clock(leaves, next.from)) \(next.routeShortName)"]) { $1 }
+            return
+        }
+    }
+
     // MARK: A missed change
 
     /// The change under way: the ride after a station where "arriving at your change" was said.
@@ -412,7 +459,8 @@ public struct CommuteSession: Sendable, Codable, Equatable {
                 let nextLeaves = journey.courses[i + 1].leaves
                 let platform = next.from.platform.map { ", platform \($0)" } ?? ""
                 target.kind = .arrivingAtTransfer
-                target.message = { "Next stop \(ride.to.name): change to the \(next.routeShortName) to \(next.headsign)\(platform), leaving at \(Self.clock(nextLeaves, next.from))." }
+                let lost = lostConnections?[ride.to.stationID ?? ride.to.stopID].map { "the \($0) will have left: " } ?? ""
+                target.message = { "Next stop \(ride.to.name): \(lost)change to the \(next.routeShortName) to \(next.headsign)\(platform), leaving at \(Self.clock(nextLeaves, next.from))." }
             }
             list.append(target)
         }

@@ -26,6 +26,18 @@ public struct JourneyChange: Sendable, Hashable {
 }
 
 extension Journey {
+    /// The first `rides` rides of this journey (with the walks before them), then `rest`: the journey
+    /// planned again from where the last ride kept arrives.
+    public func keepingRides(_ rides: Int, then rest: Journey) -> Journey {
+        var kept: [JourneyLeg] = []
+        var count = 0
+        for leg in legs where count < rides {
+            kept.append(leg)
+            if case .transit = leg { count += 1 }
+        }
+        return Journey(legs: kept + rest.legs)
+    }
+
     /// Each change, in order: between one ride and the next, with the walks between them.
     public var changes: [JourneyChange] {
         var changes: [JourneyChange] = []

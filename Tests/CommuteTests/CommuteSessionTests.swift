@@ -45,6 +45,15 @@ private func journey(firstLate: Int64 = 0) -> Journey {
 /// Runs events through a session, waking it at each deadline before the next event (as a driver does),
 /// and on until `until`; returns "HH:MM:SS kind stop" per alert (with " by BASIS" when `basis`).
 private func replay(_ session: inout CommuteSession, _ events: [CommuteEvent], until end: Instant = at("08:45"), basis: Bool = false) -> [String] {
+    replayAlerts(&session, events, until: end).map { a in
+        let s = ((a.at.epochSeconds % 86_400) + 86_400) % 86_400
+        let line = String(format: "%02d:%02d:%02d %@ %@", s / 3600, s / 60 % 60, s % 60, a.kind.rawValue, a.stopID)
+        return basis ? line + " by " + (a.basis?.rawValue ?? "?") : line
+    }
+}
+
+/// `replay`, with the alerts whole.
+private func replayAlerts(_ session: inout CommuteSession, _ events: [CommuteEvent], until end: Instant = at("08:45")) -> [CommuteAlert] {
     var out: [CommuteAlert] = []
     var now = events.first?.at ?? at("07:00")
     func wake(before limit: Instant) {
@@ -59,11 +68,7 @@ private func replay(_ session: inout CommuteSession, _ events: [CommuteEvent], u
         out += session.handle(e)
     }
     wake(before: end)
-    return out.map { a in
-        let s = ((a.at.epochSeconds % 86_400) + 86_400) % 86_400
-        let line = String(format: "%02d:%02d:%02d %@ %@", s / 3600, s / 60 % 60, s % 60, a.kind.rawValue, a.stopID)
-        return basis ? line + " by " + (a.basis?.rawValue ?? "?") : line
-    }
+    return out
 }
 
 private func fix(_ time: String, _ stop: JourneyStop, accuracy: Double = 10, east: Double = 0) -> CommuteEvent {
@@ -261,6 +266,29 @@ struct CommuteSessionTests {
         let alerts = replay(&s, [.tick(at("07:50")), .journey(skipping, at: at("07:55"))], basis: true)
         #expect(alerts == ["08:01:00 vehicleArriving A by liveTimes", "08:13:00 arrivingAtTransfer X1 by liveTimes",
                            "08:25:00 arrivingAtDestination D by timetable"])
+    }
+
+    @Test("a train late enough to miss its connection: a plan from the change as it arrives, and the alert before the change offers it")
+    func connectionLost() {
+        var s = CommuteSession(journey: journey())
+        // 6 minutes late: arriving at X1 08:21, after the 08:20 T2 leaves X2.
+        #expect(replay(&s, [.tick(at("07:50")), .journey(journey(firstLate: 360), at: at("07:55"))], until: at("07:56")).isEmpty)
+        #expect(s.replanFrom?.stopID == "X1" && s.replan == CommuteSession.Replan(at: at("08:21"), keepRides: 1))
+        // The driver plans from X1 at 08:21 and keeps the first ride: the 08:25 T2b.
+        let rest = Journey(legs: [.walk(WalkLeg(from: X, to: X2, departure: at("08:21"), seconds: 9)),
+                                  .transit(ride("T2b", X2, "08:25", [(Y, "08:30")], D, "08:35"))])
+        let spliced = journey(firstLate: 360).keepingRides(1, then: rest)
+        #expect(spliced.rides.map(\.tripID) == ["T1", "T2b"] && spliced.legs.count == 3)
+        let alerts = replayAlerts(&s, [.journey(spliced, at: at("07:56"))], until: at("09:00"))
+        #expect(s.replanFrom == nil && s.replan == nil)
+        #expect(alerts.map(\.kind) == [.vehicleArriving, .arrivingAtTransfer, .arrivingAtDestination])
+        #expect(alerts[1].at == at("08:16") && alerts[1].message
+            == "Next stop Stop X1: the 08:20 T2 will have left: change to the T2b to Terminus, platform 2, leaving at 08:25.")
+        #expect(alerts[2].at == at("08:30"))
+        // Live times that keep the connection possible ask for nothing.
+        var fine = CommuteSession(journey: journey())
+        _ = replay(&fine, [.tick(at("07:50")), .journey(journey(firstLate: 240), at: at("07:55"))], until: at("07:56"))
+        #expect(fine.replanFrom == nil)
     }
 
     @Test("speed limits come from the ride's mode: 60 m/s is a jump on a bus, not on a train")

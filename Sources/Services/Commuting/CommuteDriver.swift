@@ -77,6 +77,15 @@ public struct CommuteDriver: Sendable {
         return try? await Queries(sources, now: now).journeys(q).journeys.journeys.first
     }
 
+    /// The journey to follow once the session asks to plan again (`replanFrom`): planned from there at the
+    /// moment it says (as the ride arrives, ahead of a change that can no longer be made; else now) and, ahead
+    /// of a change, joined to the rides up to it. Nil when no way is found (the old journey is then followed).
+    public func replanned(_ session: CommuteSession, current: Journey, plan: CommuteState.Plan, now: Instant) async -> Journey? {
+        guard let from = session.replanFrom, let time = session.time,
+              let journey = await replan(from: from.stopID, plan: plan, at: session.replan?.at ?? time, now: now) else { return nil }
+        return session.replan.map { current.keepingRides($0.keepRides, then: journey) } ?? journey
+    }
+
     /// The positions of a traveller who follows `journey` on time, setting out before its first departure.
     public static func simulatedTrack(_ journey: Journey) -> [CommuteEvent] {
         SimulatedTraveller.track(following: journey, from: journey.departure.adding(seconds: -simulationLeadSeconds))
@@ -85,20 +94,22 @@ public struct CommuteDriver: Sendable {
     /// Drives `session` through `events` in time order from `start`, waking it at each deadline in between,
     /// and planning again from the station of a missed change, as the server does; each alert is reported
     /// as it is given.
-    public func replay(_ session: inout CommuteSession, plan: CommuteState.Plan, events: [CommuteEvent], from start: Instant, until end: Instant,
-                       report: (CommuteAlert) throws -> Void) async rethrows {
+    public func replay(_ session: inout CommuteSession, journey: Journey, plan: CommuteState.Plan, events: [CommuteEvent], from start: Instant,
+                       until end: Instant, report: (CommuteAlert) throws -> Void) async rethrows {
+        var current = journey
         var pending = events.sorted { $0.at < $1.at }[...]
         let last = max(end, pending.last?.at ?? end)
         // What is due at the start is said at once.
         for alert in session.handle(.tick(start)) { try report(alert) }
         while true {
             for alert in session.advance(to: last, events: &pending) { try report(alert) }
-            guard let from = session.replanFrom, let at = session.time else { break }
-            guard let journey = await replan(from: from.stopID, plan: plan, at: at, now: at) else {
+            guard session.replanFrom != nil, let at = session.time else { break }
+            guard let journey = await replanned(session, current: current, plan: plan, now: at) else {
                 // No other way found: the rest of the old journey is still said.
                 for alert in session.advance(to: last, events: &pending) { try report(alert) }
                 break
             }
+            current = journey
             for alert in session.handle(.journey(journey, at: at)) { try report(alert) }
         }
     }

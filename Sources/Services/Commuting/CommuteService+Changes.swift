@@ -81,7 +81,7 @@ extension CommuteService {
     /// Plans again after a missed change, when the engine asks.
     func replan(_ id: String, after change: Change) async throws {
         guard let from = change.state.session.replanFrom, let at = change.state.session.time else { return }
-        guard let journey = await driver.replan(from: from.stopID, plan: change.state.plan, at: at, now: now()) else {
+        guard let journey = await driver.replanned(change.state.session, current: change.state.journey, plan: change.state.plan, now: now()) else {
             // No other way: carry on with the old journey (the engine goes on once asked again).
             return
         }
