@@ -9,12 +9,38 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
     /// An ISO 8601 date and time with its offset, as the API writes them ("2026-11-23T08:00:00+07:00"),
     /// with or without fractions of a second (a browser's `toISOString()` has milliseconds); the
     /// fraction is dropped.
+    /// An ISO 8601 date and time with its offset (`2026-11-23T08:00:00+07:00`, `…Z`), the one reading of
+    /// such a time everywhere (the API's `at`, a device's sighting, a track). A day or time that does not
+    /// exist is refused, never rolled over (30 February is not 2 March). RFC 3339 allows fractional
+    /// seconds (`…T08:00:00.25+07:00`); instants count whole seconds, so they are dropped.
     public init?(iso8601 text: String) {
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { self.init(date); return }
-        formatter.formatOptions.insert(.withFractionalSeconds)
-        guard let date = formatter.date(from: text) else { return nil }
+        // Foundation's value parser: a new ISO8601DateFormatter per call was a fifth of the server's cost of a
+        // commute's position fix (issue 24's profile). It rolls impossible fields over, so they are checked first.
+        guard Self.fieldsExist(iso8601: text), let date = try? Date.ISO8601FormatStyle().parse(Self.droppingFraction(text)) else { return nil }
         self.init(date)
+    }
+
+    /// Whether the date and time of `YYYY-MM-DDTHH:MM:SS…` name a day that exists and a time of day
+    /// (hours 0–23, minutes and seconds 0–59); what follows the seconds is left to the parser.
+    static func fieldsExist(iso8601 text: String) -> Bool {
+        let u = Array(text.utf8)
+        guard u.count >= 19, u[10] == UInt8(ascii: "T") || u[10] == UInt8(ascii: "t"), u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"),
+              ServiceDate(iso: text.prefix(10)) != nil else { return false }
+        func number(_ at: Int) -> Int? {
+            guard (48...57).contains(u[at]), (48...57).contains(u[at + 1]) else { return nil }
+            return Int(u[at] - 48) * 10 + Int(u[at + 1] - 48)
+        }
+        guard let h = number(11), let m = number(14), let s = number(17) else { return false }
+        return h <= 23 && m <= 59 && s <= 59
+    }
+
+    /// The text without a fractional part of its seconds (`…:00.297Z` → `…:00Z`).
+    static func droppingFraction(_ text: String) -> String {
+        let u = Array(text.utf8)
+        guard u.count > 20, u[19] == UInt8(ascii: ".") else { return text }
+        var end = 20
+        while end < u.count, (48...57).contains(u[end]) { end += 1 }
+        return String(decoding: u[..<19] + u[end...], as: UTF8.self)
     }
 
     public static func now() -> Instant { Instant(Date()) }

@@ -26,11 +26,7 @@ public enum TimeText {
     /// An ISO 8601 date and time with an offset (`2026-11-23T08:00:00+07:00`, `…Z`; fractions of a second
     /// are dropped). With `localZone`, one without an offset (`2026-11-23T08:00[:00]`) is read in that zone.
     public static func instant(_ text: String, localZone: TimeZone? = nil, parameter: String) throws(QueryError) -> Instant {
-        // The formatter rolls impossible fields over (30 February becomes 2 March): check them first.
-        // RFC 3339 allows fractional seconds ("…T08:00:00.25+07:00"); times count in whole seconds.
-        if fieldsExist(iso8601: text), let date = ISO8601DateFormatter().date(from: droppingFraction(text)) {
-            return Instant(epochSeconds: Int64(date.timeIntervalSince1970))
-        }
+        if let instant = Instant(iso8601: text) { return instant }
         if let zone = localZone, let local = localDateTime(text) {
             return LocalTime.instant(date: local.date, secondsOfDay: local.seconds, in: zone)
         }
@@ -43,28 +39,5 @@ public enum TimeText {
         let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, let date = ServiceDate(iso: parts[0]), let seconds = try? secondsOfDay(String(parts[1]), parameter: "") else { return nil }
         return (date, seconds)
-    }
-
-    /// Whether the date and time of `YYYY-MM-DDTHH:MM:SS…` name a day that exists and a time of day
-    /// (hours 0–23, minutes and seconds 0–59); what follows the seconds is left to the formatter.
-    static func fieldsExist(iso8601 text: String) -> Bool {
-        let u = Array(text.utf8)
-        guard u.count >= 19, u[10] == UInt8(ascii: "T") || u[10] == UInt8(ascii: "t"), u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"),
-              ServiceDate(iso: text.prefix(10)) != nil else { return false }
-        func number(_ at: Int) -> Int? {
-            guard (48...57).contains(u[at]), (48...57).contains(u[at + 1]) else { return nil }
-            return Int(u[at] - 48) * 10 + Int(u[at + 1] - 48)
-        }
-        guard let h = number(11), let m = number(14), let s = number(17) else { return false }
-        return h <= 23 && m <= 59 && s <= 59
-    }
-
-    /// The text without a fractional part of its seconds (`…:00.297Z` → `…:00Z`).
-    static func droppingFraction(_ text: String) -> String {
-        let u = Array(text.utf8)
-        guard u.count > 20, u[19] == UInt8(ascii: ".") else { return text }
-        var end = 20
-        while end < u.count, (48...57).contains(u[end]) { end += 1 }
-        return String(decoding: u[..<19] + u[end...], as: UTF8.self)
     }
 }
