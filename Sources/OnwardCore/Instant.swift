@@ -9,38 +9,37 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
     /// An ISO 8601 date and time with its offset, as the API writes them ("2026-11-23T08:00:00+07:00"),
     /// with or without fractions of a second (a browser's `toISOString()` has milliseconds); the
     /// fraction is dropped.
-    /// An ISO 8601 date and time with its offset (`2026-11-23T08:00:00+07:00`, `…Z`), the one reading of
-    /// such a time everywhere (the API's `at`, a device's sighting, a track). A day or time that does not
-    /// exist is refused, never rolled over (30 February is not 2 March). RFC 3339 allows fractional
-    /// seconds (`…T08:00:00.25+07:00`); instants count whole seconds, so they are dropped.
+    /// An ISO 8601 date and time with its offset (`2026-11-23T08:00:00+07:00`, `…Z`, `…+0700`), the one
+    /// reading of such a time everywhere (the API's `at`, a device's sighting, a track). A day or time that
+    /// does not exist is refused, never rolled over (30 February is not 2 March); any offset RFC 3339 allows
+    /// (up to ±23:59) is read. Fractional seconds are allowed and dropped: instants count whole seconds.
     public init?(iso8601 text: String) {
-        // Foundation's value parser: a new ISO8601DateFormatter per call was a fifth of the server's cost of a
-        // commute's position fix (issue 24's profile). It rolls impossible fields over, so they are checked first.
-        guard Self.fieldsExist(iso8601: text), let date = try? Date.ISO8601FormatStyle().parse(Self.droppingFraction(text)) else { return nil }
-        self.init(date)
-    }
-
-    /// Whether the date and time of `YYYY-MM-DDTHH:MM:SS…` name a day that exists and a time of day
-    /// (hours 0–23, minutes and seconds 0–59); what follows the seconds is left to the parser.
-    static func fieldsExist(iso8601 text: String) -> Bool {
+        // Read by hand: Foundation's formatters roll impossible fields over, refuse offsets past ±18:00, and
+        // ISO8601DateFormatter, made per call, was a fifth of the server's cost of a commute's position fix.
         let u = Array(text.utf8)
-        guard u.count >= 19, u[10] == UInt8(ascii: "T") || u[10] == UInt8(ascii: "t"), u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"),
-              ServiceDate(iso: text.prefix(10)) != nil else { return false }
-        func number(_ at: Int) -> Int? {
-            guard (48...57).contains(u[at]), (48...57).contains(u[at + 1]) else { return nil }
-            return Int(u[at] - 48) * 10 + Int(u[at + 1] - 48)
+        func digit(_ i: Int) -> Int? { i < u.count && (48...57).contains(u[i]) ? Int(u[i] - 48) : nil }
+        func two(_ i: Int) -> Int? { guard let a = digit(i), let b = digit(i + 1) else { return nil }; return a * 10 + b }
+        guard u.count >= 20, u[10] == UInt8(ascii: "T") || u[10] == UInt8(ascii: "t"), u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"),
+              let day = ServiceDate(iso: text.prefix(10)), let h = two(11), let m = two(14), let s = two(17), h <= 23, m <= 59, s <= 59 else { return nil }
+        var i = 19
+        if u[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digit(i) != nil else { return nil }
+            while digit(i) != nil { i += 1 }
         }
-        guard let h = number(11), let m = number(14), let s = number(17) else { return false }
-        return h <= 23 && m <= 59 && s <= 59
-    }
-
-    /// The text without a fractional part of its seconds (`…:00.297Z` → `…:00Z`).
-    static func droppingFraction(_ text: String) -> String {
-        let u = Array(text.utf8)
-        guard u.count > 20, u[19] == UInt8(ascii: ".") else { return text }
-        var end = 20
-        while end < u.count, (48...57).contains(u[end]) { end += 1 }
-        return String(decoding: u[..<19] + u[end...], as: UTF8.self)
+        guard i < u.count else { return nil }
+        var offset = 0
+        switch u[i] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            guard i + 1 == u.count else { return nil }
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let colon = i + 3 < u.count && u[i + 3] == UInt8(ascii: ":")
+            guard let oh = two(i + 1), let om = two(colon ? i + 4 : i + 3), oh <= 23, om <= 59, u.count == i + (colon ? 6 : 5) else { return nil }
+            offset = (oh * 3600 + om * 60) * (u[i] == UInt8(ascii: "-") ? -1 : 1)
+        default:
+            return nil
+        }
+        self.init(epochSeconds: Int64(day.dayNumber) * 86_400 + Int64(h * 3600 + m * 60 + s - offset))
     }
 
     public static func now() -> Instant { Instant(Date()) }
