@@ -123,6 +123,12 @@ struct ScaleOutTests {
             #expect(try await P.send(travellerServer, .post, "/api/v1/trips/join", #"{"code": "\#(trip.inviteCode!)"}"#, token: tom).status == .ok)
             let tomID = try await TripSocialAPITests.id(travellerServer, tom)
             try await TripLiveTests.live(hostServer, trip.id, hana, radius: 10_000) { host, _ in
+                // Tom's joining is relayed too and may reach the host's map after it opened, between any two of the
+                // messages below (CI saw it once): a members message before the last step is not what is checked.
+                func next(positions: Bool) async throws -> TripLiveTests.Message? {
+                    while let m = positions ? try await host.next() : try await host.nextNonPosition() { if m.type != "members" { return m } }
+                    return nil
+                }
                 // Each written on the traveller's server, heard on the host's.
                 func within(_ write: () async throws -> Void, _ heard: () async throws -> Bool) async throws {
                     let sent = ContinuousClock.now
@@ -133,17 +139,17 @@ struct ScaleOutTests {
                 }
                 try await within({
                     try await TripLiveTests.share(travellerServer, trip.id, tom, 42.5350919, 1.488898, until: soon.adding(seconds: 3600).description)
-                }, { try await host.next()?.position?.person == tomID })
+                }, { try await next(positions: true)?.position?.person == tomID })
                 try await within({
                     _ = try await P.send(travellerServer, .post, "/api/v1/chat/trip:\(trip.id)", #"{"text": "On the lift"}"#, token: tom)
-                }, { try await host.nextNonPosition()?.message?.text == "On the lift" })
+                }, { try await next(positions: false)?.message?.text == "On the lift" })
                 let event = try P.decode(try await P.send(hostServer, .post, "/api/v1/trips/\(trip.id)/events",
                                                           #"{"title": "Fondue", "at": "\#(soon.adding(seconds: 3600))", "latitude": 42.56, "longitude": 1.49, "audience": "chosen", "people": ["\#(tomID)"]}"#,
                                                           token: hana), as: TripEventDTO.self)
-                #expect(try await host.nextNonPosition()?.event?.id == event.id)
+                #expect(try await next(positions: false)?.event?.id == event.id)
                 try await within({
                     _ = try await P.send(travellerServer, .put, "/api/v1/trips/\(trip.id)/events/\(event.id)/rsvp", #"{"answer": "going"}"#, token: tom)
-                }, { try await host.nextNonPosition()?.event?.answers == [tomID: "going"] })
+                }, { try await next(positions: false)?.event?.answers == [tomID: "going"] })
                 try await within({
                     _ = try await P.send(travellerServer, .delete, "/api/v1/trips/\(trip.id)/members/me", token: tom)
                 }, { try await host.nextNonPosition()?.type == "members" })
