@@ -182,29 +182,31 @@ def test_a_simulated_commute_alerts_in_order_in_the_page_as_notifications_and_by
         """)
         assert registrations == 1
         browser.execute_cdp_cmd("ServiceWorker.enable", {})
-        delivered, errors = False, []
+        # The page is not told its registration's number: hand the message to each number in turn until the
+        # worker shows it (a number that names another origin's worker, left by an earlier test, shows nothing here).
+        read_shown = """
+          var done = arguments[arguments.length - 1];
+          navigator.serviceWorker.ready.then(function (r) { return r.getNotifications(); })
+            .then(function (list) { done(list.map(function (n) { return n.body; })); });
+        """
+        bodies, errors = [], []
         for origin in (base, base + "/"):
-            for registration_id in range(0, 4):
+            for registration_id in range(0, 16):
                 try:
                     browser.execute_cdp_cmd("ServiceWorker.deliverPushMessage",
                                             {"origin": origin, "registrationId": str(registration_id), "data": endpoint.received[3]})
-                    delivered = True
-                    break
-                except Exception as e:  # noqa: BLE001 - the registration's number is not given to a page
+                except Exception as e:  # noqa: BLE001 - no such registration for this origin
                     errors.append(str(e)[:200])
-            if delivered:
+                    continue
+                deadline = time.time() + 3
+                while time.time() < deadline and not bodies:
+                    bodies = browser.execute_async_script(read_shown)
+                    time.sleep(0.2)
+                if bodies:
+                    break
+            if bodies:
                 break
-        assert delivered, errors
-        deadline = time.time() + 10
-        bodies = []
-        while time.time() < deadline and not bodies:
-            bodies = browser.execute_async_script("""
-              var done = arguments[arguments.length - 1];
-              navigator.serviceWorker.ready.then(function (r) { return r.getNotifications(); })
-                .then(function (list) { done(list.map(function (n) { return n.body; })); });
-            """)
-            time.sleep(0.2)
-        assert bodies == [pushed[3]["alert"]["message"]]
+        assert bodies == [pushed[3]["alert"]["message"]], errors
     finally:
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
         endpoint.stop()
