@@ -12,6 +12,7 @@ public struct OpenedStorage: Sendable {
     public var commutes: any CommuteRepository
     public var people: any PeopleRepository
     public var trips: any TripRepository
+    public var watches: any WatchRepository
     /// The PostgreSQL store, when that is the driver: what servers share live updates and leader locks through.
     public var postgres: PostgresStore?
     /// The database as the start-up log names it (never a password).
@@ -21,11 +22,11 @@ public struct OpenedStorage: Sendable {
     public static func open(_ config: ServeConfiguration, logger: Logger) async throws -> OpenedStorage {
         if let url = config.databaseURL {
             let store = try await PostgresStore.open(try PostgresLocation(url: url), logger: logger)
-            return OpenedStorage(realtimeFeeds: store.realtimeFeeds, commutes: store.commutes, people: store.people, trips: store.trips,
+            return OpenedStorage(realtimeFeeds: store.realtimeFeeds, commutes: store.commutes, people: store.people, trips: store.trips, watches: store.watches,
                                  postgres: store, description: store.location.description)
         }
         let store = try SQLiteStore(directory: config.dataDir)
-        return OpenedStorage(realtimeFeeds: store.realtimeFeeds, commutes: store.commutes, people: store.people, trips: store.trips,
+        return OpenedStorage(realtimeFeeds: store.realtimeFeeds, commutes: store.commutes, people: store.people, trips: store.trips, watches: store.watches,
                              postgres: nil, description: store.path)
     }
 

@@ -21,9 +21,9 @@ extension GTFSNetworkSource {
         query.transferSlack = request.transferSlackSeconds
         query.maxTransfers = request.maxTransfers
         query.wheelchair = request.wheelchair
-        let planner = self.planner, plan = query
+        let planner = self.planner, plan = query, live = state.hasRealtime && !request.timetableOnly
         let journeys = await PlanningPool.shared.run {
-            planner.journeys(plan, overlay: state.hasRealtime ? state.realtime.overlay : .empty, live: state.hasRealtime)
+            planner.journeys(plan, overlay: live ? state.realtime.overlay : .empty, live: live)
         }
         var answer = SourceJourneys(from: tt.place(from), to: tt.place(to), journeys: journeys, live: state.live(now: request.now))
         if journeys.isEmpty { answer.emptyReason = emptyReason(request, from: from, in: tt) }

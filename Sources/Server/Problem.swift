@@ -104,6 +104,7 @@ extension Problem {
         case .requestNotFound: (.notFound, "No such request")
         case .conversationNotFound: (.notFound, "Conversation not found")
         case .journeyNotFound: (.notFound, "No such journey")
+        case .watchNotFound: (.notFound, "No such watched journey")
         case .webhookOff: (.notFound, "Not found")
         case .usernameTaken: (.conflict, "Username taken")
         case .notPossible: (.conflict, "Not possible now")

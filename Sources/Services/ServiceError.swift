@@ -23,6 +23,7 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         case requestNotFound = "request-not-found"
         case conversationNotFound = "conversation-not-found"
         case journeyNotFound = "journey-not-found"
+        case watchNotFound = "watch-not-found"
         case webhookOff = "not-found"
         // In conflict with the state things are in now.
         case usernameTaken = "username-taken"
@@ -42,7 +43,7 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         public var isNotFound: Bool {
             switch self {
             case .telegramOff, .savedRouteNotFound, .tripNotFound, .eventNotFound, .personNotFound, .requestNotFound,
-                 .conversationNotFound, .journeyNotFound, .webhookOff: true
+                 .conversationNotFound, .journeyNotFound, .watchNotFound, .webhookOff: true
             default: false
             }
         }

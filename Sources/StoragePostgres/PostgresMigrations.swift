@@ -121,6 +121,11 @@ enum PostgresMigrations {
             // all the servers on it together (each kept its own, so N servers allowed N times the attempts).
             "CREATE TABLE sign_in_attempt (key text PRIMARY KEY, tokens double precision NOT NULL, took boolean NOT NULL, updated double precision NOT NULL)",
         ]),
+        ("v10-watched-journeys", [
+            // Journeys people watch: the watch and what its person was last told, as JSON, by owner.
+            "CREATE TABLE watch (id text PRIMARY KEY, owner text NOT NULL, state bytea NOT NULL)",
+            "CREATE INDEX watch_owner ON watch (owner)",
+        ]),
     ]
 
     static var identifiers: [String] { steps.map(\.identifier) }

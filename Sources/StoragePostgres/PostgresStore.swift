@@ -21,6 +21,8 @@ public final class PostgresStore: Sendable {
     public let trips: PostgresTripRepository
     /// On-demand upstreams\' answers, shared between servers.
     public let upstreamAnswers: PostgresUpstreamAnswerRepository
+    /// Journeys people watch.
+    public let watches: PostgresWatchRepository
 
     /// The pool, for what else needs the database (notifications, leader locks).
     public let client: PostgresClient
@@ -51,6 +53,7 @@ public final class PostgresStore: Sendable {
         people = PostgresPeopleRepository(db: access)
         trips = PostgresTripRepository(db: access)
         upstreamAnswers = PostgresUpstreamAnswerRepository(db: access)
+        watches = PostgresWatchRepository(db: access)
     }
 
     /// Stops the pool (its connections close); the store answers nothing afterwards.

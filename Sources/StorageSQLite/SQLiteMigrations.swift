@@ -155,6 +155,11 @@ enum SQLiteMigrations {
             // all the servers on it together (each kept its own, so N servers allowed N times the attempts).
             try db.execute(sql: "CREATE TABLE sign_in_attempt (key TEXT PRIMARY KEY, tokens REAL NOT NULL, took BOOLEAN NOT NULL, updated REAL NOT NULL)")
         }
+        migrator.registerMigration("v10-watched-journeys") { db in
+            // Journeys people watch: the watch and what its person was last told, as JSON, by owner.
+            try db.execute(sql: "CREATE TABLE watch (id TEXT PRIMARY KEY, owner TEXT NOT NULL, state BLOB NOT NULL)")
+            try db.execute(sql: "CREATE INDEX watch_owner ON watch (owner)")
+        }
         return migrator
     }
 }

@@ -25,6 +25,8 @@ public final class SQLiteStore: Sendable {
     public let trips: SQLiteTripRepository
     /// On-demand upstreams\' answers, shared between servers.
     public let upstreamAnswers: SQLiteUpstreamAnswerRepository
+    /// Journeys people watch.
+    public let watches: SQLiteWatchRepository
 
     private let pool: DatabasePool
 
@@ -56,6 +58,7 @@ public final class SQLiteStore: Sendable {
         people = SQLitePeopleRepository(db: access)
         trips = SQLiteTripRepository(db: access)
         upstreamAnswers = SQLiteUpstreamAnswerRepository(db: access)
+        watches = SQLiteWatchRepository(db: access)
     }
 
     /// The migrations this version knows and has applied to the file, in order.

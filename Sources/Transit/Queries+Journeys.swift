@@ -23,6 +23,8 @@ extension Queries {
         public var maxTransfers = 5
         /// Only trips and stops the feed says are wheelchair accessible.
         public var wheelchair = false
+        /// The timetable's journeys, live data aside (`SourceJourneyRequest.timetableOnly`).
+        public var timetableOnly = false
 
         public init(from: String, to: String, at: Instant? = nil) {
             self.from = from; self.to = to; self.at = at
@@ -64,14 +66,16 @@ extension Queries {
                                            maxWalkMetres: q.maxWalkMetres, transferSlackSeconds: q.transferSlackSeconds,
                                            maxTransfers: q.maxTransfers, now: now)
         request.wheelchair = q.wheelchair
+        request.timetableOnly = q.timetableOnly
         do { return (try await source.plan(request), source) } catch { throw QueryError(error, sourceName: source.displayName) }
     }
 }
 
 extension Queries {
     /// The journey with the live times its sources know now: each ride's service is asked again
-    /// and its boarding, calls and alighting take that service's expected times and status. A ride
-    /// whose service cannot be asked keeps what it had (commuting mode goes on with the timetable).
+    /// and its boarding, calls and alighting take that service's expected times and status (the boarding call also
+    /// its new platform, when the source moved it). A ride whose service cannot be asked keeps what it had
+    /// (commuting mode goes on with the timetable).
     public func refreshed(_ journey: Journey) async -> Journey {
         var legs = journey.legs
         for (i, leg) in legs.enumerated() {
@@ -83,6 +87,7 @@ extension Queries {
             if let c = calls[ride.from.stopID] {
                 ride.expectedDeparture = c.expectedDeparture
                 ride.status = answer.details.isCancelled ? .cancelled : c.status
+                if c.platformChanged, let platform = c.platform { ride.from.platform = platform }
             }
             if let c = calls[ride.to.stopID] { ride.expectedArrival = c.expectedArrival }
             for (n, call) in ride.calls.enumerated() { ride.calls[n].expectedDeparture = calls[call.stop.stopID]?.expectedDeparture }

@@ -63,6 +63,9 @@ public struct SourceJourneyRequest: Sendable, Hashable {
     public var maxTransfers: Int
     /// Only what the source says is wheelchair accessible.
     public var wheelchair = false
+    /// By the timetable alone: cancelled runs and skipped calls are not passed over (a watched journey is
+    /// found as it was timetabled, to say what became of it).
+    public var timetableOnly = false
     public var now: Instant
 
     public init(from: String, to: String, at: Instant? = nil, arriveBy: Bool = false, windowMinutes: Int = 0, limit: Int = 5,

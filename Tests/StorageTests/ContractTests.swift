@@ -104,3 +104,23 @@ struct UpstreamAnswerRepositoryContractTests {
         try await TestPostgres.withStore { store in try await check.run(on: store.upstreamAnswers) }
     }
 }
+
+@Suite("watch repository contract")
+struct WatchRepositoryContractTests {
+    @Test("in memory", arguments: WatchRepositoryContract.checks)
+    func inMemory(_ check: WatchRepositoryContract.Check) async throws {
+        try await check.run(on: InMemoryWatchRepository())
+    }
+
+    @Test("SQLite", arguments: WatchRepositoryContract.checks)
+    func sqlite(_ check: WatchRepositoryContract.Check) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try await check.run(on: try SQLiteStore(directory: folder.path).watches)
+    }
+
+    @Test("PostgreSQL", .enabled(if: TestPostgres.enabled, TestPostgres.skipped), arguments: WatchRepositoryContract.checks)
+    func postgres(_ check: WatchRepositoryContract.Check) async throws {
+        try await TestPostgres.withStore { store in try await check.run(on: store.watches) }
+    }
+}

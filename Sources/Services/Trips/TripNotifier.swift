@@ -58,6 +58,11 @@ public final class TripNotifier: Service, Sendable {
         return await send(to: Array(e.invitees), title: "\(trip.name): \(e.title)", body: "\(when)\(details)", url: "/trips/\(trip.id)", buttons: buttons)
     }
 
+    /// Queues one message for one person (a watched journey's notice).
+    public func tell(person: String, title: String, body: String, url: String) async {
+        _ = await send(to: [person], title: title, body: body, url: url, buttons: [])
+    }
+
     private func send(to people: [String], title: String, body: String, url: String, buttons: [TelegramBot.Button]) async -> Reach {
         var reach = Reach()
         for person in people.sorted() {

@@ -1,0 +1,179 @@
+import API
+import App
+import Commute
+import Foundation
+import GTFSRealtime
+import OnwardCore
+import OnwardTesting
+import Services
+import Storage
+import SwiftProtobuf
+import Testing
+import Transit
+import TransitSources
+
+/// A watched journey on the bundled network, with the line's live data written in code as GTFS-Realtime and read
+/// as the server reads it: a cancellation, a delay that grows, a train back on time, and the window the watch
+/// is kept in. Each notice's text is asserted whole, and a second check with nothing new sends nothing.
+@Suite("watched journeys on the bundled network")
+struct WatchServiceTests {
+    /// Monday 2026-11-23, 07:20 in Jakarta.
+    static let monday0720 = Instant(epochSeconds: 1_795_393_200)
+    static let zone = TimeZone(identifier: "Asia/Jakarta")!
+
+    /// The line's live data: each trip (the feed's own ID) with its departure delay from its first stop, or cancelled.
+    static func feed(_ trips: [(id: String, firstStop: String, delay: Int32?)], at moment: Instant) throws -> Data {
+        var m = TransitRealtime_FeedMessage()
+        m.header.gtfsRealtimeVersion = "2.0"
+        m.header.incrementality = .fullDataset
+        m.header.timestamp = UInt64(moment.epochSeconds)
+        m.entity = trips.enumerated().map { n, t in
+            var trip = TransitRealtime_TripDescriptor()
+            trip.tripID = t.id
+            trip.startDate = "20261123"
+            var update = TransitRealtime_TripUpdate()
+            if let delay = t.delay {
+                var departure = TransitRealtime_TripUpdate.StopTimeEvent()
+                departure.delay = delay
+                var call = TransitRealtime_TripUpdate.StopTimeUpdate()
+                call.stopID = t.firstStop
+                call.departure = departure
+                update.stopTimeUpdate = [call]
+            } else {
+                trip.scheduleRelationship = .canceled
+            }
+            update.trip = trip
+            var entity = TransitRealtime_FeedEntity()
+            entity.id = "e\(n)"
+            entity.tripUpdate = update
+            return entity
+        }
+        return try m.serializedData()
+    }
+
+    struct World {
+        let network: GTFSNetwork
+        let feedPath: String
+        let clock: TestNow
+        let service: WatchService
+        let folder: TemporaryFolder
+
+        /// Writes the live data and has the network read it, as of the clock.
+        func live(_ trips: [(id: String, firstStop: String, delay: Int32?)]) async throws {
+            try WatchServiceTests.feed(trips, at: clock.now).write(to: URL(fileURLWithPath: feedPath))
+            #expect(await network.readOnce(now: clock.now).isEmpty)
+        }
+    }
+
+    static func world() async throws -> World {
+        let folder = try TemporaryFolder()
+        let path = URL(fileURLWithPath: folder.path).appendingPathComponent("trip-updates.pb").path
+        let clock = TestNow(monday0720)
+        try feed([], at: monday0720).write(to: URL(fileURLWithPath: path))
+        let network = try GTFSNetwork.open(try Network.load([]), options: .init(realtime: [path], maxAge: 86_400), fetcher: FakeHTTPFetcher(),
+                                           now: clock.closure)
+        #expect(await network.readOnce(now: monday0720).isEmpty)
+        let service = WatchService(repository: InMemoryWatchRepository(), sources: SourceRegistry([network.source]), notifier: nil, now: clock.closure)
+        return World(network: network, feedPath: path, clock: clock, service: service, folder: folder)
+    }
+
+    /// The timetable's journeys from Lebak Bulus to Bundaran HI leaving from `at`.
+    static func options(_ w: World, at: Instant) async throws -> [Journey] {
+        var q = Queries.JourneyQuery(from: "mrt-jakarta:SLBB", to: "mrt-jakarta:SBHI", at: at)
+        q.windowMinutes = 30
+        q.limit = 6
+        q.timetableOnly = true
+        return try await Queries(SourceRegistry([w.network.source]), now: w.clock.now).journeys(q).journeys.journeys
+    }
+
+    static func bare(_ id: String) -> String { String(id.drop { $0 != ":" }.dropFirst()) }
+    static func clock(_ i: Instant) -> String { LocalTime(i, in: zone).hhmm }
+
+    @Test("a cancellation is said once, with the next train; nothing before the window opens or when nothing changed")
+    func cancelled() async throws {
+        let w = try await Self.world()
+        defer { w.folder.remove() }
+        let options = try await Self.options(w, at: Self.monday0720.adding(seconds: 20 * 60))
+        let (watched, next) = (options[0], options[1])
+        let ride = try #require(watched.rides.first)
+        let created = try await w.service.create(owner: "ana", WatchRequestDTO(
+            from: "mrt-jakarta:SLBB", to: "mrt-jakarta:SBHI", departure: LocalTime(watched.departure, in: Self.zone).iso8601,
+            days: ["mon", "tue", "wed", "thu", "fri"], name: "to work"))
+        #expect(created.time == Self.clock(watched.departure) && created.days == ["mon", "tue", "wed", "thu", "fri"] && created.toName == "Stasiun MRT Bundaran HI Bank Jakarta")
+
+        // Cancelled 31 minutes before it leaves: the window (30 minutes) is not open yet.
+        w.clock.set(watched.departure.adding(seconds: -31 * 60))
+        try await w.live([(Self.bare(ride.tripID), Self.bare(ride.from.stopID), nil)])
+        #expect(await w.service.check().isEmpty)
+        // The window opens: one notice, naming the next train.
+        w.clock.set(watched.departure.adding(seconds: -30 * 60))
+        let sent = await w.service.check()
+        let later = Int((next.arrival.epochSeconds - watched.arrival.epochSeconds) / 60)
+        #expect(sent.map(\.owner) == ["ana"])
+        #expect(sent.first?.notice.kind == "cancelled")
+        #expect(sent.first?.notice.message == "The \(Self.clock(watched.departure)) to Stasiun MRT Bundaran HI Bank Jakarta is cancelled (the \(ride.routeShortName)): "
+                + "take the \(Self.clock(next.departure)), arriving \(Self.clock(next.arrival)), \(later) min later.")
+        #expect(sent.first?.notice.alternative?.laterMinutes == later)
+        // The same live data a minute later, and again: nothing new, nothing sent.
+        w.clock.set(watched.departure.adding(seconds: -29 * 60))
+        try await w.live([(Self.bare(ride.tripID), Self.bare(ride.from.stopID), nil)])
+        #expect(await w.service.check().isEmpty)
+        #expect(await w.service.check().isEmpty)
+        // What was said is kept with the watch, for its owner only.
+        #expect(try await w.service.list(owner: "ana").first?.notices.map(\.kind) == ["cancelled"])
+        #expect(try await w.service.list(owner: "ben").isEmpty)
+        await #expect(throws: ServiceError.self) { try await w.service.remove(owner: "ben", id: created.id) }
+        // Running again after all (a trip update with the trip on time; a feed's empty list would say nothing of it): said once.
+        w.clock.set(watched.departure.adding(seconds: -28 * 60))
+        try await w.live([(Self.bare(ride.tripID), Self.bare(ride.from.stopID), 0)])
+        #expect(await w.service.check().map(\.notice.kind) == ["reinstated"])
+        #expect(await w.service.check().isEmpty)
+    }
+
+    @Test("a delay is said when it reaches the threshold, again only when it moves by as much, and when it is gone")
+    func delays() async throws {
+        let w = try await Self.world()
+        defer { w.folder.remove() }
+        let options = try await Self.options(w, at: Self.monday0720.adding(seconds: 20 * 60))
+        let (watched, next) = (options[0], options[1])
+        let ride = try #require(watched.rides.first)
+        _ = try await w.service.create(owner: "ana", WatchRequestDTO(
+            from: "Lebak Bulus", to: "Bundaran HI", departure: LocalTime(watched.departure, in: Self.zone).iso8601, thresholdMinutes: 3))
+        func late(_ minutes: Int32, at minutesBefore: Int64) async throws -> [String] {
+            w.clock.set(watched.departure.adding(seconds: -minutesBefore * 60))
+            try await w.live([(Self.bare(ride.tripID), Self.bare(ride.from.stopID), minutes * 60)])
+            return await w.service.check().map(\.notice.message)
+        }
+        let the = "The \(Self.clock(watched.departure)) to Stasiun MRT Bundaran HI Bank Jakarta"
+        func leaves(_ m: Int64) -> String { Self.clock(watched.departure.adding(seconds: m * 60)) }
+        func arrives(_ m: Int64) -> String { Self.clock(watched.arrival.adding(seconds: m * 60)) }
+        #expect(try await late(2, at: 25) == [])
+        // The next train (on time) arrives before this one now: it is named.
+        let instead = "take the \(Self.clock(next.departure)), arriving \(Self.clock(next.arrival)), \((next.arrival.epochSeconds - watched.arrival.epochSeconds) / 60) min later."
+        #expect(next.arrival < watched.arrival.adding(seconds: 6 * 60))
+        #expect(try await late(6, at: 20) == ["\(the) is 6 min late: it leaves at \(leaves(6)) and arrives at \(arrives(6)): \(instead)"])
+        #expect(try await late(7, at: 15) == [])
+        #expect(try await late(8, at: 14) == [])
+        #expect(try await late(9, at: 13) == ["\(the) is 9 min late: it leaves at \(leaves(9)) and arrives at \(arrives(9)): \(instead)"])
+        #expect(try await late(1, at: 10) == ["\(the) is running on time again: it leaves at \(leaves(1))."])
+        #expect(try await late(0, at: 5) == [])
+    }
+
+    @Test("a one-day watch of a departure the timetable does not have is refused, naming the time")
+    func refused() async throws {
+        let w = try await Self.world()
+        defer { w.folder.remove() }
+        let watched = try #require(try await Self.options(w, at: Self.monday0720.adding(seconds: 20 * 60)).first)
+        let odd = watched.departure.adding(seconds: 60)
+        await #expect {
+            try await w.service.create(owner: "ana", WatchRequestDTO(from: "mrt-jakarta:SLBB", to: "mrt-jakarta:SBHI",
+                                                                     departure: LocalTime(odd, in: Self.zone).iso8601))
+        } throws: { error in
+            (error as? ServiceError)?.message == "No journey from Stasiun MRT Lebak Bulus Bank Syariah Indonesia to Stasiun MRT Bundaran HI Bank Jakarta leaves at \(Self.clock(odd)) on 2026-11-23."
+        }
+        await #expect(throws: ServiceError.self) {
+            try await w.service.create(owner: "ana", WatchRequestDTO(from: "mrt-jakarta:SLBB", to: "mrt-jakarta:SBHI",
+                                                                     departure: LocalTime(watched.departure, in: Self.zone).iso8601, days: ["monday"]))
+        }
+    }
+}
