@@ -92,6 +92,8 @@ public enum ServerApplication {
         let notifier = TripNotifier(repository: database.trips, people: database.people, push: commutes.pushSender, telegram: telegram)
         services.append(notifier)
         let trips = TripService(repository: database.trips, people: people, notifier: notifier, telegramWebhookSecret: config.telegramWebhookSecret, now: now)
+        let watches = WatchService(repository: database.watches, sources: registry, notifier: notifier, now: now, logger: logger)
+        services.append(watches)
         if let relay {
             let writer = network.writer, all = network.feeds.map(\.name)
             relay.connect(people: people, trips: trips, commutes: commutes) { source in
@@ -100,9 +102,11 @@ public enum ServerApplication {
             services.append(relay)
             if let postgres = database.postgres {
                 services.append(LeadingService(job: "commutes", leadership: PostgresLeadership(store: postgres, logger: logger)) { await commutes.lead() })
+                watches.shareChecks()
+                services.append(LeadingService(job: "watches", leadership: PostgresLeadership(store: postgres, logger: logger)) { await watches.lead() })
             }
         }
-        let deps = ServerDependencies(sources: registry, people: people, trips: trips, commutes: commutes, ski: SkiRouter(ski),
+        let deps = ServerDependencies(sources: registry, people: people, trips: trips, commutes: commutes, watches: watches, ski: SkiRouter(ski),
                                       settings: settings, now: now)
         let router = buildRouter(deps)
         let app = Application(

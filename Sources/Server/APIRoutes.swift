@@ -34,6 +34,7 @@ struct APIRoutes {
         }
         v1.get("journeys") { request, _ in try await journeys(request) }
         CommuteRoutes(deps: deps, api: self).add(to: v1)
+        WatchRoutes(deps: deps).add(to: v1)
         PeopleRoutes(deps: deps).add(to: v1)
         SkiRoutes(deps: deps).add(to: v1)
         TripRoutes(deps: deps).add(to: v1)

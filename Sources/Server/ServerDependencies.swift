@@ -40,6 +40,8 @@ public struct ServerDependencies: Sendable {
     public let trips: TripService
     /// The commutes in progress (commuting mode).
     public let commutes: CommuteService
+    /// Watched journeys (none in a server built without them, as some tests are).
+    public let watches: WatchService?
     /// Routing on the ski area, when one is loaded.
     public let ski: SkiRouter?
     public let settings: Settings
@@ -47,9 +49,9 @@ public struct ServerDependencies: Sendable {
     /// "Now" for live statuses; a test fixes it.
     public let now: @Sendable () -> Instant
 
-    public init(sources: SourceRegistry, people: PeopleService, trips: TripService, commutes: CommuteService, ski: SkiRouter?,
-                settings: Settings, metrics: ServerMetrics = ServerMetrics(), now: @escaping @Sendable () -> Instant) {
-        self.sources = sources; self.people = people; self.trips = trips; self.commutes = commutes; self.ski = ski
+    public init(sources: SourceRegistry, people: PeopleService, trips: TripService, commutes: CommuteService, watches: WatchService? = nil,
+                ski: SkiRouter?, settings: Settings, metrics: ServerMetrics = ServerMetrics(), now: @escaping @Sendable () -> Instant) {
+        self.sources = sources; self.people = people; self.trips = trips; self.commutes = commutes; self.watches = watches; self.ski = ski
         self.settings = settings; self.metrics = metrics; self.now = now
     }
 

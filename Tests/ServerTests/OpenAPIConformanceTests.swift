@@ -139,6 +139,26 @@ struct OpenAPIConformanceTests {
                 ("/api/v1/me", .delete, "/api/v1/me", nil, true),
             ]
             for w in people.dropLast(2) { try await check(w.path, w.method, w.uri, w.body, token: w.signedIn ? token : nil) }
+            // Watched journeys: one option of the day's journeys, watched on weekdays, listed and dropped.
+            let departure = try await client.execute(uri: "/api/v1/journeys?from=SLBB&to=SBHI", method: .get) { r in
+                let answer = try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView)) as? [String: Any]
+                return try #require((answer?["journeys"] as? [[String: Any]])?.first?["departure"] as? String)
+            }
+            let watchID = try await client.execute(uri: "/api/v1/me/watches", method: .post,
+                                                   headers: [.contentType: "application/json", .authorization: "Bearer \(token)"],
+                                                   body: ByteBuffer(string: #"{"from": "SLBB", "to": "SBHI", "departure": "\#(departure)", "days": ["mon", "fri"]}"#)) { r in
+                #expect(r.status == .created)
+                return try #require((try JSONSerialization.jsonObject(with: Data(r.body.readableBytesView)) as? [String: Any])?["id"] as? String)
+            }
+            let watchWrites: [(path: String, method: HTTPRequest.Method, uri: String, body: String?)] = [
+                ("/api/v1/me/watches", .get, "/api/v1/me/watches", nil),
+                ("/api/v1/me/watches", .post, "/api/v1/me/watches", #"{"from": "SLBB", "to": "SBHI", "departure": "\#(departure)", "name": "to work"}"#),
+                ("/api/v1/me/watches", .post, "/api/v1/me/watches", #"{"from": "SLBB", "to": "SBHI", "departure": "2026-11-23T03:01:00+07:00"}"#),
+                ("/api/v1/me/watches", .post, "/api/v1/me/watches", #"{"from": "SLBB", "to": "SBHI", "departure": "\#(departure)", "days": ["someday"]}"#),
+                ("/api/v1/me/watches/{watchId}", .delete, "/api/v1/me/watches/\(watchID)", nil),
+                ("/api/v1/me/watches/{watchId}", .delete, "/api/v1/me/watches/\(watchID)", nil),
+            ]
+            for w in watchWrites { try await check(w.path, w.method, w.uri, w.body, token: token) }
             // Trips, signed in as the same person (before signing out and deleting the account, the last two above).
             let until = TestServer.now.adding(seconds: 3600).description
             let newTrip = try await client.execute(uri: "/api/v1/trips", method: .post, headers: [.contentType: "application/json", .authorization: "Bearer \(token)"],

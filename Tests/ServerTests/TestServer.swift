@@ -72,6 +72,7 @@ enum TestServer {
         return ServerDependencies(sources: sources, people: people,
                                   trips: trips?(people) ?? TripService(repository: InMemoryTripRepository(), people: people, now: now),
                                   commutes: commutes?(sources) ?? CommuteService(repository: InMemoryCommuteRepository(), sources: sources, now: now),
+                                  watches: WatchService(repository: InMemoryWatchRepository(), sources: sources, notifier: nil, now: now),
                                   ski: ski, settings: settings, now: now)
     }
 }
@@ -85,6 +86,6 @@ extension ServerDependencies {
         change(&settings)
         let people = people ?? self.people
         return ServerDependencies(sources: sources, people: people, trips: trips?(people) ?? self.trips, commutes: commutes?(sources) ?? self.commutes,
-                                  ski: ski, settings: settings, metrics: metrics, now: now ?? self.now)
+                                  watches: watches, ski: ski, settings: settings, metrics: metrics, now: now ?? self.now)
     }
 }

@@ -59,8 +59,9 @@ public final class WatchService: Service, Sendable {
 
     // MARK: A person's watches
 
-    /// Starts watching the option `request` names for `owner`: the option must be in the timetable on its
-    /// departure's date (so a typo is refused now, not silent every morning).
+    /// Starts watching the option `request` names for `owner`, by its timetabled or its live departure (as a journey
+    /// answer shows it): the option must be in the timetable on that date (so a typo is refused now, not silent
+    /// every morning).
     public func create(owner: String, _ request: WatchRequestDTO) async throws -> WatchDTO {
         guard let departure = Instant(iso8601: request.departure) else {
             throw ServiceError.invalid("departure '\(request.departure)' is not an ISO 8601 time with its offset", "departure")
@@ -75,18 +76,22 @@ public final class WatchService: Service, Sendable {
         let queries = Queries(sources, now: now())
         var query = Queries.JourneyQuery(from: try await queries.stopID(request.from, parameter: "from"),
                                          to: try await queries.stopID(request.to, parameter: "to"), at: departure)
-        query.timetableOnly = true
         query.limit = 1
+        // The departure a journey answer shows is live: a late option is found live, and watched at its timetabled time.
+        if let live = try await queries.journeys(query).journeys.journeys.first, live.departure == departure, let ride = live.rides.first {
+            query.at = departure.adding(seconds: -((ride.expectedDeparture ?? ride.departure).epochSeconds - ride.departure.epochSeconds))
+        }
+        query.timetableOnly = true
         let answer = try await queries.journeys(query).journeys
         let zone = TimeZone(identifier: answer.from.timeZone) ?? .gmt
         let local = LocalTime(departure, in: zone)
-        guard answer.journeys.first?.departure == departure else {
+        guard let option = answer.journeys.first, option.departure == query.at else {
             throw ServiceError(.journeyNotFound, "No journey from \(answer.from.name) to \(answer.to.name) leaves at \(local.hhmm) on \(local.date).",
                                parameter: "departure")
         }
         let watch = JourneyWatch(from: answer.from.id, to: answer.to.id, fromName: answer.from.name, toName: answer.to.name,
-                                 departureSeconds: local.secondsOfDay, timeZone: answer.from.timeZone, days: days.sorted(),
-                                 date: days.isEmpty ? local.date : nil,
+                                 departureSeconds: LocalTime(option.departure, in: zone).secondsOfDay, timeZone: answer.from.timeZone, days: days.sorted(),
+                                 date: days.isEmpty ? LocalTime(option.departure, in: zone).date : nil,
                                  leadMinutes: request.leadMinutes ?? JourneyWatch.defaultLeadMinutes,
                                  thresholdMinutes: request.thresholdMinutes ?? JourneyWatch.defaultThresholdMinutes,
                                  name: request.name ?? "")
