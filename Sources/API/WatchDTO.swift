@@ -102,3 +102,10 @@ public struct WatchAlternativeDTO: Codable, Sendable, Equatable {
     /// day's timetable does not have the option).
     public var laterMinutes: Int?
 }
+
+/// `/live?me`'s message for a watched journey's notice.
+public struct WatchNoticeMessage: Codable, Sendable, Equatable {
+    public var type = "watchNotice"
+    public var notice: WatchNoticeDTO
+    public init(notice: WatchNoticeDTO) { self.notice = notice }
+}

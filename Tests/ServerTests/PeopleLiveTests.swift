@@ -8,6 +8,9 @@ import HummingbirdWSTesting
 import OnwardCore
 import Server
 import Storage
+import GTFSRealtime
+import GTFSSource
+import Services
 import Synchronization
 import Testing
 
@@ -122,6 +125,50 @@ struct PeopleLiveTests {
             #expect(none.status == .unauthorized)
             await #expect(throws: (any Error).self) {
                 try await client.ws("/live?me", configuration: Self.bearer("made-up")) { _, _, _ in }
+            }
+        }
+    }
+}
+
+/// A watched journey's notice reaches its person's live connections as it is given, and no one else's.
+@Suite("watched journeys live", .timeLimit(.minutes(5)))
+struct WatchLiveTests {
+    @Test("a cancellation of a watched train is told on /live?me to its watcher, once")
+    func cancellationLive() async throws {
+        let store = try TestServer.store()
+        let deps = TestServer.deps(store, people: PeopleService(repository: InMemoryPeopleRepository(), hasher: PasswordHasher(cost: 4),
+                                                                now: { TestServer.now }))
+        try await TestServer.app(deps).test(.live) { client in
+            let ana = try await PeopleAPITests.signUp(client, "ana")
+            // The next train from Lebak Bulus, watched from now (08:00; it leaves within the half hour the watch looks ahead).
+            let journeys = try await PeopleAPITests.send(client, .get, "/api/v1/journeys?from=SLBB&to=SBHI")
+            let answer = try JSONDecoder().decode(JourneysDTO.self, from: Data(journeys.body.readableBytesView))
+            let option = try #require(answer.journeys.first)
+            let tripID = try #require(option.legs.first { $0.tripId != nil }?.tripId)
+            let created = try await PeopleAPITests.send(client, .post, "/api/v1/me/watches",
+                                                        #"{"from": "SLBB", "to": "SBHI", "departure": "\#(option.departure)"}"#, token: ana)
+            #expect(created.status == .created)
+            try await client.ws("/live?me", configuration: PeopleLiveTests.bearer(ana)) { inbound, _, _ in
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                _ = try PeopleLiveTests.routes(try await messages.next())
+                // The line cancels the train (its trip ID without the source's prefix, as the feed names it).
+                var feed = TransitRealtime_FeedMessage()
+                feed.header.gtfsRealtimeVersion = "2.0"
+                feed.header.timestamp = UInt64(TestServer.now.epochSeconds)
+                var entity = TransitRealtime_FeedEntity()
+                entity.id = "cancel"
+                entity.tripUpdate.trip.tripID = String(tripID.drop { $0 != ":" }.dropFirst())
+                entity.tripUpdate.trip.scheduleRelationship = .canceled
+                feed.entity = [entity]
+                let source = try #require(store.current.sources.keys.first)
+                await RealtimeWriter(store: store).apply(RealtimeMessage(feed), source: source, now: TestServer.now)
+                let watches = try #require(deps.watches)
+                let sent = await watches.check()
+                #expect(sent.map(\.notice.kind) == ["cancelled"])
+                guard case .text(let text)? = try await messages.next() else { throw CancellationError() }
+                let message = try JSONDecoder().decode(WatchNoticeMessage.self, from: Data(text.utf8))
+                #expect(message.type == "watchNotice" && message.notice.kind == "cancelled" && message.notice.message.contains("is cancelled"))
+                #expect(await watches.check().isEmpty)
             }
         }
     }

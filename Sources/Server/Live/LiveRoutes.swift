@@ -59,6 +59,7 @@ struct LiveRoutes {
                 let accountId = caller.signed.account.id
                 // Subscribed before the first read, so no change falls between the two.
                 var changes = [LiveChanges(deps.people.hub.subscribe(accountId)) { MeLive.Input.routes($0) }]
+                if let watches = deps.watches { changes.append(LiveChanges(watches.notices.subscribe(accountId)) { .watchNotice($0) }) }
                 let channel = meLive(request, caller.signed)
                 if channel.followsLiveData {
                     // Live data changes what a board or a service shows; a source asked on demand is asked again each refresh.

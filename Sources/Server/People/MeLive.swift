@@ -8,13 +8,16 @@ import Transit
 /// reconnecting device catches up without a reload) and again after every change made on any
 /// device. With `view=glance` (and for the web app's pages, `format=html`) each message also
 /// carries what the top of the current stack shows, sent again when live data changes it. The
-/// connection ends when the account is deleted or the session that opened it signs out.
+/// connection ends when the account is deleted or the session that opened it signs out. Each notice of a
+/// journey the person watches comes on it too, as it is given.
 struct MeLive: LiveChannel {
     enum Input: Sendable {
         /// The routes changed; nil: the account is gone.
         case routes(SavedRoutes?)
         /// Live data may have changed what the current stack's top shows.
         case liveData
+        /// A watched journey's notice, sent as it is (`{"type": "watchNotice", "notice": …}`).
+        case watchNotice(WatchNoticeDTO)
     }
 
     let deps: ServerDependencies
@@ -35,11 +38,15 @@ struct MeLive: LiveChannel {
     mutating func opening() async throws -> [String] { try await changed() }
 
     mutating func messages(for input: Input) async throws -> [String] {
-        if case .routes(nil) = input {
+        switch input {
+        case .routes(nil):
             isOver = true
             return []
+        case .watchNotice(let notice):
+            return [String(decoding: try JSONEncoder.api.encode(WatchNoticeMessage(notice: notice)), as: UTF8.self)]
+        default:
+            return try await changed()
         }
-        return try await changed()
     }
 
     private mutating func changed() async throws -> [String] {
