@@ -32,17 +32,18 @@ public enum CommuteReplay {
     /// Begins the commute on `query`'s `option`-th journey as of `now`, reads the track, and replays it;
     /// `heading` hears the journey before the first alert, `report` each alert as it is given.
     public static func run(sources: SourceRegistry, query: Queries.JourneyQuery, option: Int, nearStation: Bool, track: Track, now: Instant,
+                           live: [(at: Instant, apply: @Sendable () async -> Void)] = [],
                            heading: (Replayed) throws -> Void, report: (CommuteAlertDTO) throws -> Void) async throws {
         do {
             try await replay(sources: sources, query: query, option: option, nearStation: nearStation, track: track, now: now,
-                             heading: heading, report: report)
+                             live: live.map { CommuteDriver.LiveStep(at: $0.at, apply: $0.apply) }, heading: heading, report: report)
         } catch let e as ServiceError {
             throw Failure(description: e.message, parameter: e.parameter)
         }
     }
 
     private static func replay(sources: SourceRegistry, query: Queries.JourneyQuery, option: Int, nearStation: Bool, track: Track, now: Instant,
-                               heading: (Replayed) throws -> Void, report: (CommuteAlertDTO) throws -> Void) async throws {
+                               live: [CommuteDriver.LiveStep], heading: (Replayed) throws -> Void, report: (CommuteAlertDTO) throws -> Void) async throws {
         let driver = CommuteDriver(sources: sources)
         var settings = CommuteSettings()
         settings.nearStation = nearStation
@@ -57,7 +58,7 @@ public enum CommuteReplay {
         let zone = TimeZone(identifier: begun.from.timeZone) ?? .gmt
         try heading(Replayed(journey: begun.journey, zone: zone))
         let start = min(now, events.first?.at ?? now)
-        try await driver.replay(&begun.session, journey: begun.journey, plan: begun.plan, events: events, from: start, until: begun.journey.arrival.adding(seconds: 3_600)) {
+        try await driver.replay(&begun.session, journey: begun.journey, plan: begun.plan, events: events, live: live, from: start, until: begun.journey.arrival.adding(seconds: 3_600)) {
             try report(CommuteAlertDTO($0, zone: zone))
         }
     }

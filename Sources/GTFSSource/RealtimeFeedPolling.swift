@@ -10,6 +10,8 @@ import OnwardCore
 public struct RealtimeFeedPolling: Sendable {
     /// The feed's safe name (never its URL, which may carry a key).
     public let name: String
+    /// Where it is read from.
+    public let location: FeedLocation
     let poller: Poller
     let writer: RealtimeWriter
     let clock: any Clock<Duration>
@@ -22,6 +24,7 @@ public struct RealtimeFeedPolling: Sendable {
                 saved: (@Sendable (_ feed: String, Data, RealtimeMessage, _ fetchedAt: Instant) async -> Void)? = nil) {
         let name = location.name
         self.name = name
+        self.location = location.location
         self.writer = writer
         self.clock = clock
         poller = Poller(location: location.location, fetcher: fetcher, configuration: .init(interval: interval), now: now) { bytes in

@@ -44,6 +44,25 @@ final class CommandSources: Sendable {
         }
     }
 
+    /// The recorded realtime feeds (`--realtime FILE…`) as a replay in time order: those made by `start` are
+    /// applied now, as of their moments; the later ones are returned, each to apply at its moment. Nil when a
+    /// feed is a URL (it is then read once, as of `start`).
+    func replayLive(from start: Instant) async throws -> [(at: Instant, apply: @Sendable () async -> Void)]? {
+        guard let network, RealtimeReplay.isRecorded(network) else { return nil }
+        let replay: RealtimeReplay
+        do { replay = try RealtimeReplay(network) } catch { throw CLIError(error.description) }
+        let asOf = self.asOf
+        let steps = replay.captures.map { capture in
+            (at: capture.at, apply: { @Sendable () async -> Void in
+                asOf.moment.withLock { $0 = capture.at }
+                await replay.apply(capture)
+            })
+        }
+        for step in steps where step.at <= start { await step.apply() }
+        asOf.moment.withLock { $0 = start }
+        return steps.filter { $0.at > start }
+    }
+
     /// The query layer as of `now`.
     func queries(now: Instant = .now()) -> Queries { Queries(registry, now: now) }
 }

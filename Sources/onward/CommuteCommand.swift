@@ -16,7 +16,8 @@ struct CommuteCommand: AsyncParsableCommand {
             A track is JSON lines: {"at": ISO, "lat": …, "lon": …, "accuracy": …} or \
             {"at": ISO, "beacon": {"uuid": …, "major": …, "minor": …}} (with --beacons FILE, the operator's \
             beacons.csv: uuid,major,minor,stop_id). --simulate runs the simulated live data and a traveller who \
-            follows the journey on time.
+            follows the journey on time. Recorded GTFS-Realtime files (--realtime FILE, repeatable: a day's \
+            captures of a feed) are applied in the order of their headers' timestamps, each as the replay reaches it.
             """
     )
 
@@ -60,11 +61,14 @@ struct CommuteCommand: AsyncParsableCommand {
             var query = try await planning.query(from: from, to: to, queries: opened.queries())
             let start = query.at ?? Instant.now()
             query.at = start
-            await opened.readLive(asOf: start)
+            // Recorded feeds are replayed in time order (by their headers' timestamps); a URL is read once.
+            let replayed = try await opened.replayLive(from: start)
+            if replayed == nil { await opened.readLive(asOf: start) }
             do {
                 // The server's own driver (`CommuteDriver`, through `App`): the same journey, stations, defaults and re-planning.
                 try await CommuteReplay.run(sources: opened.registry, query: query, option: option, nearStation: nearStation,
                                             track: live.simulate ? .simulated : .file(path: track!, beacons: beacons), now: start,
+                                            live: replayed ?? [],
                                             heading: { if !json { print(Self.heading($0.journey, zone: $0.zone)) } },
                                             report: { alert in if json { try printJSONLine(alert) } else { print(Self.line(alert)) } })
             } catch let e as CommuteReplay.Failure {

@@ -177,3 +177,36 @@ struct WatchServiceTests {
         }
     }
 }
+
+/// `onward watch` replays a day's captures in the order of their headers' timestamps, whatever order they are given in.
+@Suite("onward watch")
+struct WatchCommandTests {
+    @Test("captures given out of order are replayed by their timestamps: one message for the cancellation, none for its repeat")
+    func replay() async throws {
+        let w = try await WatchServiceTests.world()
+        defer { w.folder.remove() }
+        let options = try await WatchServiceTests.options(w, at: WatchServiceTests.monday0720.adding(seconds: 20 * 60))
+        let (watched, next) = (options[0], options[1])
+        let ride = try #require(watched.rides.first)
+        let trip = (WatchServiceTests.bare(ride.tripID), WatchServiceTests.bare(ride.from.stopID))
+        // 40 minutes before: on time (outside the window); 20 before: cancelled; 10 before: still cancelled.
+        var files: [String] = []
+        for (minutes, delay) in [(10, nil), (40, Int32(0)), (20, nil)] as [(Int64, Int32?)] {
+            let path = URL(fileURLWithPath: w.folder.path).appendingPathComponent("capture-\(minutes).pb").path
+            try WatchServiceTests.feed([(trip.0, trip.1, delay)], at: watched.departure.adding(seconds: -minutes * 60)).write(to: URL(fileURLWithPath: path))
+            files += ["--realtime", path]
+        }
+        let clock = WatchServiceTests.clock
+        let out = try OnwardExecutable.run(["watch", "Lebak Bulus", "Bundaran HI", "--date", "2026-11-23", "--time", clock(watched.departure)] + files)
+        #expect(out.status == 0, "\(out.stderr)")
+        let later = (next.arrival.epochSeconds - watched.arrival.epochSeconds) / 60
+        #expect(out.stdout == """
+            Watching the \(clock(watched.departure)) from Stasiun MRT Lebak Bulus Bank Syariah Indonesia to Stasiun MRT Bundaran HI Bank Jakarta, from 30 min before it leaves.
+
+            \(LocalTime(watched.departure.adding(seconds: -20 * 60), in: WatchServiceTests.zone).hhmmss)  cancelled        \
+            The \(clock(watched.departure)) to Stasiun MRT Bundaran HI Bank Jakarta is cancelled (the \(ride.routeShortName)): \
+            take the \(clock(next.departure)), arriving \(clock(next.arrival)), \(later) min later.
+
+            """)
+    }
+}

@@ -91,26 +91,48 @@ public struct CommuteDriver: Sendable {
         SimulatedTraveller.track(following: journey, from: journey.departure.adding(seconds: -simulationLeadSeconds))
     }
 
+    /// New live data at a moment of a replay: a recorded capture, applied to the sources when the replay reaches it.
+    public struct LiveStep: Sendable {
+        public var at: Instant
+        public var apply: @Sendable () async -> Void
+
+        public init(at: Instant, apply: @escaping @Sendable () async -> Void) { self.at = at; self.apply = apply }
+    }
+
     /// Drives `session` through `events` in time order from `start`, waking it at each deadline in between,
-    /// and planning again from the station of a missed change, as the server does; each alert is reported
-    /// as it is given.
-    public func replay(_ session: inout CommuteSession, journey: Journey, plan: CommuteState.Plan, events: [CommuteEvent], from start: Instant,
-                       until end: Instant, report: (CommuteAlert) throws -> Void) async rethrows {
+    /// applying each of `live` at its moment and handing the journey's new live times in (as the server's
+    /// refresh does), and planning again from the station of a missed change, as the server does; each alert
+    /// is reported as it is given.
+    public func replay(_ session: inout CommuteSession, journey: Journey, plan: CommuteState.Plan, events: [CommuteEvent], live: [LiveStep] = [],
+                       from start: Instant, until end: Instant, report: (CommuteAlert) throws -> Void) async rethrows {
         var current = journey
         var pending = events.sorted { $0.at < $1.at }[...]
+        var steps = live.sorted { $0.at < $1.at }[...]
         let last = max(end, pending.last?.at ?? end)
         // What is due at the start is said at once.
         for alert in session.handle(.tick(start)) { try report(alert) }
+        // Once planning again found no other way, the old journey is followed until new live data comes.
+        var replanFailed = false
         while true {
-            for alert in session.advance(to: last, events: &pending) { try report(alert) }
-            guard session.replanFrom != nil, let at = session.time else { break }
-            guard let journey = await replanned(session, current: current, plan: plan, now: at) else {
-                // No other way found: the rest of the old journey is still said.
-                for alert in session.advance(to: last, events: &pending) { try report(alert) }
-                break
+            for alert in session.advance(to: steps.first.map { min(max($0.at, start), last) } ?? last, events: &pending) { try report(alert) }
+            if session.replanFrom != nil, !replanFailed, let at = session.time {
+                if let journey = await replanned(session, current: current, plan: plan, now: at) {
+                    current = journey
+                    for alert in session.handle(.journey(journey, at: at)) { try report(alert) }
+                } else {
+                    replanFailed = true
+                }
+                continue
             }
-            current = journey
-            for alert in session.handle(.journey(journey, at: at)) { try report(alert) }
+            guard let step = steps.popFirst(), step.at <= last else { break }
+            replanFailed = false
+            await step.apply()
+            let at = max(step.at, session.time ?? step.at)
+            let fresh = await Queries(sources, now: at).refreshed(current)
+            if fresh != current {
+                current = fresh
+                for alert in session.handle(.journey(fresh, at: at)) { try report(alert) }
+            }
         }
     }
 }

@@ -1,0 +1,89 @@
+import API
+import App
+import ArgumentParser
+import Foundation
+import OnwardCore
+import Services
+import Storage
+import Synchronization
+import Transit
+
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Replay a watched journey: the messages its watcher would get, when they would get them.",
+        discussion: """
+            Watches the journey from FROM to TO leaving at --time (on --date, default today) as the server does, and \
+            replays recorded GTFS-Realtime files (--realtime FILE, repeatable: a day's captures) in the order of their \
+            headers' timestamps. After each capture the watch is checked, as the server checks it every 30 seconds; \
+            each message is printed as it would be sent (by Web Push, Telegram and the live channel), with the best \
+            alternative. Nothing is printed when nothing changed.
+            """
+    )
+
+    @Argument(help: "Where from: a stop or station ID or name.")
+    var from: String
+
+    @Argument(help: "Where to: a stop or station ID or name.")
+    var to: String
+
+    @OptionGroup var planning: PlanOptions
+
+    @Option(help: ArgumentHelp("Start watching this many minutes before the departure (5–180).", valueName: "MINUTES"))
+    var lead = 30
+
+    @Option(help: ArgumentHelp("A delay is news from this many minutes (1–60).", valueName: "MINUTES"))
+    var threshold = 3
+
+    @Flag(help: "One JSON line per message (the live channel's notice).")
+    var json = false
+
+    @OptionGroup var feeds: FeedOptions
+
+    @OptionGroup var live: RealtimeOptions
+
+    @OptionGroup var sources: SourceOptions
+
+    func validate() throws {
+        if live.realtime.isEmpty { throw ValidationError("Give the recorded live data to replay: --realtime FILE (repeatable).") }
+    }
+
+    func run() async throws {
+        try await runReporting {
+            let opened = try await CommandSources(feeds: feeds, live: live, sources: sources, for: from)
+            let query = try await planning.query(from: from, to: to, queries: opened.queries())
+            let departure = query.at ?? Instant.now()
+            // The server's own watch service, on the recording's clock: the moment of the capture being replayed.
+            let clock = Mutex(departure.adding(seconds: -Int64(lead) * 60))
+            let service = WatchService(repository: InMemoryWatchRepository(), sources: opened.registry, notifier: nil,
+                                       now: { clock.withLock { $0 } })
+            let watch: WatchDTO
+            do {
+                watch = try await service.create(owner: "cli", WatchRequestDTO(from: query.from, to: query.to, departure: departure.description,
+                                                                              leadMinutes: lead, thresholdMinutes: threshold))
+            } catch let e as ServiceError {
+                throw CLIError(e.parameter.map { "--\($0 == "departure" ? "time" : $0): " } .map { $0 + e.message } ?? e.message)
+            } catch { throw error.cli }
+            if !json { print("Watching the \(watch.time) from \(watch.fromName) to \(watch.toName), from \(lead) min before it leaves.\n") }
+            guard let steps = try await opened.replayLive(from: Instant(epochSeconds: -1)) else {
+                throw CLIError("--realtime: a replay reads recorded files, not URLs")
+            }
+            var said = 0
+            for step in steps {
+                await step.apply()
+                clock.withLock { $0 = step.at }
+                for (_, notice) in await service.check() {
+                    said += 1
+                    if json { try printJSONLine(notice) } else { print(Self.line(notice)) }
+                }
+            }
+            if !json && said == 0 { print("Nothing to say: the journey ran as planned in the recording's window.") }
+        }
+    }
+
+    /// "07:12:00  cancelled        The 07:40 to Bundaran HI is cancelled: take the 07:48, …"
+    static func line(_ n: WatchNoticeDTO) -> String {
+        let clock = n.at.count >= 19 ? String(n.at.dropFirst(11).prefix(8)) : n.at
+        return "\(clock)  \(n.kind.padding(toLength: 15, withPad: " ", startingAt: 0))  \(n.message)"
+    }
+}
