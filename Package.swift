@@ -186,8 +186,8 @@ let package = Package(
         .executableTarget(
             name: "onward-bench",
             dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "GTFSSource", "App", "API", "Transit", "WebPages",
-                           "NationalRail", "DataSources", "TransitSources", "SkiMap", "Commute", "Services", "Storage", "OnwardTesting",
-                           .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+                           "NationalRail", "DataSources", "TransitSources", "SkiMap", "Commute", "Services", "Storage", "OnwardTesting", "WebPush", "Trips",
+                           .product(name: "SwiftProtobuf", package: "swift-protobuf"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // Load benchmarks of the server (release build): live-update fan-out to many WebSocket subscribers.

@@ -10,6 +10,7 @@ struct Options {
     var synthRuns = 3
     var queries = 10_000
     var commutes = 10_000
+    var watchers = 10_000
     var boardReplicas = 3
     var stopMode = SyntheticFeed.StopMode.renamed
     var keep = false
@@ -30,6 +31,7 @@ struct Options {
            onward-bench board [--feed PATH --date YYYY-MM-DD --zone TZ [--stop ID]] [--board-replicas N] [--queries N]
            onward-bench planner                          (journeys: one-to-one and one-hour range queries on Halifax and WMATA; index size)
        onward-bench page                             (board page render on the bundled network with simulated live data)
+           onward-bench watch [--watchers N]            (one cancellation pushed to N watchers of one train, through a push endpoint on this machine)
            onward-bench commute [--commutes N]          (commuting mode: the engine per fix and per live update, a fix through the service, a live refresh)
            onward-bench ski [--queries N]               (ski area: load time; route queries between random points at every level)
            onward-bench upstreams                        (Darwin parse, alone and two at once; upstream requests saved by caching and coalescing)
@@ -69,6 +71,7 @@ struct Options {
             case "--synth-runs": synthRuns = try int()
             case "--queries": queries = try int()
             case "--commutes": commutes = try int()
+            case "--watchers": watchers = try int()
             case "--board-replicas": boardReplicas = try int()
             case "--stops":
                 let v = try value()

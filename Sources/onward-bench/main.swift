@@ -22,6 +22,10 @@ func runBench() async throws {
         let replicas = SyntheticFeed.replicas(forRows: options.rows, baseRows: try generator.baseStopTimeRows())
         let s = try generator.write(replicas: replicas, to: URL(fileURLWithPath: out))
         print("replicas=\(s.replicas)\nstop_times=\(s.stopTimes)\ntrips=\(s.trips)\nstops=\(s.stops)\nbytes=\(s.bytes)\nseconds=\(s.seconds)")
+    case "watch":
+        let report = Report()
+        try await WatchFanoutBenchmark.run(count: options.watchers, report: report)
+        print(report.render())
     case "commute":
         let report = Report()
         try await CommuteBenchmark.run(count: options.commutes, report: report)

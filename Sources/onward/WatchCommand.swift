@@ -3,9 +3,6 @@ import App
 import ArgumentParser
 import Foundation
 import OnwardCore
-import Services
-import Storage
-import Synchronization
 import Transit
 
 struct WatchCommand: AsyncParsableCommand {
@@ -52,30 +49,23 @@ struct WatchCommand: AsyncParsableCommand {
         try await runReporting {
             let opened = try await CommandSources(feeds: feeds, live: live, sources: sources, for: from)
             let query = try await planning.query(from: from, to: to, queries: opened.queries())
-            let departure = query.at ?? Instant.now()
-            // The server's own watch service, on the recording's clock: the moment of the capture being replayed.
-            let clock = Mutex(departure.adding(seconds: -Int64(lead) * 60))
-            let service = WatchService(repository: InMemoryWatchRepository(), sources: opened.registry, notifier: nil,
-                                       now: { clock.withLock { $0 } })
-            let watch: WatchDTO
-            do {
-                watch = try await service.create(owner: "cli", WatchRequestDTO(from: query.from, to: query.to, departure: departure.description,
-                                                                              leadMinutes: lead, thresholdMinutes: threshold))
-            } catch let e as ServiceError {
-                throw CLIError(e.parameter.map { "--\($0 == "departure" ? "time" : $0): " } .map { $0 + e.message } ?? e.message)
-            } catch { throw error.cli }
-            if !json { print("Watching the \(watch.time) from \(watch.fromName) to \(watch.toName), from \(lead) min before it leaves.\n") }
             guard let steps = try await opened.replayLive(from: Instant(epochSeconds: -1)) else {
                 throw CLIError("--realtime: a replay reads recorded files, not URLs")
             }
             var said = 0
-            for step in steps {
-                await step.apply()
-                clock.withLock { $0 = step.at }
-                for (_, notice) in await service.check() {
+            do {
+                // The server's own watch service (through `App`), on the recording's clock.
+                try await WatchReplay.run(sources: opened.registry, from: query.from, to: query.to, departure: query.at ?? Instant.now(),
+                                          leadMinutes: lead, thresholdMinutes: threshold, live: steps, heading: { watch in
+                    if !json { print("Watching the \(watch.time) from \(watch.fromName) to \(watch.toName), from \(lead) min before it leaves.\n") }
+                }, report: { notice in
                     said += 1
                     if json { try printJSONLine(notice) } else { print(Self.line(notice)) }
-                }
+                })
+            } catch let e as WatchReplay.Failure {
+                throw CLIError(e.parameter.map { "--\($0 == "departure" ? "time" : $0): \(e.description)" } ?? e.description)
+            } catch {
+                throw error.cli
             }
             if !json && said == 0 { print("Nothing to say: the journey ran as planned in the recording's window.") }
         }
