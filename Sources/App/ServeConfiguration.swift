@@ -48,6 +48,8 @@ public struct ServeConfiguration: Sendable, Hashable {
     public var pushAllowHTTP = false
     /// How many times faster than real time a simulated commute runs unless the request says (1–600).
     public var commuteSimulationSpeed = 30
+    /// Seconds between checks of the watched journeys (the browser tests make it short).
+    public var watchCheckInterval = 30
     /// The ski area: an OpenStreetMap extract (OSM XML) and its SRTM tile (.hgt or a zip); by default the bundled Vallnord.
     public var skiArea: String?
     public var skiElevation: String?
@@ -77,6 +79,7 @@ public struct ServeConfiguration: Sendable, Hashable {
         case rateLimit = "rate_limit", rateBurst = "rate_burst", logLevel = "log_level", trustedProxies = "trusted_proxies"
         case nationalRailToken = "national_rail_token", nationalRailURL = "national_rail_url", ctaKey = "cta_key", ctaURL = "cta_url"
         case pushSubject = "push_subject", pushAllowHTTP = "push_allow_http", commuteSimulationSpeed = "commute_simulation_speed"
+        case watchCheckInterval = "watch_check_interval"
         case telegramBotToken = "telegram_bot_token", telegramBotUsername = "telegram_bot_username"
         case telegramWebhookSecret = "telegram_webhook_secret", telegramAPIURL = "telegram_api_url"
         case mapTileURL = "map_tile_url", mapTileAttribution = "map_tile_attribution"
@@ -313,6 +316,7 @@ private struct Settings {
         }
         if let v = try bool(.pushAllowHTTP) { c.pushAllowHTTP = v }
         if let v = try number(.commuteSimulationSpeed, 1...600) { c.commuteSimulationSpeed = Int(v) }
+        if let v = try number(.watchCheckInterval, 1...3600) { c.watchCheckInterval = Int(v) }
         if let v = try string(.telegramBotToken), !v.isEmpty { c.telegramBotToken = v }
         if let v = try string(.telegramWebhookSecret), !v.isEmpty {
             // Telegram allows 1 to 256 of A-Z, a-z, 0-9, _ and -.

@@ -92,7 +92,8 @@ public enum ServerApplication {
         let notifier = TripNotifier(repository: database.trips, people: database.people, push: commutes.pushSender, telegram: telegram)
         services.append(notifier)
         let trips = TripService(repository: database.trips, people: people, notifier: notifier, telegramWebhookSecret: config.telegramWebhookSecret, now: now)
-        let watches = WatchService(repository: database.watches, sources: registry, notifier: notifier, now: now, logger: logger)
+        let watches = WatchService(repository: database.watches, sources: registry, notifier: notifier, checkSeconds: config.watchCheckInterval,
+                                   now: now, logger: logger)
         services.append(watches)
         if let relay {
             let writer = network.writer, all = network.feeds.map(\.name)

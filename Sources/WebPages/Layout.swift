@@ -126,6 +126,7 @@ public enum Layout {
             ("commute-locating", .commuteLocating), ("commute-locate", .commuteLocate), ("no-alerts", .commuteNoAlerts),
             ("basis-liveTimes", .commuteBasisLiveTimes), ("basis-timetable", .commuteBasisTimetable),
             ("basis-position", .commuteBasisPosition), ("basis-beacon", .commuteBasisBeacon),
+            ("watch-switch", .watchSwitch), ("watch-on", .watchOn), ("watch-explained", .watchExplained), ("watch-failed", .watchFailed),
         ]
         return HTML.join(entries.map { HTML.attribute("data-t-" + $0.0, s($0.1)) })
     }

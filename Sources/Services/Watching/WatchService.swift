@@ -30,15 +30,16 @@ public final class WatchService: Service, Sendable {
     let options = Mutex<[OptionKey: Journey?]>([:])
 
     /// How often the watches are checked.
-    public static let checkSeconds: Int64 = 30
+    let checkSeconds: Int
     /// How long after its timetabled departure a late train is still watched.
     static let graceSeconds: Int64 = 3_600
     /// How many notices a watch keeps for its page.
     static let keptNotices = 10
 
-    public init(repository: any WatchRepository, sources: SourceRegistry, notifier: TripNotifier?, now: @escaping @Sendable () -> Instant = { .now() },
-                logger: Logger = Logger(label: "onward.watch")) {
-        self.repository = repository; self.sources = sources; self.notifier = notifier; self.now = now; self.logger = logger
+    public init(repository: any WatchRepository, sources: SourceRegistry, notifier: TripNotifier?, checkSeconds: Int = 30,
+                now: @escaping @Sendable () -> Instant = { .now() }, logger: Logger = Logger(label: "onward.watch")) {
+        self.repository = repository; self.sources = sources; self.notifier = notifier; self.checkSeconds = checkSeconds
+        self.now = now; self.logger = logger
     }
 
     /// What the server keeps of a watch: the watch, the day being watched and what its person was told of it.
@@ -125,7 +126,7 @@ public final class WatchService: Service, Sendable {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 if self.ticking.load(ordering: .relaxed) { _ = await self.check() }
-                try? await Task.sleep(for: .seconds(Self.checkSeconds))
+                try? await Task.sleep(for: .seconds(self.checkSeconds))
             }
         }
     }
@@ -156,7 +157,7 @@ public final class WatchService: Service, Sendable {
             groups[OptionKey(from: state.watch.from, to: state.watch.to, departure: departure), default: []].append((record, state, date))
         }
         forgetOptions(except: Set(groups.keys))
-        var changed: [(WatchRecord, WatchNoticeDTO)] = []
+        var changed: [(WatchRecord, WatchNoticeDTO, JourneyWatch)] = []
         for (key, members) in groups.sorted(by: { $0.key.departure < $1.key.departure }) {
             changed += await check(key, members, at: real)
         }
@@ -165,13 +166,14 @@ public final class WatchService: Service, Sendable {
             logger.warning("watch notices could not be saved, so were not sent", metadata: ["error": .string("\(error)")])
             return []
         }
-        for (record, notice) in changed { await deliver(notice, to: record.owner) }
+        for (record, notice, watch) in changed { await deliver(notice, of: watch, to: record.owner) }
         logger.info("watch notices sent", metadata: ["count": .stringConvertible(changed.count)])
         return changed.map { ($0.0.owner, $0.1) }
     }
 
     /// Checks the watches of one option: their new records and notices, for those that have news.
-    private func check(_ key: OptionKey, _ members: [(WatchRecord, State, ServiceDate)], at real: Instant) async -> [(WatchRecord, WatchNoticeDTO)] {
+    private func check(_ key: OptionKey, _ members: [(WatchRecord, State, ServiceDate)], at real: Instant)
+        async -> [(WatchRecord, WatchNoticeDTO, JourneyWatch)] {
         let queries = Queries(sources, now: real)
         let findings: WatchFindings
         let option = await self.option(key)
@@ -186,7 +188,7 @@ public final class WatchService: Service, Sendable {
             findings = { var f = WatchFindings(departure: key.departure, arrival: key.departure); f.cancelled = true; return f }()
         }
         var alternative: WatchNotice.Alternative??
-        var out: [(WatchRecord, WatchNoticeDTO)] = []
+        var out: [(WatchRecord, WatchNoticeDTO, JourneyWatch)] = []
         for (record, var state, date) in members {
             if state.day != date { state.day = date; state.told = nil }
             guard let kind = findings.news(since: state.told, thresholdMinutes: state.watch.thresholdMinutes) else { continue }
@@ -199,7 +201,7 @@ public final class WatchService: Service, Sendable {
             state.told = findings
             state.notices = Array((state.notices + [notice]).suffix(Self.keptNotices))
             guard let data = try? StoredState.encode(state) else { continue }
-            out.append((WatchRecord(id: record.id, owner: record.owner, state: data), WatchNoticeDTO(notice, zone: zone)))
+            out.append((WatchRecord(id: record.id, owner: record.owner, state: data), WatchNoticeDTO(notice, zone: zone), state.watch))
         }
         return out
     }
@@ -237,9 +239,15 @@ public final class WatchService: Service, Sendable {
         return WatchNotice.Alternative.best(of: found, besides: option)
     }
 
-    /// Tells the owner: their live clients, then (queued) push and Telegram.
-    private func deliver(_ notice: WatchNoticeDTO, to owner: String) async {
+    /// Tells the owner: their live clients, then (queued) push and Telegram. The push opens the journey's page,
+    /// where the other ways are.
+    private func deliver(_ notice: WatchNoticeDTO, of watch: JourneyWatch, to owner: String) async {
         notices.publish(notice, to: owner)
-        await notifier?.tell(person: owner, title: "Onward", body: notice.message, url: "/watches")
+        var page = URLComponents()
+        page.path = "/journeys"
+        page.queryItems = [URLQueryItem(name: "from", value: watch.from), URLQueryItem(name: "to", value: watch.to)]
+        // `:` is allowed in a query, but the pages' own links escape it; so does this one.
+        let url = (page.string ?? "/journeys").replacingOccurrences(of: ":", with: "%3A")
+        await notifier?.tell(person: owner, title: "Onward", body: notice.message, url: url)
     }
 }

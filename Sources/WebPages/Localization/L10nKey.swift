@@ -82,6 +82,16 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case commuteStartFailed = "commute.startFailed"
     case commuteClock = "commute.clock"
 
+    // Watching a journey option.
+    case watchSwitch = "watch.switch"
+    case watchOn = "watch.on"
+    case watchRepeat = "watch.repeat"
+    case watchOnce = "watch.once"
+    case watchWeekdays = "watch.weekdays"
+    case watchEveryDay = "watch.everyDay"
+    case watchExplained = "watch.explained"
+    case watchFailed = "watch.failed"
+
     // Home, search, nearby, recent.
     case homeTitle = "home.title"
     case homeIntro = "home.intro"

@@ -31,7 +31,8 @@ public enum JourneyPage {
             problemHTML = PlaceChoices.html(choice.problem, strings: s) { address.with(choice.parameter, $0.id) }
         }
         let found: HTML = answer.map { a in
-            PersonForm.save([("kind", "journey"), ("from", a.from.id), ("to", a.to.id)], label: .saveJourney, context: context) + results(a, strings: s)
+            PersonForm.save([("kind", "journey"), ("from", a.from.id), ("to", a.to.id)], label: .saveJourney, context: context)
+                + results(a, strings: s, person: context.person)
         } ?? .empty
         // Once journeys are found, the form folds into one line (from → to, and a way to change them), so on a
         // phone the first journey is on the first screen; without an answer it is the page.
@@ -110,15 +111,17 @@ public enum JourneyPage {
         """
     }
 
-    static func results(_ answer: JourneysDTO, strings s: Strings) -> HTML {
+    /// The options found; for a signed-in person, each with a switch to watch it (`watch`).
+    static func results(_ answer: JourneysDTO, strings s: Strings, person: PageContext.Person? = nil) -> HTML {
         guard !answer.journeys.isEmpty else {
             return "<p class=\"empty-state\">\(answer.emptyReason ?? s(.journeyNone))</p>"
         }
-        let items = answer.journeys.enumerated().map { n, j in journey(j, strings: s, option: n + 1) }
+        let items = answer.journeys.enumerated().map { n, j in journey(j, strings: s, option: n + 1, watch: person.map { _ in "watch-days-\(n + 1)" }) }
         // What starting a commute posts (the script adds the option and the form's date, time and checks);
         // hidden until the script shows it: commuting needs it.
         return """
-        <section class="journeys" aria-labelledby="journeys-heading" data-commute-from="\(answer.from.id)" data-commute-to="\(answer.to.id)">
+        <section class="journeys" aria-labelledby="journeys-heading" data-commute-from="\(answer.from.id)" data-commute-to="\(answer.to.id)"\
+        \(watchAttributes(answer, person: person))>
         <h2 id="journeys-heading">\(s(.journeyOptions))</h2>
         <p class="journey-check" data-commute-only hidden><input id="commute-near" type="checkbox"> \
         <label for="commute-near">\(s(.commuteNearStation))</label></p>
@@ -128,8 +131,9 @@ public enum JourneyPage {
         """
     }
 
-    /// One option; with `option`, its buttons to start commuting on it (shown by the script).
-    public static func journey(_ j: JourneyDTO, strings s: Strings, option: Int? = nil) -> HTML {
+    /// One option; with `option`, its buttons to start commuting on it (shown by the script), and with `watch` (the
+    /// ID of its days' choice) its switch to watch it.
+    public static func journey(_ j: JourneyDTO, strings s: Strings, option: Int? = nil, watch watchID: String? = nil) -> HTML {
         let changes = j.transfers == 0 ? s(.journeyNoChange) : j.transfers == 1 ? s(.journeyOneChange) : s(.journeyChanges, ["count": String(j.transfers)])
         let minutes = s(.journeyMinutes, ["minutes": String((j.duration + 30) / 60)])
         // Before each ride but the first, after the walk to it: how tight the change is.
@@ -152,7 +156,32 @@ public enum JourneyPage {
             \(s(.commuteStart))</button> <button type="button" class="button" data-commute-start="\(String(n))" data-simulate>\(s(.commuteTry))</button></p>
             """
         } ?? .empty)
+        \(watchID.map { watch(j, id: $0, strings: s) } ?? .empty)
         </li>
+        """
+    }
+
+    /// What the script needs to watch the options of `answer`: the places, and the person's CSRF token.
+    static func watchAttributes(_ answer: JourneysDTO, person: PageContext.Person?) -> HTML {
+        guard let person else { return .empty }
+        return HTML.attribute("data-watch-csrf", person.csrfToken) + HTML.attribute("data-watch-from", answer.from.id)
+            + HTML.attribute("data-watch-to", answer.to.id)
+    }
+
+    /// The switch that watches this option ("my 07:40, on weekdays"): the script posts it with the person's push
+    /// subscription, and marks the options already watched.
+    static func watch(_ j: JourneyDTO, id: String, strings s: Strings) -> HTML {
+        let days = [("", s(.watchOnce)), ("mon,tue,wed,thu,fri", s(.watchWeekdays)), ("mon,tue,wed,thu,fri,sat,sun", s(.watchEveryDay))]
+        let choices = HTML.join(days.map { value, label in "<option value=\"\(value)\">\(label)</option>" })
+        // The timetable's departure when the option starts with a ride (a late train is watched at its own time).
+        let departure = j.legs.first.flatMap { $0.kind == "transit" ? $0.departure : nil } ?? j.departure
+        return """
+        <div class="journey-watch" data-watch-departure="\(departure)" hidden>
+        <button type="button" class="button" role="switch" aria-checked="false" data-watch-toggle>\(s(.watchSwitch))</button>
+        <label class="field-label" for="\(id)">\(s(.watchRepeat))</label> \
+        <select id="\(id)" data-watch-days>\(choices)</select>
+        <p class="watch-status" role="status" data-watch-status></p>
+        </div>
         """
     }
 

@@ -109,14 +109,15 @@ public enum MyRoutesPage {
         }
         if let journeys = result.journeys {
             guard !journeys.journeys.isEmpty else { return "<p class=\"empty-state\">\(journeys.emptyReason ?? s(.journeyNone))</p>" }
-            let items = journeys.journeys.map { j -> HTML in
+            let items = journeys.journeys.enumerated().map { n, j -> HTML in
                 let follow: HTML = stack.top.kind == .journeyOption ? .empty
                     : PersonForm.render(action: push, fields: [("kind", "journeyOption"), ("from", journeys.from.id), ("to", journeys.to.id), ("departure", j.departure)],
                                         label: s(.myRoutesFollow), person: person, cssClass: "button")
-                return "\(JourneyPage.journey(j, strings: s))\(follow)"
+                // Each option of a saved journey can be watched, as on the journey page.
+                return "\(JourneyPage.journey(j, strings: s, watch: "me-watch-days-\(n + 1)"))\(follow)"
             }
             return """
-            <ol class="journey-list">\(HTML.join(items))</ol>
+            <ol class="journey-list"\(JourneyPage.watchAttributes(journeys, person: person))>\(HTML.join(items))</ol>
             <p class="more-link"><a href="\(Links.journeys(from: journeys.from.id, to: journeys.to.id))">\(s(.myRoutesOpen))</a></p>
             """
         }

@@ -467,6 +467,7 @@
       // The first message repeats what the page shows: nothing to announce.
       if (lastSummary !== null && text && text !== lastSummary) announce(text);
       lastSummary = text;
+      doc.dispatchEvent(new CustomEvent('onward:redrawn'));
     }
 
     function connect() {
@@ -584,6 +585,93 @@
         }
       });
     });
+  })();
+
+  // A signed-in person's journey options (the journey page, a saved journey on My routes): each option's switch to
+  // watch it. Watching asks for notifications (on the tap, as browsers require), keeps the browser's push
+  // subscription as the person's, then posts the watch; the options already watched are marked when the page
+  // opens and after each live redraw. Each switch's section names the places and carries the CSRF token.
+  (function initWatch() {
+    if (!('fetch' in window) || !doc.querySelector('[data-watch-csrf]')) return;
+    function send(section, method, path, value) {
+      var options = { method: method, credentials: 'same-origin',
+                      headers: { 'Accept': 'application/json', 'X-CSRF-Token': section.getAttribute('data-watch-csrf') } };
+      if (value !== undefined) { options.headers['Content-Type'] = 'application/json'; options.body = JSON.stringify(value); }
+      return fetch(path, options).then(function (response) {
+        if (response.status === 204) return null;
+        return response.json().catch(function () { return null; }).then(function (data) {
+          if (!response.ok) throw new Error((data && data.detail) || String(response.status));
+          return data;
+        });
+      });
+    }
+    function show(box, watchID) {
+      var button = box.querySelector('[data-watch-toggle]');
+      box.setAttribute('data-watch-id', watchID || '');
+      button.setAttribute('aria-checked', watchID ? 'true' : 'false');
+      button.textContent = watchID ? t('watch-on') : t('watch-switch');
+      box.querySelector('[data-watch-days]').disabled = !!watchID;
+      box.querySelector('[data-watch-status]').textContent = watchID ? t('watch-explained') : '';
+    }
+    // Push, when the browser has it: the person's subscription, which their watches (and trips) reach.
+    function subscribePush(section) {
+      if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) return Promise.resolve();
+      return Notification.requestPermission().then(function (permission) {
+        if (permission !== 'granted') return null;
+        return navigator.serviceWorker.register('/sw.js').then(function () { return navigator.serviceWorker.ready; }).then(function (registration) {
+          return api('GET', '/api/v1/push/key').then(function (key) {
+            return registration.pushManager.getSubscription().then(function (existing) {
+              return existing || registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: urlKey(key.publicKey) });
+            });
+          });
+        }).then(function (subscription) {
+          var s = subscription.toJSON();
+          return send(section, 'PUT', '/api/v1/me/push', { subscription: { endpoint: s.endpoint, keys: s.keys } });
+        });
+      }).catch(function () { /* watched all the same: the live channel still hears */ });
+    }
+    // The options already watched: same places, same time; on their day, or on a day they repeat.
+    function mark() {
+      var sections = doc.querySelectorAll('[data-watch-csrf]');
+      if (!sections.length) return;
+      send(sections[0], 'GET', '/api/v1/me/watches').then(function (answer) {
+        var names = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+        Array.prototype.forEach.call(sections, function (section) {
+          var from = section.getAttribute('data-watch-from'), to = section.getAttribute('data-watch-to');
+          section.querySelectorAll('[data-watch-departure]').forEach(function (box) {
+            box.hidden = false;
+            var departure = box.getAttribute('data-watch-departure');
+            var day = names[new Date(departure.slice(0, 10) + 'T12:00:00Z').getUTCDay()];
+            var found = answer.watches.filter(function (w) {
+              return w.from === from && w.to === to && w.time === departure.slice(11, 16)
+                && (w.date === departure.slice(0, 10) || w.days.indexOf(day) >= 0);
+            })[0];
+            show(box, found ? found.id : null);
+          });
+        });
+      }).catch(function () {});
+    }
+    doc.addEventListener('click', function (event) {
+      var button = event.target.closest('[data-watch-toggle]');
+      if (!button) return;
+      var box = button.closest('[data-watch-departure]'), section = button.closest('[data-watch-csrf]');
+      var id = box.getAttribute('data-watch-id');
+      button.disabled = true;
+      var days = box.querySelector('[data-watch-days]').value;
+      var done = id
+        ? send(section, 'DELETE', '/api/v1/me/watches/' + encodeURIComponent(id)).then(function () { show(box, null); })
+        : subscribePush(section).then(function () {
+          var request = { from: section.getAttribute('data-watch-from'), to: section.getAttribute('data-watch-to'),
+                          departure: box.getAttribute('data-watch-departure') };
+          if (days) request.days = days.split(',');
+          return send(section, 'POST', '/api/v1/me/watches', request);
+        }).then(function (watch) { show(box, watch.id); });
+      done.catch(function (error) {
+        box.querySelector('[data-watch-status]').textContent = t('watch-failed', { reason: error.message });
+      }).then(function () { button.disabled = false; });
+    });
+    doc.addEventListener('onward:redrawn', mark);
+    mark();
   })();
 
   // The commute page: the journey and its alerts, live; notifications, push and location.
