@@ -210,3 +210,61 @@ struct WatchCommandTests {
             """)
     }
 }
+
+/// A generated feed with a change: line 1 from Alpha 07:40 reaches Cross 07:50; line 2 leaves Cross 07:53 for Delta
+/// (08:10) and again 08:08 (08:25). Line 1 four minutes late makes the change impossible.
+@Suite("a watched journey with a change, on a generated feed")
+struct WatchChangeTests {
+    static func network(_ folder: TemporaryFolder) throws -> URL {
+        let dir = URL(fileURLWithPath: folder.path).appendingPathComponent("gtfs")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let files = [
+            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Test,https://example.org,UTC\n",
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nALPHA,Alpha,0,0\nCROSS,Cross,0,0.05\nDELTA,Delta,0,0.1\n",
+            "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nL1,A,L1,,1\nL2,A,L2,,1\n",
+            "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nALL,1,1,1,1,1,1,1,20260101,20271231\n",
+            "trips.txt": "route_id,service_id,trip_id\nL1,ALL,L1a\nL1,ALL,L1b\nL2,ALL,L2a\nL2,ALL,L2b\n",
+            "stop_times.txt": """
+                trip_id,arrival_time,departure_time,stop_id,stop_sequence
+                L1a,07:40:00,07:40:00,ALPHA,1
+                L1a,07:50:00,07:50:00,CROSS,2
+                L1b,07:50:00,07:50:00,ALPHA,1
+                L1b,08:00:00,08:00:00,CROSS,2
+                L2a,07:53:00,07:53:00,CROSS,1
+                L2a,08:10:00,08:10:00,DELTA,2
+                L2b,08:08:00,08:08:00,CROSS,1
+                L2b,08:25:00,08:25:00,DELTA,2
+
+                """,
+        ]
+        for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        return dir
+    }
+
+    @Test("the first ride late past the change: connectionLost once, naming the way that still works")
+    func lostChange() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let feedPath = URL(fileURLWithPath: folder.path).appendingPathComponent("rt.pb").path
+        let monday0720 = Instant(epochSeconds: 1_795_418_400)  // Monday 2026-11-23 07:20 UTC
+        let clock = TestNow(monday0720)
+        try WatchServiceTests.feed([], at: monday0720).write(to: URL(fileURLWithPath: feedPath))
+        let loaded = try Network.load([try Self.network(folder).path])
+        let network = try GTFSNetwork.open(loaded, options: .init(realtime: [feedPath], maxAge: 86_400), fetcher: FakeHTTPFetcher(), now: clock.closure)
+        #expect(await network.readOnce(now: monday0720).isEmpty)
+        let service = WatchService(repository: InMemoryWatchRepository(), sources: SourceRegistry([network.source]), notifier: nil, now: clock.closure)
+        let watch = try await service.create(owner: "ana", WatchRequestDTO(from: "ALPHA", to: "DELTA", departure: "2026-11-23T07:40:00Z", days: ["mon"]))
+        #expect(watch.time == "07:40" && watch.days == ["mon"])
+        #expect(await service.check().isEmpty)
+        // Line 1 three minutes late: the change is still made (07:53 → 07:53), and the delay is news; four: the change
+        // is lost, and the way that still works leaves later (the 07:50) for the same arrival; five: nothing new.
+        for (late, expected) in [(Int32(180), ["The 07:40 to Delta is 3 min late: it leaves at 07:43 and arrives at 08:10."]),
+                                 (240, ["The 07:40 to Delta: the change at Cross can no longer be made: take the 07:50, arriving 08:25, 15 min later."]),
+                                 (300, [])] {
+            clock.set(clock.now.adding(seconds: 60))
+            try WatchServiceTests.feed([("L1a", "ALPHA", late)], at: clock.now).write(to: URL(fileURLWithPath: feedPath))
+            #expect(await network.readOnce(now: clock.now).isEmpty)
+            #expect(await service.check().map(\.notice.message) == expected, "\(late) s late")
+        }
+    }
+}
