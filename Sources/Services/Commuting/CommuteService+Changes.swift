@@ -78,13 +78,20 @@ extension CommuteService {
         for a in alerts { watchers.publish(.alert(CommuteAlertDTO(a, zone: zone), dto), to: id) }
     }
 
-    /// Plans again after a missed change, when the engine asks.
+    /// Plans again after a missed change, when the engine asks. When no other way was found from a station, it is
+    /// not asked again from there until the live times are (`refreshSeconds`): the clock steps every second.
     func replan(_ id: String, after change: Change) async throws {
         guard let from = change.state.session.replanFrom, let at = change.state.session.time else { return }
-        guard let journey = await driver.replanned(change.state.session, current: change.state.journey, plan: change.state.plan, now: now()) else {
-            // No other way: carry on with the old journey (the engine goes on once asked again).
+        let real = now()
+        if let tried = replanFailures.withLock({ $0[id] }), tried.stopID == from.stopID, real.epochSeconds - tried.at.epochSeconds < Self.refreshSeconds {
             return
         }
+        guard let journey = await driver.replanned(change.state.session, current: change.state.journey, plan: change.state.plan, now: real) else {
+            // No other way: carry on with the old journey (the engine goes on once asked again).
+            replanFailures.withLock { $0[id] = (from.stopID, real) }
+            return
+        }
+        replanFailures.withLock { $0[id] = nil }
         _ = try await self.change(id) { state in
             guard state.session.replanFrom == from else { return [] }
             state.journey = journey

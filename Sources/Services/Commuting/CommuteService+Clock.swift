@@ -102,6 +102,8 @@ extension CommuteService {
                 watchers.finish(id)
             }
         }
+        let kept = table.withLock { Set($0.keys) }
+        replanFailures.withLock { $0 = $0.filter { kept.contains($0.key) } }
         _ = try? await repository.removeExpired(before: real)
     }
 }

@@ -34,6 +34,8 @@ public final class CommuteService: Service, Sendable {
     /// (a commute gives a handful an hour); each also carries the whole state, so a gap loses no state.
     let watchers = LiveHub<String, CommuteUpdate>(keep: 64)
     let loaded = Mutex(false)
+    /// Where planning again last found no other way, and when, by commute (`replan`).
+    let replanFailures = Mutex<[String: (stopID: String, at: Instant)]>([:])
     /// With several servers on one database (`share(through:)`): the relay that tells the others of each
     /// change. A commute this server has not seen is then looked up in storage.
     let relay = LiveRelay.Slot()
@@ -106,6 +108,7 @@ public final class CommuteService: Service, Sendable {
     /// Ends a commute and forgets it. False when there was none.
     public func end(_ id: String) async throws -> Bool {
         guard await known(id), table.withLock({ $0.removeValue(forKey: id) }) != nil else { return false }
+        replanFailures.withLock { $0[id] = nil }
         try await repository.remove(id: id)
         relay.announce(.commute(id: id))
         watchers.finish(id)
