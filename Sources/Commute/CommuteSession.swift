@@ -54,8 +54,10 @@ public struct CommuteSession: Sendable, Codable, Equatable {
         public init(at: Instant, keepRides: Int) { self.at = at; self.keepRides = keepRides }
     }
 
-    /// The journey being made, as the session reads it.
+    /// The journey being made, whole (as a commute shows it; kept once, here), and as the session reads it.
     public struct JourneyState: Sendable, Codable, Hashable {
+        /// The journey whole: its rides and the walks between.
+        public let whole: Journey
         public let rides: [TransitLeg]
         public let destination: JourneyStop?
         /// Walking between each ride and the next, in seconds.
@@ -63,35 +65,44 @@ public struct CommuteSession: Sendable, Codable, Equatable {
         /// Each ride's course, worked out once: every event reads them several times (the engine's cost per fix).
         let courses: [RideCourse]
 
-        init(_ j: Journey) { self.init(rides: j.rides, destination: j.legs.last?.toStop, walks: j.changes.map(\.walkSeconds)) }
+        init(_ j: Journey) { self.init(whole: j, destination: j.legs.last?.toStop, walks: j.changes.map(\.walkSeconds)) }
 
-        init(rides: [TransitLeg], destination: JourneyStop?, walks: [Int]) {
-            self.rides = rides
+        init(whole: Journey, destination: JourneyStop?, walks: [Int]) {
+            self.whole = whole
+            rides = whole.rides
             self.destination = destination
             self.walks = walks
             courses = rides.map(RideCourse.init)
         }
 
-        private enum CodingKeys: String, CodingKey { case rides, destination, walks }
+        private enum CodingKeys: String, CodingKey { case legs, rides, destination, walks }
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
+            if let legs = try c.decodeIfPresent([JourneyLeg].self, forKey: .legs) {
+                self.init(Journey(legs: legs))
+                return
+            }
+            // Kept before the session kept the whole journey: the rides, the destination and the walks' times (none
+            // known when kept before those were). The journey whole is then the rides alone, until `restoreJourney`.
             let rides = try c.decode([TransitLeg].self, forKey: .rides)
-            // Kept before walks were: none known.
-            self.init(rides: rides, destination: try c.decodeIfPresent(JourneyStop.self, forKey: .destination),
+            self.init(whole: Journey(legs: rides.map(JourneyLeg.transit)), destination: try c.decodeIfPresent(JourneyStop.self, forKey: .destination),
                       walks: try c.decodeIfPresent([Int].self, forKey: .walks) ?? Array(repeating: 0, count: max(rides.count - 1, 0)))
         }
 
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(rides, forKey: .rides)
-            try c.encodeIfPresent(destination, forKey: .destination)
-            try c.encode(walks, forKey: .walks)
+            try c.encode(whole.legs, forKey: .legs)
         }
 
-        // The courses follow from the rides.
-        public static func == (a: JourneyState, b: JourneyState) -> Bool { a.rides == b.rides && a.destination == b.destination && a.walks == b.walks }
-        public func hash(into hasher: inout Hasher) { hasher.combine(rides); hasher.combine(destination); hasher.combine(walks) }
+        // The rest follows from the journey whole.
+        public static func == (a: JourneyState, b: JourneyState) -> Bool { a.whole == b.whole && a.destination == b.destination && a.walks == b.walks }
+        public func hash(into hasher: inout Hasher) { hasher.combine(whole); hasher.combine(destination); hasher.combine(walks) }
+    }
+
+    /// Takes up the journey whole for a session stored before it kept it (its storage kept the journey beside it).
+    public mutating func restoreJourney(_ j: Journey) {
+        journey = JourneyState(j)
     }
 
     public init(journey: Journey, settings: CommuteSettings = CommuteSettings(), stations: [StopPlace] = []) {

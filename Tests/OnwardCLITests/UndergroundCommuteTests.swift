@@ -98,3 +98,35 @@ struct UndergroundCommuteTests {
         ])
     }
 }
+
+/// A commute's stored state keeps its journey once (in the session), and a state stored when the journey was
+/// kept beside the session is read whole.
+@Suite("a commute's stored state")
+struct CommuteStateStorageTests {
+    @Test("the journey is stored once; a state in the earlier form (journey beside a session of rides) reads the same")
+    func journeyOnce() async throws {
+        let network = try GTFSNetwork.open(try Network.load([]), options: .init(), fetcher: FakeHTTPFetcher())
+        let start = Instant(epochSeconds: 1_795_402_200)
+        let query = Queries.JourneyQuery(from: "mrt-jakarta:SLBB", to: "mrt-jakarta:SBHI", at: start)
+        let begun = try await CommuteDriver(sources: SourceRegistry([network.source])).begin(query, option: 1, settings: CommuteSettings(), now: start)
+        let state = CommuteState(session: begun.session, plan: begun.plan)
+        #expect(state.journey == begun.journey)
+        let data = try JSONEncoder.api.encode(state)
+        let text = String(decoding: data, as: UTF8.self)
+        let tripID = try #require(begun.journey.rides.first?.tripID)
+        #expect(text.components(separatedBy: "\"tripID\":\"\(tripID)\"").count - 1 == 1, "the ride is stored once")
+        #expect(try JSONDecoder().decode(CommuteState.self, from: data) == state)
+
+        // The earlier form: the journey beside the session, whose journey was its rides, destination and walks.
+        var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var session = try #require(object["session"] as? [String: Any])
+        let rides = try JSONSerialization.jsonObject(with: try JSONEncoder.api.encode(begun.journey.rides))
+        let destination = try JSONSerialization.jsonObject(with: try JSONEncoder.api.encode(begun.journey.legs.last?.toStop))
+        session["journey"] = ["rides": rides, "destination": destination, "walks": begun.journey.changes.map(\.walkSeconds)]
+        object["session"] = session
+        object["journey"] = try JSONSerialization.jsonObject(with: try JSONEncoder.api.encode(begun.journey))
+        let earlier = try JSONDecoder().decode(CommuteState.self, from: try JSONSerialization.data(withJSONObject: object))
+        #expect(earlier == state)
+        #expect(earlier.journey.legs.count == begun.journey.legs.count)
+    }
+}

@@ -94,7 +94,6 @@ extension CommuteService {
         replanFailures.withLock { $0[id] = nil }
         _ = try await self.change(id) { state in
             guard state.session.replanFrom == from else { return [] }
-            state.journey = journey
             return state.session.handle(.journey(journey, at: at))
         }
     }

@@ -77,7 +77,6 @@ extension CommuteService {
         var alerts: [CommuteAlert] = []
         if refreshed { state.refreshedAt = real }
         if let journey {
-            state.journey = journey
             alerts += state.session.handle(.journey(journey, at: max(real, state.session.time ?? real)))
         }
         let clock = state.clock(at: real)

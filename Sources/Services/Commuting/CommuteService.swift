@@ -73,7 +73,7 @@ public final class CommuteService: Service, Sendable {
     public func start(_ begun: CommuteDriver.Begun, simulationSpeed: Int?) async throws -> (String, CommuteDTO) {
         let real = now()
         let journey = begun.journey
-        var state = CommuteState(session: begun.session, journey: journey, plan: begun.plan)
+        var state = CommuteState(session: begun.session, plan: begun.plan)
         if let speed = simulationSpeed {
             // The simulated traveller sets out six minutes before the first departure, three seconds from
             // now: time for the page to connect and subscribe to pushes before the first alert.

@@ -8,8 +8,6 @@ import WebPush
 /// restarted server carries on where it was: the engine's state, the journey, what was said.
 public struct CommuteState: Codable, Sendable, Equatable {
     var session: CommuteSession
-    /// The journey being made (after a missed change, the new plan), as shown.
-    var journey: Journey
     var plan: Plan
     var alerts: [CommuteAlert] = []
     var simulation: Simulation?
@@ -18,6 +16,37 @@ public struct CommuteState: Codable, Sendable, Equatable {
     var revision = 0
     /// When the live times were last asked for.
     var refreshedAt: Instant?
+
+    /// The journey being made (after a missed change, the new plan), as shown: the session's, kept once.
+    var journey: Journey { session.journey.whole }
+
+    init(session: CommuteSession, plan: Plan) { self.session = session; self.plan = plan }
+
+    private enum CodingKeys: String, CodingKey { case session, journey, plan, alerts, simulation, push, revision, refreshedAt }
+
+    /// Reads a state as stored, also one stored when the journey was kept beside the session (then taken up by it).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        session = try c.decode(CommuteSession.self, forKey: .session)
+        if let kept = try c.decodeIfPresent(Journey.self, forKey: .journey) { session.restoreJourney(kept) }
+        plan = try c.decode(Plan.self, forKey: .plan)
+        alerts = try c.decodeIfPresent([CommuteAlert].self, forKey: .alerts) ?? []
+        simulation = try c.decodeIfPresent(Simulation.self, forKey: .simulation)
+        push = try c.decodeIfPresent(PushSubscription.self, forKey: .push)
+        revision = try c.decodeIfPresent(Int.self, forKey: .revision) ?? 0
+        refreshedAt = try c.decodeIfPresent(Instant.self, forKey: .refreshedAt)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(session, forKey: .session)
+        try c.encode(plan, forKey: .plan)
+        try c.encode(alerts, forKey: .alerts)
+        try c.encodeIfPresent(simulation, forKey: .simulation)
+        try c.encodeIfPresent(push, forKey: .push)
+        try c.encode(revision, forKey: .revision)
+        try c.encodeIfPresent(refreshedAt, forKey: .refreshedAt)
+    }
 
     /// How to plan again after a missed change: to the same destination with the same options.
     public struct Plan: Codable, Sendable, Hashable {
