@@ -7,10 +7,10 @@ import Storage
 import Trips
 import WebPush
 
-/// Reaches trip members outside the app: a host's broadcast and an event's invitation, by Web Push
-/// to the browsers they subscribed and by Telegram to those who signed in with it (when a bot is
-/// configured), with RSVP buttons on an invitation. Deliveries queue and leave one at a time in the
-/// background (`run`), so a slow push service never holds up the request that caused them.
+/// Reaches people outside the app: a host's broadcast and an event's invitation to trip members, a watched
+/// journey's notice to its watcher, by Web Push to the browsers they subscribed and by Telegram to those who
+/// signed in with it (when a bot is configured), with RSVP buttons on an invitation. Deliveries queue and leave
+/// in the background (`run`, a few lanes at once), so a slow push service never holds up what caused them.
 public final class TripNotifier: Service, Sendable {
     struct Delivery: Sendable {
         var person: String
@@ -28,12 +28,19 @@ public final class TripNotifier: Service, Sendable {
     let people: any PeopleRepository
     public let push: PushSender?
     let telegram: TelegramBot?
-    private let queue: AsyncStream<Delivery>
-    private let enqueue: AsyncStream<Delivery>.Continuation
+    /// Deliveries leave in lanes, each person's always in the same one: one person's messages in the order they
+    /// were queued, while a slow push service or a cancellation told to thousands does not hold everyone in one line.
+    private let lanes: [(stream: AsyncStream<Delivery>, continuation: AsyncStream<Delivery>.Continuation)]
 
-    public init(repository: any TripRepository, people: any PeopleRepository, push: PushSender? = nil, telegram: TelegramBot? = nil) {
+    /// - Parameter lanes: how many deliveries may be under way at once (the push fan-out benchmark compares).
+    public init(repository: any TripRepository, people: any PeopleRepository, push: PushSender? = nil, telegram: TelegramBot? = nil,
+                lanes: Int = 8) {
         self.repository = repository; self.people = people; self.push = push; self.telegram = telegram
-        (queue, enqueue) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        self.lanes = (0..<max(lanes, 1)).map { _ in AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000)) }
+    }
+
+    private func enqueue(_ delivery: Delivery) {
+        lanes[Int(StableHash.fnv1a(delivery.person) % UInt64(lanes.count))].continuation.yield(delivery)
     }
 
     /// How many members each way reaches, counted when the deliveries are queued.
@@ -72,14 +79,18 @@ public final class TripNotifier: Service, Sendable {
             guard subscription != nil || chat != nil else { continue }
             if subscription != nil { reach.push += 1 }
             if chat != nil { reach.telegram += 1 }
-            enqueue.yield(Delivery(person: person, title: title, body: body, url: url, buttons: buttons, push: subscription, telegramChat: chat))
+            enqueue(Delivery(person: person, title: title, body: body, url: url, buttons: buttons, push: subscription, telegramChat: chat))
         }
         return reach
     }
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
-            for await delivery in self.queue { await self.deliver(delivery) }
+            await withTaskGroup(of: Void.self) { group in
+                for lane in self.lanes {
+                    group.addTask { for await delivery in lane.stream { await self.deliver(delivery) } }
+                }
+            }
         }
     }
 
