@@ -50,7 +50,7 @@ public struct GTFSNetwork: Sendable {
             RealtimeFeedPolling(location: $0, interval: .seconds(options.pollInterval), fetcher: fetcher, writer: writer, now: now,
                                 clock: clock, saved: saved)
         }
-        return GTFSNetwork(loaded: loaded, store: store, writer: writer, source: GTFSNetworkSource(store: store, displayName: displayName(loaded)),
+        return GTFSNetwork(loaded: loaded, store: store, writer: writer, source: GTFSNetworkSource(store: store, displayName: displayName(loaded), shapes: loaded.shapes),
                            feeds: feeds, simulation: options.simulate ? SimulationTicker(writer: writer, interval: .seconds(options.simulateInterval)) : nil)
     }
 

@@ -1,11 +1,12 @@
 import Foundation
 import OnwardCore
 
-/// Where a ride's vehicle is at each moment, as the engine estimates it: along straight lines between
-/// its calls (boarding, the calls passed, alighting), at its live times where the feed gives them and
-/// elsewhere at the timetable's shifted by the last delay known before (as GTFS-Realtime propagates
-/// a delay down the trip).
+/// Where a ride's vehicle is at each moment, as the engine estimates it: along the way it goes (the feed's
+/// shape, where the ride has its `path`; else straight lines between its calls), at its live times where the
+/// feed gives them and elsewhere at the timetable's shifted by the last delay known before (as GTFS-Realtime
+/// propagates a delay down the trip), moving evenly between calls.
 struct RideCourse {
+    /// A call (boarding, a call passed, alighting): when the vehicle leaves it and how far along the course it is.
     struct Point {
         var stop: JourneyStop
         /// When the vehicle leaves the call (arrives, at the last).
@@ -14,7 +15,17 @@ struct RideCourse {
         var distance: Double
     }
 
+    /// A point of the line the vehicle follows, with its distance along the course.
+    struct LinePoint {
+        var latitude: Double
+        var longitude: Double
+        var distance: Double
+    }
+
+    /// The calls, in order.
     let points: [Point]
+    /// The line, from the boarding stop to the alighting stop.
+    let line: [LinePoint]
     /// Whether any of the times are live (a realtime source spoke of this run).
     let isLive: Bool
 
@@ -23,17 +34,31 @@ struct RideCourse {
         raw += ride.calls.map { ($0.stop, $0.departure, $0.expectedDeparture) }
         raw.append((ride.to, ride.arrival, ride.expectedArrival))
         isLive = raw.contains { $0.2 != nil }
+        let hasPath = (ride.path?.count ?? 0) >= 2
+        let shape = hasPath ? ride.path ?? [] : raw.map { PathPoint(latitude: $0.0.latitude, longitude: $0.0.longitude) }
+        var line: [LinePoint] = []
+        for p in shape {
+            let distance = line.last.map { $0.distance + GreatCircle.metres($0.latitude, $0.longitude, p.latitude, p.longitude) } ?? 0
+            line.append(LinePoint(latitude: p.latitude, longitude: p.longitude, distance: distance))
+        }
+        self.line = line
         var delay: Int64 = 0
         var points: [Point] = []
-        for (stop, scheduled, expected) in raw {
+        var segment = 0
+        for (n, (stop, scheduled, expected)) in raw.enumerated() {
             if let expected { delay = expected.epochSeconds - scheduled.epochSeconds }
             var time = expected ?? scheduled.adding(seconds: delay)
-            let distance: Double
+            // Each call where it lies along the line, looked for on from the last call's place so calls keep their order.
+            // Without a path the line is the calls themselves.
+            var distance = !hasPath ? line[n].distance : n == 0 ? 0 : n == raw.count - 1 ? line[line.count - 1].distance : 0
+            if hasPath && n > 0 && n < raw.count - 1 {
+                let found = Self.project(stop.latitude, stop.longitude, onto: line, from: segment)
+                distance = found.distance
+                segment = found.segment
+            }
             if let last = points.last {
                 time = max(time, last.time)
-                distance = last.distance + GreatCircle.metres(last.stop.latitude, last.stop.longitude, stop.latitude, stop.longitude)
-            } else {
-                distance = 0
+                distance = max(distance, last.distance)
             }
             points.append(Point(stop: stop, time: time, distance: distance))
         }
@@ -69,24 +94,32 @@ struct RideCourse {
     /// A position against the course: how far along it the nearest point of the line is, and how far
     /// off the line the position lies (metres).
     func place(latitude: Double, longitude: Double) -> (distance: Double, offLine: Double) {
+        let found = Self.project(latitude, longitude, onto: line, from: 0)
+        return (found.distance, found.offLine)
+    }
+
+    /// The nearest point to a position of the line's segments from `first` on: its distance along the line, how far
+    /// off the line the position is, and the segment.
+    static func project(_ latitude: Double, _ longitude: Double, onto line: [LinePoint], from first: Int) -> (distance: Double, offLine: Double, segment: Int) {
         // A flat projection around the position: exact enough over the few kilometres between two calls.
         let metresPerDegree = 111_195.0
         let east = cos(latitude * .pi / 180) * metresPerDegree
-        func xy(_ s: JourneyStop) -> (Double, Double) { ((s.longitude - longitude) * east, (s.latitude - latitude) * metresPerDegree) }
-        var best = (distance: 0.0, offLine: Double.infinity)
-        for (a, b) in zip(points, points.dropFirst()) {
-            let (ax, ay) = xy(a.stop), (bx, by) = xy(b.stop)
+        func xy(_ p: LinePoint) -> (Double, Double) { ((p.longitude - longitude) * east, (p.latitude - latitude) * metresPerDegree) }
+        guard line.count > 1 else {
+            let (x, y) = line.first.map(xy) ?? (0, 0)
+            return (0, (x * x + y * y).squareRoot(), 0)
+        }
+        var best = (distance: 0.0, offLine: Double.infinity, segment: first)
+        for k in min(first, line.count - 2)..<(line.count - 1) {
+            let a = line[k], b = line[k + 1]
+            let (ax, ay) = xy(a), (bx, by) = xy(b)
             let dx = bx - ax, dy = by - ay
             let length2 = dx * dx + dy * dy
-            // The fix is the origin: the nearest point of segment a–b to it.
+            // The position is the origin: the nearest point of segment a–b to it.
             let part = length2 > 0 ? min(max(-(ax * dx + ay * dy) / length2, 0), 1) : 0
             let px = ax + dx * part, py = ay + dy * part
             let off = (px * px + py * py).squareRoot()
-            if off < best.offLine { best = (a.distance + (b.distance - a.distance) * part, off) }
-        }
-        if points.count == 1 {
-            let (x, y) = xy(points[0].stop)
-            best = (0, (x * x + y * y).squareRoot())
+            if off < best.offLine { best = (a.distance + (b.distance - a.distance) * part, off, k) }
         }
         return best
     }

@@ -17,10 +17,13 @@ public final class GTFSNetworkSource: TransitSource {
     public let sourceNames: [String]
     /// Built on the first journey asked for, so boards alone never pay for its indices.
     private let builtPlanner = Mutex<JourneyPlanner?>(nil)
+    /// The feeds' shapes (the ways trips go), for commuting mode's estimate of where a vehicle is.
+    let shapes: ShapeTable
 
-    public init(store: LiveStore, displayName: String) {
+    public init(store: LiveStore, displayName: String, shapes: ShapeTable = .empty) {
         self.store = store
         self.displayName = displayName
+        self.shapes = shapes
         sourceNames = store.current.timetable.feeds.map(\.name)
     }
 

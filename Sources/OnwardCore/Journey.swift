@@ -88,6 +88,9 @@ public struct TransitLeg: Sendable, Hashable, Codable {
     public var expectedDeparture: Instant?
     public var expectedArrival: Instant?
     public var status: LiveStatus
+    /// The way the vehicle goes from `from` to `to` (the feed's shapes), when a commute asked its source for it
+    /// (`Queries.withPaths`); nil: straight lines between the calls. Never in a journey answer.
+    public var path: [PathPoint]?
 
     public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, routeColor: String?,
                 headsign: String, serviceDate: ServiceDate, startTime: Int?, from: JourneyStop, to: JourneyStop,
@@ -103,7 +106,7 @@ public struct TransitLeg: Sendable, Hashable, Codable {
 extension TransitLeg {
     private enum CodingKeys: String, CodingKey {
         case tripID, routeID, routeShortName, routeLongName, routeColor, routeType, headsign, serviceDate, startTime, from, to, calls
-        case departure, arrival, expectedDeparture, expectedArrival, status
+        case departure, arrival, expectedDeparture, expectedArrival, status, path
     }
 
     /// Reads a ride as kept (a commute in progress keeps its journey): `startTime` in seconds, or as the
@@ -130,7 +133,16 @@ extension TransitLeg {
                   status: try c.decode(LiveStatus.self, forKey: .status))
         calls = try c.decodeIfPresent([JourneyCall].self, forKey: .calls) ?? []
         routeType = try c.decodeIfPresent(Int.self, forKey: .routeType)
+        path = try c.decodeIfPresent([PathPoint].self, forKey: .path)
     }
+}
+
+/// A point of the way a vehicle goes.
+public struct PathPoint: Sendable, Hashable, Codable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) { self.latitude = latitude; self.longitude = longitude }
 }
 
 /// A walk between two stops (or a change of platform), in whole seconds.

@@ -96,3 +96,16 @@ extension Queries {
         return Journey(legs: legs)
     }
 }
+
+extension Queries {
+    /// The journey with each ride's path (the way its vehicle goes, from its source's shapes) where the source
+    /// has one: what commuting mode judges positions against. Journey answers go without (they would be large).
+    public func withPaths(_ journey: Journey) -> Journey {
+        Journey(legs: journey.legs.map { leg in
+            guard case .transit(var ride) = leg, ride.path == nil, let (source, id) = registry.resolve(ride.tripID, as: .service) else { return leg }
+            ride.path = source.path(serviceID: id, from: PathPoint(latitude: ride.from.latitude, longitude: ride.from.longitude),
+                                    to: PathPoint(latitude: ride.to.latitude, longitude: ride.to.longitude))
+            return .transit(ride)
+        })
+    }
+}

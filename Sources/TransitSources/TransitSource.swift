@@ -30,6 +30,9 @@ public protocol TransitSource: Sendable {
     /// The stations a small network lists for browsing on the home page; empty for a big
     /// network (searched, not browsed) and for a live-only source.
     func listedStations() -> [StopPlace]
+    /// The way service `serviceID`'s vehicle goes between two of its stops (given by where they are), from the
+    /// feed's shapes; nil when the source has none (commuting mode then takes straight lines between calls).
+    func path(serviceID: String, from: PathPoint, to: PathPoint) -> [PathPoint]?
     /// Names for people of the stops and routes alerts mention, where this source knows them.
     func names(stopIDs: [String], routeIDs: [String]) -> EntityNames
     /// Announces each change of a source whose data arrives in the background (realtime
@@ -99,6 +102,7 @@ extension TransitSource {
     }
 
     public func listedStations() -> [StopPlace] { [] }
+    public func path(serviceID: String, from: PathPoint, to: PathPoint) -> [PathPoint]? { nil }
     public func routes(named text: String) -> [RouteSummary] { [] }
     public func names(stopIDs: [String], routeIDs: [String]) -> EntityNames { EntityNames() }
     public var updates: (any SourceUpdates)? { nil }

@@ -1,6 +1,6 @@
 import API
 import App
-import Commute
+@testable import Commute
 import Foundation
 import GTFSRealtime
 import OnwardCore
@@ -128,5 +128,29 @@ struct CommuteStateStorageTests {
         let earlier = try JSONDecoder().decode(CommuteState.self, from: try JSONSerialization.data(withJSONObject: object))
         #expect(earlier == state)
         #expect(earlier.journey.legs.count == begun.journey.legs.count)
+    }
+}
+
+@Suite("a commute's ride follows the feed's shape")
+struct CommutePathTests {
+    @Test("on the bundled network the ride from Lebak Bulus has the line's shape, from the boarding stop to the alighting one")
+    func bundledShape() async throws {
+        let network = try GTFSNetwork.open(try Network.load([]), options: .init(), fetcher: FakeHTTPFetcher())
+        let start = Instant(epochSeconds: 1_795_402_200)
+        let query = Queries.JourneyQuery(from: "mrt-jakarta:SLBB", to: "mrt-jakarta:SBHI", at: start)
+        let begun = try await CommuteDriver(sources: SourceRegistry([network.source])).begin(query, option: 1, settings: CommuteSettings(), now: start)
+        let ride = try #require(begun.journey.rides.first)
+        let path = try #require(ride.path)
+        #expect(path.first == PathPoint(latitude: ride.from.latitude, longitude: ride.from.longitude))
+        #expect(path.last == PathPoint(latitude: ride.to.latitude, longitude: ride.to.longitude))
+        // The shape has more points than the calls (it draws the curves between stations), and every call lies near it.
+        #expect(path.count > ride.calls.count + 2, "\(path.count) points, \(ride.calls.count) calls")
+        let line = path.map { RideCourse.LinePoint(latitude: $0.latitude, longitude: $0.longitude, distance: 0) }
+        for call in ride.calls {
+            #expect(RideCourse.project(call.stop.latitude, call.stop.longitude, onto: line, from: 0).offLine < 150, "\(call.stop.name)")
+        }
+        // A journey answer carries no path.
+        let answer = try await Queries(SourceRegistry([network.source]), now: start).plan(query)
+        #expect(!String(decoding: try JSONEncoder.api.encode(answer), as: UTF8.self).contains("path"))
     }
 }

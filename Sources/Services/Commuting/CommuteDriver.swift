@@ -40,7 +40,8 @@ public struct CommuteDriver: Sendable {
             throw ServiceError(.journeyNotFound, answer.journeys.isEmpty ? (answer.emptyReason ?? "No journey was found then.")
                                    : "option \(option): only \(answer.journeys.count) journeys were found.", parameter: "option")
         }
-        let journey = answer.journeys[option - 1]
+        // With each ride's path: positions are judged against the way the vehicle goes, not straight lines.
+        let journey = Queries(sources, now: now).withPaths(answer.journeys[option - 1])
         let stations = source.listedStations() + [answer.from, answer.to]
         let plan = CommuteState.Plan(destination: answer.to.id, maxWalkMetres: query.maxWalkMetres, transferSlackSeconds: query.transferSlackSeconds,
                                      maxTransfers: query.maxTransfers, wheelchair: query.wheelchair)
@@ -74,7 +75,8 @@ public struct CommuteDriver: Sendable {
         var q = Queries.JourneyQuery(from: stopID, to: plan.destination, at: at)
         q.maxWalkMetres = plan.maxWalkMetres; q.transferSlackSeconds = plan.transferSlackSeconds
         q.maxTransfers = plan.maxTransfers; q.wheelchair = plan.wheelchair; q.limit = 1
-        return try? await Queries(sources, now: now).journeys(q).journeys.journeys.first
+        let queries = Queries(sources, now: now)
+        return (try? await queries.journeys(q).journeys.journeys.first).map(queries.withPaths)
     }
 
     /// The journey to follow once the session asks to plan again (`replanFrom`): planned from there at the
