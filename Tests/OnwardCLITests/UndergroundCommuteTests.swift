@@ -99,16 +99,21 @@ struct UndergroundCommuteTests {
     }
 }
 
+/// A commute begun on the bundled network's timetable: Lebak Bulus to Bundaran HI, Monday 2026-11-23 09:50 in Jakarta.
+private func bundledCommute() async throws -> (GTFSNetwork, Queries.JourneyQuery, CommuteDriver.Begun) {
+    let network = try GTFSNetwork.open(try Network.load([]), options: .init(), fetcher: FakeHTTPFetcher())
+    let start = Instant(epochSeconds: 1_795_402_200)
+    let query = Queries.JourneyQuery(from: "mrt-jakarta:SLBB", to: "mrt-jakarta:SBHI", at: start)
+    return (network, query, try await CommuteDriver(sources: SourceRegistry([network.source])).begin(query, option: 1, settings: CommuteSettings(), now: start))
+}
+
 /// A commute's stored state keeps its journey once (in the session), and a state stored when the journey was
 /// kept beside the session is read whole.
 @Suite("a commute's stored state")
 struct CommuteStateStorageTests {
     @Test("the journey is stored once; a state in the earlier form (journey beside a session of rides) reads the same")
     func journeyOnce() async throws {
-        let network = try GTFSNetwork.open(try Network.load([]), options: .init(), fetcher: FakeHTTPFetcher())
-        let start = Instant(epochSeconds: 1_795_402_200)
-        let query = Queries.JourneyQuery(from: "mrt-jakarta:SLBB", to: "mrt-jakarta:SBHI", at: start)
-        let begun = try await CommuteDriver(sources: SourceRegistry([network.source])).begin(query, option: 1, settings: CommuteSettings(), now: start)
+        let (_, _, begun) = try await bundledCommute()
         let state = CommuteState(session: begun.session, plan: begun.plan)
         #expect(state.journey == begun.journey)
         let data = try JSONEncoder.api.encode(state)
@@ -135,10 +140,7 @@ struct CommuteStateStorageTests {
 struct CommutePathTests {
     @Test("on the bundled network the ride from Lebak Bulus has the line's shape, from the boarding stop to the alighting one")
     func bundledShape() async throws {
-        let network = try GTFSNetwork.open(try Network.load([]), options: .init(), fetcher: FakeHTTPFetcher())
-        let start = Instant(epochSeconds: 1_795_402_200)
-        let query = Queries.JourneyQuery(from: "mrt-jakarta:SLBB", to: "mrt-jakarta:SBHI", at: start)
-        let begun = try await CommuteDriver(sources: SourceRegistry([network.source])).begin(query, option: 1, settings: CommuteSettings(), now: start)
+        let (network, query, begun) = try await bundledCommute()
         let ride = try #require(begun.journey.rides.first)
         let path = try #require(ride.path)
         #expect(path.first == PathPoint(latitude: ride.from.latitude, longitude: ride.from.longitude))
@@ -150,7 +152,7 @@ struct CommutePathTests {
             #expect(RideCourse.project(call.stop.latitude, call.stop.longitude, onto: line, from: 0).offLine < 150, "\(call.stop.name)")
         }
         // A journey answer carries no path.
-        let answer = try await Queries(SourceRegistry([network.source]), now: start).plan(query)
+        let answer = try await Queries(SourceRegistry([network.source]), now: query.at ?? .now()).plan(query)
         #expect(!String(decoding: try JSONEncoder.api.encode(answer), as: UTF8.self).contains("path"))
     }
 }
