@@ -4,6 +4,9 @@ import Timetable
 import TransitSources
 
 extension GTFSNetworkSource {
+    /// How far the path kept may stray from the feed's shape.
+    static let pathToleranceMetres = 5.0
+
     /// The part of the trip's shape between the points nearest its two stops, from the first stop to the second.
     /// The second is looked for after the first, so a line that doubles back (a loop) is cut the way the trip goes.
     public func path(serviceID: String, from: PathPoint, to: PathPoint) -> [PathPoint]? {
@@ -17,7 +20,9 @@ extension GTFSNetworkSource {
                 < GreatCircle.metres(p.latitude, p.longitude, points[$1].latitude, points[$1].longitude) }
         }
         guard let first = nearest(from, in: 0..<points.count), let last = nearest(to, in: first..<points.count), last > first else { return nil }
-        // The stops themselves at each end: the shape's points near them are not exactly where they are.
-        return [from] + points[(first + 1)..<last] + [to]
+        // The stops themselves at each end (the shape's points near them are not exactly where they are), and only
+        // the bends: a fix is judged against the line to within its accuracy, tens of metres at best.
+        // To the centimetre, as a commute keeps it.
+        return ([from] + points[(first + 1)..<last] + [to]).simplified(toleranceMetres: Self.pathToleranceMetres).quantized
     }
 }

@@ -133,7 +133,35 @@ extension TransitLeg {
                   status: try c.decode(LiveStatus.self, forKey: .status))
         calls = try c.decodeIfPresent([JourneyCall].self, forKey: .calls) ?? []
         routeType = try c.decodeIfPresent(Int.self, forKey: .routeType)
-        path = try c.decodeIfPresent([PathPoint].self, forKey: .path)
+        if let text = try c.decodeIfPresent(String.self, forKey: .path) {
+            guard let points = [PathPoint](encodedPolyline: text) else {
+                throw DecodingError.dataCorruptedError(forKey: .path, in: c, debugDescription: "path is not an encoded polyline")
+            }
+            path = points
+        }
+    }
+
+    /// A ride as kept: its path as an encoded polyline (`[PathPoint].encodedPolyline`), the rest as its fields.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(tripID, forKey: .tripID)
+        try c.encode(routeID, forKey: .routeID)
+        try c.encode(routeShortName, forKey: .routeShortName)
+        try c.encode(routeLongName, forKey: .routeLongName)
+        try c.encodeIfPresent(routeColor, forKey: .routeColor)
+        try c.encodeIfPresent(routeType, forKey: .routeType)
+        try c.encode(headsign, forKey: .headsign)
+        try c.encode(serviceDate, forKey: .serviceDate)
+        try c.encodeIfPresent(startTime, forKey: .startTime)
+        try c.encode(from, forKey: .from)
+        try c.encode(to, forKey: .to)
+        try c.encode(calls, forKey: .calls)
+        try c.encode(departure, forKey: .departure)
+        try c.encode(arrival, forKey: .arrival)
+        try c.encodeIfPresent(expectedDeparture, forKey: .expectedDeparture)
+        try c.encodeIfPresent(expectedArrival, forKey: .expectedArrival)
+        try c.encode(status, forKey: .status)
+        try c.encodeIfPresent(path?.encodedPolyline, forKey: .path)
     }
 }
 
