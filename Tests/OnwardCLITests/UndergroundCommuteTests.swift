@@ -158,3 +158,43 @@ struct CommutePathTests {
         #expect(!String(decoding: try JSONEncoder.api.encode(answer), as: UTF8.self).contains("path"))
     }
 }
+
+/// `onward commute --realtime FILE…` replays a day's captures in the order of their headers' timestamps, each when
+/// the replay reaches it, whatever order the files are given in.
+@Suite("onward commute replays recorded live data in time order")
+struct CommuteLiveReplayTests {
+    @Test("on time at 09:38, six minutes late from a capture a minute before it leaves: the arrival moves, the train's arrival already said stays")
+    func capturesInTimeOrder() async throws {
+        let zone = try #require(TimeZone(identifier: "Asia/Jakarta"))
+        let start = Instant(epochSeconds: 1_795_401_480)  // Monday 2026-11-23 09:38 in Jakarta
+        let network = try GTFSNetwork.open(try Network.load([]), options: .init(), fetcher: FakeHTTPFetcher())
+        let query = Queries.JourneyQuery(from: "mrt-jakarta:SLBB", to: "mrt-jakarta:SBHI", at: start)
+        let ride = try #require(try await CommuteDriver(sources: SourceRegistry([network.source])).begin(query, option: 1, settings: CommuteSettings(), now: start)
+            .journey.rides.first)
+        let dukuhAtas = try #require(ride.calls.last)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let bare = { (id: String) in String(id.drop { $0 != ":" }.dropFirst()) }
+        func capture(_ name: String, delay: Int32, at: Instant) throws -> String {
+            let path = URL(fileURLWithPath: folder.path).appendingPathComponent(name).path
+            try WatchServiceTests.feed([(bare(ride.tripID), bare(ride.from.stopID), delay)], at: at).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let late = try capture("late.pb", delay: 360, at: ride.departure.adding(seconds: -60))
+        let onTime = try capture("on-time.pb", delay: 0, at: start)
+        let track = URL(fileURLWithPath: folder.path).appendingPathComponent("track.jsonl")
+        let local = { (i: Instant) in LocalTime(i, in: zone).iso8601 }
+        try "{\"at\": \"\(local(start.adding(seconds: 60)))\", \"lat\": \(ride.from.latitude), \"lon\": \(ride.from.longitude), \"accuracy\": 10}\n"
+            .write(to: track, atomically: true, encoding: .utf8)
+        // The later capture first on the command line.
+        let out = try OnwardExecutable.run(["commute", "Lebak Bulus", "Bundaran HI", "--date", "2026-11-23", "--time", "09:38", "--track", track.path,
+                                            "--realtime", late, "--realtime", onTime, "--max-age", "86400", "--json"])
+        #expect(out.status == 0, "\(out.stderr)")
+        struct Line: Decodable { var at: String; var kind: String; var basis: String? }
+        let said = try out.stdout.split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }.map { "\($0.at) \($0.kind) \($0.basis ?? "?")" }
+        #expect(said == [
+            "\(local(ride.departure.adding(seconds: -120))) vehicleArriving liveTimes",
+            "\(local(dukuhAtas.departure.adding(seconds: 360))) arrivingAtDestination liveTimes",
+        ])
+    }
+}
