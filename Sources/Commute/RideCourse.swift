@@ -4,7 +4,8 @@ import OnwardCore
 /// Where a ride's vehicle is at each moment, as the engine estimates it: along the way it goes (the feed's
 /// shape, where the ride has its `path`; else straight lines between its calls), at its live times where the
 /// feed gives them and elsewhere at the timetable's shifted by the last delay known before (as GTFS-Realtime
-/// propagates a delay down the trip), moving evenly between calls.
+/// propagates a delay down the trip), moving evenly between calls; where the vehicle last reported its position,
+/// the calls still ahead of it move by how late it was there.
 struct RideCourse {
     /// A call (boarding, a call passed, alighting): when the vehicle leaves it and how far along the course it is.
     struct Point {
@@ -26,14 +27,16 @@ struct RideCourse {
     let points: [Point]
     /// The line, from the boarding stop to the alighting stop.
     let line: [LinePoint]
-    /// Whether any of the times are live (a realtime source spoke of this run).
+    /// Where the vehicle is when, between which it moves evenly: the calls, and where its vehicle was last reported.
+    let timeline: [(time: Instant, distance: Double)]
+    /// Whether any of the times are live (a realtime source spoke of this run: its times, or where its vehicle was).
     let isLive: Bool
 
     init(_ ride: TransitLeg) {
         var raw: [(JourneyStop, Instant, Instant?)] = [(ride.from, ride.departure, ride.expectedDeparture)]
         raw += ride.calls.map { ($0.stop, $0.departure, $0.expectedDeparture) }
         raw.append((ride.to, ride.arrival, ride.expectedArrival))
-        isLive = raw.contains { $0.2 != nil }
+        var live = raw.contains { $0.2 != nil }
         let hasPath = (ride.path?.count ?? 0) >= 2
         let shape = hasPath ? ride.path ?? [] : raw.map { PathPoint(latitude: $0.0.latitude, longitude: $0.0.longitude) }
         var line: [LinePoint] = []
@@ -62,8 +65,35 @@ struct RideCourse {
             }
             points.append(Point(stop: stop, time: time, distance: distance))
         }
+        // A vehicle's reported position outranks the times: the calls it has yet to reach move by how late (or
+        // early) it was there, and the estimate passes through the report. A report far off the line (another
+        // run's vehicle, a bad fix) is ignored.
+        var timeline = points.map { (time: $0.time, distance: $0.distance) }
+        if let v = ride.vehicle {
+            let (place, offLine, _) = Self.project(v.latitude, v.longitude, onto: line, from: 0)
+            if offLine <= Self.vehicleOffLineMetres {
+                live = true
+                let expected = Self.time(atDistance: place, points.map { (time: $0.time, distance: $0.distance) })
+                let lag = v.at.epochSeconds - expected.epochSeconds
+                var previous: Instant?
+                for k in points.indices {
+                    if points[k].distance > place { points[k].time = points[k].time.adding(seconds: lag) }
+                    if let previous { points[k].time = max(points[k].time, previous) }
+                    previous = points[k].time
+                }
+                timeline = points.map { (time: $0.time, distance: $0.distance) }
+                if let k = timeline.firstIndex(where: { $0.distance > place }), k > 0, timeline[k - 1].time <= v.at, v.at <= timeline[k].time {
+                    timeline.insert((time: v.at, distance: place), at: k)
+                }
+            }
+        }
+        self.timeline = timeline
         self.points = points
+        isLive = live
     }
+
+    /// How far off the line a vehicle's reported position may be and still place it.
+    static let vehicleOffLineMetres = 300.0
 
     var length: Double { points.last?.distance ?? 0 }
     var leaves: Instant { points[0].time }
@@ -72,7 +102,7 @@ struct RideCourse {
     /// How far along the vehicle is at `t` (at the boarding stop before it leaves, at the end after it arrives).
     func distance(at t: Instant) -> Double {
         guard t > leaves else { return 0 }
-        for (a, b) in zip(points, points.dropFirst()) where t < b.time {
+        for (a, b) in zip(timeline, timeline.dropFirst()) where t < b.time {
             let span = Double(b.time.epochSeconds - a.time.epochSeconds)
             let part = span > 0 ? Double(t.epochSeconds - a.time.epochSeconds) / span : 1
             return a.distance + (b.distance - a.distance) * min(max(part, 0), 1)
@@ -81,14 +111,16 @@ struct RideCourse {
     }
 
     /// When the vehicle is at `distance` along the course.
-    func time(atDistance distance: Double) -> Instant {
-        guard distance > 0 else { return leaves }
+    func time(atDistance distance: Double) -> Instant { Self.time(atDistance: distance, timeline) }
+
+    static func time(atDistance distance: Double, _ points: [(time: Instant, distance: Double)]) -> Instant {
+        guard distance > 0 else { return points[0].time }
         for (a, b) in zip(points, points.dropFirst()) where distance <= b.distance {
             let span = b.distance - a.distance
             let part = span > 0 ? (distance - a.distance) / span : 1
             return a.time.adding(seconds: Int64((Double(b.time.epochSeconds - a.time.epochSeconds) * part).rounded()))
         }
-        return arrives
+        return points[points.count - 1].time
     }
 
     /// A position against the course: how far along it the nearest point of the line is, and how far

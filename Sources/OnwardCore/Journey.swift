@@ -91,6 +91,9 @@ public struct TransitLeg: Sendable, Hashable, Codable {
     /// The way the vehicle goes from `from` to `to` (the feed's shapes), when a commute asked its source for it
     /// (`Queries.withPaths`); nil: straight lines between the calls. Never in a journey answer.
     public var path: [PathPoint]?
+    /// Where the vehicle was last reported (GTFS-Realtime vehicle positions), when its source has it: commuting
+    /// mode places the vehicle by it. Never in a journey answer.
+    public var vehicle: VehicleReport?
 
     public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, routeColor: String?,
                 headsign: String, serviceDate: ServiceDate, startTime: Int?, from: JourneyStop, to: JourneyStop,
@@ -106,7 +109,7 @@ public struct TransitLeg: Sendable, Hashable, Codable {
 extension TransitLeg {
     private enum CodingKeys: String, CodingKey {
         case tripID, routeID, routeShortName, routeLongName, routeColor, routeType, headsign, serviceDate, startTime, from, to, calls
-        case departure, arrival, expectedDeparture, expectedArrival, status, path
+        case departure, arrival, expectedDeparture, expectedArrival, status, path, vehicle
     }
 
     /// Reads a ride as kept (a commute in progress keeps its journey): `startTime` in seconds, or as the
@@ -139,6 +142,7 @@ extension TransitLeg {
             }
             path = points
         }
+        vehicle = try c.decodeIfPresent(VehicleReport.self, forKey: .vehicle)
     }
 
     /// A ride as kept: its path as an encoded polyline (`[PathPoint].encodedPolyline`), the rest as its fields.
@@ -162,7 +166,17 @@ extension TransitLeg {
         try c.encodeIfPresent(expectedArrival, forKey: .expectedArrival)
         try c.encode(status, forKey: .status)
         try c.encodeIfPresent(path?.encodedPolyline, forKey: .path)
+        try c.encodeIfPresent(vehicle, forKey: .vehicle)
     }
+}
+
+/// Where a vehicle was, and when.
+public struct VehicleReport: Sendable, Hashable, Codable {
+    public var latitude: Double
+    public var longitude: Double
+    public var at: Instant
+
+    public init(latitude: Double, longitude: Double, at: Instant) { self.latitude = latitude; self.longitude = longitude; self.at = at }
 }
 
 /// A point of the way a vehicle goes.

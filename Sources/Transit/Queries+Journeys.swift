@@ -74,8 +74,8 @@ extension Queries {
 extension Queries {
     /// The journey with the live times its sources know now: each ride's service is asked again
     /// and its boarding, calls and alighting take that service's expected times and status (the boarding call also
-    /// its new platform, when the source moved it). A ride whose service cannot be asked keeps what it had
-    /// (commuting mode goes on with the timetable).
+    /// its new platform, when the source moved it), and its vehicle's last reported position. A ride whose service
+    /// cannot be asked keeps what it had (commuting mode goes on with the timetable).
     public func refreshed(_ journey: Journey) async -> Journey {
         var legs = journey.legs
         for (i, leg) in legs.enumerated() {
@@ -90,6 +90,10 @@ extension Queries {
                 if c.platformChanged, let platform = c.platform { ride.from.platform = platform }
             }
             if let c = calls[ride.to.stopID] { ride.expectedArrival = c.expectedArrival }
+            ride.vehicle = answer.details.vehicle.flatMap { v in
+                guard let lat = v.latitude, let lon = v.longitude, let at = v.reportedAt else { return nil }
+                return VehicleReport(latitude: lat, longitude: lon, at: at)
+            }
             for (n, call) in ride.calls.enumerated() { ride.calls[n].expectedDeparture = calls[call.stop.stopID]?.expectedDeparture }
             legs[i] = .transit(ride)
         }

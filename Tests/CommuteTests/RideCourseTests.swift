@@ -54,3 +54,30 @@ struct RideCourseTests {
         #expect(course.distance(at: t0.adding(seconds: 150)) < course.points[1].distance)
     }
 }
+
+@Suite("a ride's course placed by its vehicle's reported position")
+struct VehiclePlacementTests {
+    static func leg(vehicle: VehicleReport?) -> TransitLeg {
+        var leg = ride(path: nil)
+        leg.calls = [JourneyCall(stop: JourneyStop(stopID: "M", name: "M", platform: nil, timeZone: "UTC", latitude: 0, longitude: 0.009),
+                                 departure: t0.adding(seconds: 300))]
+        leg.vehicle = vehicle
+        return leg
+    }
+
+    @Test("a vehicle reported a quarter of the way at 400 s (timetable: 150 s) is 250 s late to every call still ahead")
+    func late() {
+        let course = RideCourse(Self.leg(vehicle: VehicleReport(latitude: 0, longitude: 0.0045, at: t0.adding(seconds: 400))))
+        #expect(course.isLive)
+        #expect(course.points.map { $0.time.epochSeconds - t0.epochSeconds } == [0, 550, 850])
+        #expect(abs(course.distance(at: t0.adding(seconds: 400)) - course.length / 4) < 2)
+    }
+
+    @Test("a vehicle ahead of the timetable brings the calls ahead of it earlier; a report far off the line is ignored")
+    func earlyOrElsewhere() {
+        let early = RideCourse(Self.leg(vehicle: VehicleReport(latitude: 0, longitude: 0.0135, at: t0.adding(seconds: 400))))
+        #expect(early.points.map { $0.time.epochSeconds - t0.epochSeconds } == [0, 300, 550])
+        let elsewhere = RideCourse(Self.leg(vehicle: VehicleReport(latitude: 0.01, longitude: 0.009, at: t0.adding(seconds: 400))))
+        #expect(!elsewhere.isLive && elsewhere.points.map { $0.time.epochSeconds - t0.epochSeconds } == [0, 300, 600])
+    }
+}

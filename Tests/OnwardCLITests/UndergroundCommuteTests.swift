@@ -198,3 +198,64 @@ struct CommuteLiveReplayTests {
         ])
     }
 }
+
+/// GTFS-Realtime vehicle positions place the vehicle: a train reported at Senayan six minutes after the timetable
+/// has it leave there moves the arrival, with no trip update and no fix from the phone.
+@Suite("commuting on the vehicle's reported position")
+struct VehiclePositionCommuteTests {
+    static func positionFeed(tripID: String, latitude: Double, longitude: Double, at: Instant) throws -> Data {
+        var m = TransitRealtime_FeedMessage()
+        m.header.gtfsRealtimeVersion = "2.0"
+        m.header.incrementality = .fullDataset
+        m.header.timestamp = UInt64(at.epochSeconds)
+        var entity = TransitRealtime_FeedEntity()
+        entity.id = "v1"
+        entity.vehicle.trip.tripID = tripID
+        entity.vehicle.trip.startDate = "20261123"
+        entity.vehicle.position.latitude = Float(latitude)
+        entity.vehicle.position.longitude = Float(longitude)
+        entity.vehicle.timestamp = UInt64(at.epochSeconds)
+        m.entity = [entity]
+        return try m.serializedData()
+    }
+
+    @Test("reported at Senayan 6 minutes late: the arrival when the train leaves Dukuh Atas 6 minutes late, from live data")
+    func reportedLate() async throws {
+        let (_, query, begun) = try await bundledCommute()
+        let zone = try #require(TimeZone(identifier: "Asia/Jakarta"))
+        let ride = try #require(begun.journey.rides.first)
+        let senayan = try #require(ride.calls.first { $0.stop.name.contains("Senayan") })
+        let dukuhAtas = try #require(ride.calls.last)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let feed = URL(fileURLWithPath: folder.path).appendingPathComponent("vehicles.pb")
+        let start = try #require(query.at)
+        let bare = { (id: String) in String(id.drop { $0 != ":" }.dropFirst()) }
+        // Before the report, a feed about another trip: the line's positions say nothing of this one yet.
+        try Self.positionFeed(tripID: "none", latitude: 0, longitude: 0, at: start).write(to: feed)
+        let clock = TestNow(start)
+        let live = try GTFSNetwork.open(try Network.load([]), options: .init(realtime: [feed.path], maxAge: 86_400), fetcher: FakeHTTPFetcher(),
+                                        now: clock.closure)
+        _ = await live.readOnce(now: start)
+        let service = CommuteService(repository: InMemoryCommuteRepository(), sources: SourceRegistry([live.source]), now: clock.closure)
+        let (id, _) = try await service.start(begun, simulationSpeed: nil)
+        let reported = senayan.departure.adding(seconds: 360)
+        var second = start
+        while second <= ride.arrival.adding(seconds: 1_800) {
+            clock.set(second)
+            if second == reported {
+                try Self.positionFeed(tripID: bare(ride.tripID), latitude: senayan.stop.latitude, longitude: senayan.stop.longitude, at: reported).write(to: feed)
+                #expect(await live.readOnce(now: second).isEmpty)
+            }
+            await service.step(id)
+            second = second.adding(seconds: 1)
+        }
+        let said = try #require(await service.view(id)).alerts.map { "\($0.at) \($0.kind) \($0.basis ?? "?")" }
+        let local = { (i: Instant) in LocalTime(i, in: zone).iso8601 }
+        #expect(said == [
+            // Due two minutes before it leaves, which was before the commute began: said at once.
+            "\(local(max(start, ride.departure.adding(seconds: -120)))) vehicleArriving timetable",
+            "\(local(dukuhAtas.departure.adding(seconds: 360))) arrivingAtDestination liveTimes",
+        ])
+    }
+}
