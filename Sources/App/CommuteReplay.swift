@@ -48,18 +48,22 @@ public enum CommuteReplay {
         var settings = CommuteSettings()
         settings.nearStation = nearStation
         var begun = try await driver.begin(query, option: option, settings: settings, now: now)
-        let events: [CommuteEvent]
-        switch track {
-        case .simulated: events = CommuteDriver.simulatedTrack(begun.journey)
-        case .file(let path, let beaconsPath):
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw Failure(description: "cannot read the track '\(path)'") }
-            events = try CommuteDriver.track(jsonLines: text, name: path, beacons: try beaconsPath.map(beaconMap))
-        }
+        let events = try self.events(track, journey: begun.journey)
         let zone = TimeZone(identifier: begun.from.timeZone) ?? .gmt
         try heading(Replayed(journey: begun.journey, zone: zone))
         let start = min(now, events.first?.at ?? now)
         try await driver.replay(&begun.session, journey: begun.journey, plan: begun.plan, events: events, live: live, from: start, until: begun.journey.arrival.adding(seconds: 3_600)) {
             try report(CommuteAlertDTO($0, zone: zone))
+        }
+    }
+
+    /// The track's positions and beacon sightings, in the file's order (or the simulated traveller's on `journey`).
+    static func events(_ track: Track, journey: Journey) throws -> [CommuteEvent] {
+        switch track {
+        case .simulated: return CommuteDriver.simulatedTrack(journey)
+        case .file(let path, let beaconsPath):
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw Failure(description: "cannot read the track '\(path)'") }
+            return try CommuteDriver.track(jsonLines: text, name: path, beacons: try beaconsPath.map(beaconMap))
         }
     }
 

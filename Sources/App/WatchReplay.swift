@@ -1,4 +1,5 @@
 import API
+import Commute
 import Foundation
 import OnwardCore
 import Services
@@ -15,10 +16,24 @@ public enum WatchReplay {
         public var parameter: String?
     }
 
+    /// What the traveller then did (`--track`): their recorded positions, replayed through commuting mode from the first
+    /// of them, on the journey leaving at the watched departure as planned then; each alert and its heading.
+    public struct Trip {
+        public var track: CommuteReplay.Track
+        public var heading: (CommuteReplay.Replayed) throws -> Void
+        public var report: (CommuteAlertDTO) throws -> Void
+
+        public init(track: CommuteReplay.Track, heading: @escaping (CommuteReplay.Replayed) throws -> Void,
+                    report: @escaping (CommuteAlertDTO) throws -> Void) {
+            self.track = track; self.heading = heading; self.report = report
+        }
+    }
+
     /// Watches `from` → `to` leaving at `departure` with the given lead and threshold, then applies each of `live`
     /// in order and checks; `heading` hears the watch before the first notice, `report` each notice as it is given.
+    /// With `trip`, the watch stops where the track starts, and the rest of the recording is replayed with it.
     public static func run(sources: SourceRegistry, from: String, to: String, departure: Instant, leadMinutes: Int, thresholdMinutes: Int,
-                           live: [(at: Instant, apply: @Sendable () async -> Void)], heading: (WatchDTO) throws -> Void,
+                           live: [(at: Instant, apply: @Sendable () async -> Void)], trip: Trip? = nil, heading: (WatchDTO) throws -> Void,
                            report: (WatchNoticeDTO) throws -> Void) async throws {
         let clock = Mutex(departure.adding(seconds: -Int64(leadMinutes) * 60))
         let service = WatchService(repository: InMemoryWatchRepository(), sources: sources, notifier: nil, now: { clock.withLock { $0 } })
@@ -30,10 +45,27 @@ public enum WatchReplay {
             throw Failure(description: e.message, parameter: e.parameter)
         }
         try heading(watch)
-        for step in live {
+        let setsOff: Instant?
+        do {
+            setsOff = try trip.map { trip in
+                guard case .file = trip.track else { return departure }
+                return try CommuteReplay.events(trip.track, journey: Journey(legs: [])).map(\.at).min() ?? departure
+            }
+        } catch let e as CommuteReplay.Failure {
+            throw Failure(description: e.description, parameter: "track")
+        }
+        for step in live where setsOff.map({ step.at <= $0 }) ?? true {
             await step.apply()
             clock.withLock { $0 = step.at }
             for (_, notice) in await service.check() { try report(notice) }
+        }
+        guard let trip, let setsOff else { return }
+        let rest = live.filter { $0.at > setsOff }
+        do {
+            try await CommuteReplay.run(sources: sources, query: Queries.JourneyQuery(from: from, to: to, at: departure), option: 1, nearStation: false,
+                                        track: trip.track, now: setsOff, live: rest, heading: trip.heading, report: trip.report)
+        } catch let e as CommuteReplay.Failure {
+            throw Failure(description: e.description, parameter: e.parameter == "option" ? "time" : e.parameter)
         }
     }
 }

@@ -14,7 +14,9 @@ struct WatchCommand: AsyncParsableCommand {
             replays recorded GTFS-Realtime files (--realtime FILE, repeatable: a day's captures) in the order of their \
             headers' timestamps. After each capture the watch is checked, as the server checks it every 30 seconds; \
             each message is printed as it would be sent (by Web Push, Telegram and the live channel), with the best \
-            alternative. Nothing is printed when nothing changed.
+            alternative. Nothing is printed when nothing changed. With --track, the traveller's recorded positions \
+            follow: from the first of them the journey (planned then, as commuting mode plans it) is replayed through \
+            commuting mode with the rest of the recording, as `commute --track` does.
             """
     )
 
@@ -32,7 +34,14 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A delay is news from this many minutes (1–60).", valueName: "MINUTES"))
     var threshold = 3
 
-    @Flag(help: "One JSON line per message (the live channel's notice).")
+    @Option(help: ArgumentHelp("Then the traveller's positions and beacon sightings (JSON lines, as `commute --track`): from the first, "
+                               + "the journey is replayed through commuting mode with the rest of the recording.", valueName: "FILE"))
+    var track: String?
+
+    @Option(help: ArgumentHelp("The operator's beacons.csv, for the track's beacon sightings.", valueName: "FILE"))
+    var beacons: String?
+
+    @Flag(help: "One JSON line per message: the live channel's notice, then (with --track) each alert as `commute --json` gives it.")
     var json = false
 
     @OptionGroup var feeds: FeedOptions
@@ -55,8 +64,14 @@ struct WatchCommand: AsyncParsableCommand {
             var said = 0
             do {
                 // The server's own watch service (through `App`), on the recording's clock.
+                let json = self.json
+                let trip = track.map { path in
+                    WatchReplay.Trip(track: .file(path: path, beacons: beacons), heading: { replayed in
+                        if !json { print("\n" + CommuteCommand.heading(replayed.journey, zone: replayed.zone)) }
+                    }, report: { alert in if json { try printJSONLine(alert) } else { print(CommuteCommand.line(alert)) } })
+                }
                 try await WatchReplay.run(sources: opened.registry, from: query.from, to: query.to, departure: query.at ?? Instant.now(),
-                                          leadMinutes: lead, thresholdMinutes: threshold, live: steps, heading: { watch in
+                                          leadMinutes: lead, thresholdMinutes: threshold, live: steps, trip: trip, heading: { watch in
                     if !json { print("Watching the \(watch.time) from \(watch.fromName) to \(watch.toName), from \(lead) min before it leaves.\n") }
                 }, report: { notice in
                     said += 1
@@ -67,7 +82,7 @@ struct WatchCommand: AsyncParsableCommand {
             } catch {
                 throw error.cli
             }
-            if !json && said == 0 { print("Nothing to say: the journey ran as planned in the recording's window.") }
+            if !json && said == 0 && track == nil { print("Nothing to say: the journey ran as planned in the recording's window.") }
         }
     }
 

@@ -268,3 +268,44 @@ struct WatchChangeTests {
         }
     }
 }
+
+extension WatchCommandTests {
+    @Test("watch --track: the delay said before setting off, then the commute on the same recording, on the train the notice named")
+    func thenTheTrip() async throws {
+        let w = try await WatchServiceTests.world()
+        defer { w.folder.remove() }
+        let options = try await WatchServiceTests.options(w, at: WatchServiceTests.monday0720.adding(seconds: 20 * 60))
+        let (watched, next) = (options[0], options[1])
+        let ride = try #require(watched.rides.first)
+        let nextRide = try #require(next.rides.first)
+        let nextDukuhAtas = try #require(nextRide.calls.last)
+        let trip = (WatchServiceTests.bare(ride.tripID), WatchServiceTests.bare(ride.from.stopID))
+        var files: [String] = []
+        for (minutes, delay) in [(40, Int32(0)), (20, Int32(360))] as [(Int64, Int32)] {
+            let path = URL(fileURLWithPath: w.folder.path).appendingPathComponent("capture-\(minutes).pb").path
+            try WatchServiceTests.feed([(trip.0, trip.1, delay)], at: watched.departure.adding(seconds: -minutes * 60)).write(to: URL(fileURLWithPath: path))
+            files += ["--realtime", path]
+        }
+        let local = { (i: Instant) in LocalTime(i, in: WatchServiceTests.zone).iso8601 }
+        let track = URL(fileURLWithPath: w.folder.path).appendingPathComponent("track.jsonl")
+        // On the platform five minutes before the timetable's departure.
+        try "{\"at\": \"\(local(watched.departure.adding(seconds: -300)))\", \"lat\": \(ride.from.latitude), \"lon\": \(ride.from.longitude), \"accuracy\": 10}\n"
+            .write(to: track, atomically: true, encoding: .utf8)
+        let clock = WatchServiceTests.clock
+        let out = try OnwardExecutable.run(["watch", "Lebak Bulus", "Bundaran HI", "--date", "2026-11-23", "--time", clock(watched.departure),
+                                            "--track", track.path, "--max-age", "86400", "--json"] + files)
+        #expect(out.status == 0, "\(out.stderr)")
+        struct Line: Decodable { var at: String; var kind: String; var basis: String? }
+        let said = try out.stdout.split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }.map { "\($0.at) \($0.kind) \($0.basis ?? "-")" }
+        // The watched train 6 minutes late arrives after the next one: commuting mode, planning as the traveller sets off,
+        // takes the next (on the timetable: the recording says nothing of it), as the notice advised.
+        #expect(said == [
+            "\(local(watched.departure.adding(seconds: -20 * 60))) delayed -",
+            "\(local(nextRide.departure.adding(seconds: -120))) vehicleArriving timetable",
+            "\(local(nextDukuhAtas.departure)) arrivingAtDestination timetable",
+        ])
+        let text = try OnwardExecutable.run(["watch", "Lebak Bulus", "Bundaran HI", "--date", "2026-11-23", "--time", clock(watched.departure),
+                                             "--track", track.path, "--max-age", "86400"] + files)
+        #expect(text.stdout.contains("take the \(clock(next.departure))") && text.stdout.contains("Commuting: \(clock(next.departure)) "), "\(text.stdout)")
+    }
+}
