@@ -14,6 +14,11 @@ public enum CommuteReplay {
         case simulated
         /// A recorded track (JSON lines) and, for its beacon sightings, the operator's beacons.csv.
         case file(path: String, beacons: String?)
+        /// A track already read (`read`): `onward watch --track` reads it to know when the traveller sets off.
+        case recorded([CommuteEvent])
+
+        /// When a track read first says where the traveller is.
+        var firstSighting: Instant? { if case .recorded(let events) = self { events.map(\.at).min() } else { nil } }
     }
 
     /// What was replayed: the journey (for a heading) and its origin's time zone.
@@ -61,10 +66,20 @@ public enum CommuteReplay {
     static func events(_ track: Track, journey: Journey) throws -> [CommuteEvent] {
         switch track {
         case .simulated: return CommuteDriver.simulatedTrack(journey)
-        case .file(let path, let beaconsPath):
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw Failure(description: "cannot read the track '\(path)'") }
-            return try CommuteDriver.track(jsonLines: text, name: path, beacons: try beaconsPath.map(beaconMap))
+        case .recorded(let events): return events
+        case .file(let path, let beacons): return try fileEvents(path: path, beacons: beacons)
         }
+    }
+
+    /// A track file read (`.recorded`); other tracks as they are.
+    public static func read(_ track: Track) throws -> Track {
+        guard case .file(let path, let beacons) = track else { return track }
+        return .recorded(try fileEvents(path: path, beacons: beacons))
+    }
+
+    static func fileEvents(path: String, beacons: String?) throws -> [CommuteEvent] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw Failure(description: "cannot read the track '\(path)'") }
+        return try CommuteDriver.track(jsonLines: text, name: path, beacons: try beacons.map(beaconMap))
     }
 
     static func beaconMap(_ path: String) throws -> BeaconMap {

@@ -1,5 +1,4 @@
 import API
-import Commute
 import Foundation
 import OnwardCore
 import Services
@@ -45,25 +44,22 @@ public enum WatchReplay {
             throw Failure(description: e.message, parameter: e.parameter)
         }
         try heading(watch)
-        let setsOff: Instant?
-        do {
-            setsOff = try trip.map { trip in
-                guard case .file = trip.track else { return departure }
-                return try CommuteReplay.events(trip.track, journey: Journey(legs: [])).map(\.at).min() ?? departure
-            }
-        } catch let e as CommuteReplay.Failure {
+        // The track is read once: its first sighting is when the traveller sets off, and the commute replays it.
+        let track: CommuteReplay.Track?
+        do { track = try trip.map { try CommuteReplay.read($0.track) } } catch let e as CommuteReplay.Failure {
             throw Failure(description: e.description, parameter: "track")
         }
+        let setsOff = track.map { $0.firstSighting ?? departure }
         for step in live where setsOff.map({ step.at <= $0 }) ?? true {
             await step.apply()
             clock.withLock { $0 = step.at }
             for (_, notice) in await service.check() { try report(notice) }
         }
-        guard let trip, let setsOff else { return }
+        guard let trip, let track, let setsOff else { return }
         let rest = live.filter { $0.at > setsOff }
         do {
             try await CommuteReplay.run(sources: sources, query: Queries.JourneyQuery(from: from, to: to, at: departure), option: 1, nearStation: false,
-                                        track: trip.track, now: setsOff, live: rest, heading: trip.heading, report: trip.report)
+                                        track: track, now: setsOff, live: rest, heading: trip.heading, report: trip.report)
         } catch let e as CommuteReplay.Failure {
             throw Failure(description: e.description, parameter: e.parameter == "option" ? "time" : e.parameter)
         }

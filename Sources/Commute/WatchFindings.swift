@@ -19,6 +19,13 @@ public struct WatchFindings: Sendable, Hashable, Codable {
 
     public init(departure: Instant, arrival: Instant) { self.departure = departure; self.arrival = arrival }
 
+    /// A departure the day's timetable does not have: as good as cancelled.
+    public static func notRunning(at departure: Instant) -> WatchFindings {
+        var f = WatchFindings(departure: departure, arrival: departure)
+        f.cancelled = true
+        return f
+    }
+
     /// The findings for `option` as the timetable has it and `live`, the same journey with the live data now.
     public init(option: Journey, live: Journey) {
         self.init(departure: live.departure, arrival: live.arrival)

@@ -82,10 +82,11 @@ struct CommuteCommand: AsyncParsableCommand {
     /// "07:58:00  vehicleArriving         Your NS to Bundaran HI is arriving…  (from the timetable)"
     static func line(_ alert: CommuteAlertDTO) -> String {
         let kind = alert.kind.padding(toLength: 22, withPad: " ", startingAt: 0)
-        // `at` is ISO 8601 local time with its offset: its clock time is characters 11 to 19.
-        let clock = alert.at.count >= 19 ? String(alert.at.dropFirst(11).prefix(8)) : alert.at
-        return "\(clock)  \(kind)  \(alert.message)" + (alert.basis.flatMap(basisWords).map { "  (\($0))" } ?? "")
+        return "\(clock(alert.at))  \(kind)  \(alert.message)" + (alert.basis.flatMap(basisWords).map { "  (\($0))" } ?? "")
     }
+
+    /// "07:58:00" of an ISO 8601 local time with its offset (its characters 11 to 19).
+    static func clock(_ iso: String) -> String { iso.count >= 19 ? String(iso.dropFirst(11).prefix(8)) : iso }
 
     /// What an alert's moment was judged from, in words.
     static func basisWords(_ basis: String) -> String? {

@@ -88,7 +88,6 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// "07:12:00  cancelled        The 07:40 to Bundaran HI is cancelled: take the 07:48, …"
     static func line(_ n: WatchNoticeDTO) -> String {
-        let clock = n.at.count >= 19 ? String(n.at.dropFirst(11).prefix(8)) : n.at
-        return "\(clock)  \(n.kind.padding(toLength: 15, withPad: " ", startingAt: 0))  \(n.message)"
+        "\(CommuteCommand.clock(n.at))  \(n.kind.padding(toLength: 15, withPad: " ", startingAt: 0))  \(n.message)"
     }
 }

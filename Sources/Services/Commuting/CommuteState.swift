@@ -22,30 +22,21 @@ public struct CommuteState: Codable, Sendable, Equatable {
 
     init(session: CommuteSession, plan: Plan) { self.session = session; self.plan = plan }
 
-    private enum CodingKeys: String, CodingKey { case session, journey, plan, alerts, simulation, push, revision, refreshedAt }
+    private enum CodingKeys: String, CodingKey { case session, plan, alerts, simulation, push, revision, refreshedAt }
+    /// Where a state stored before the session kept the whole journey has it.
+    private enum EarlierKeys: String, CodingKey { case journey }
 
     /// Reads a state as stored, also one stored when the journey was kept beside the session (then taken up by it).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         session = try c.decode(CommuteSession.self, forKey: .session)
-        if let kept = try c.decodeIfPresent(Journey.self, forKey: .journey) { session.restoreJourney(kept) }
+        if let kept = try decoder.container(keyedBy: EarlierKeys.self).decodeIfPresent(Journey.self, forKey: .journey) { session.restoreJourney(kept) }
         plan = try c.decode(Plan.self, forKey: .plan)
         alerts = try c.decodeIfPresent([CommuteAlert].self, forKey: .alerts) ?? []
         simulation = try c.decodeIfPresent(Simulation.self, forKey: .simulation)
         push = try c.decodeIfPresent(PushSubscription.self, forKey: .push)
         revision = try c.decodeIfPresent(Int.self, forKey: .revision) ?? 0
         refreshedAt = try c.decodeIfPresent(Instant.self, forKey: .refreshedAt)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(session, forKey: .session)
-        try c.encode(plan, forKey: .plan)
-        try c.encode(alerts, forKey: .alerts)
-        try c.encodeIfPresent(simulation, forKey: .simulation)
-        try c.encodeIfPresent(push, forKey: .push)
-        try c.encode(revision, forKey: .revision)
-        try c.encodeIfPresent(refreshedAt, forKey: .refreshedAt)
     }
 
     /// How to plan again after a missed change: to the same destination with the same options.

@@ -185,7 +185,7 @@ public final class WatchService: Service, Sendable {
         } else {
             // Not in the day's timetable (a calendar exception, a new timetable): as good as cancelled.
             guard key.departure >= real else { return [] }
-            findings = { var f = WatchFindings(departure: key.departure, arrival: key.departure); f.cancelled = true; return f }()
+            findings = .notRunning(at: key.departure)
         }
         var alternative: WatchNotice.Alternative??
         var out: [(WatchRecord, WatchNoticeDTO, JourneyWatch)] = []

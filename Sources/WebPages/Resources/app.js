@@ -26,14 +26,38 @@
     paintColours(node);
   }
 
-  // A VAPID key (base64url) as the bytes pushManager.subscribe wants. Shared with the trip page's script.
+  // A VAPID key (base64url) as the bytes pushManager.subscribe wants.
   function urlKey(base64) {
     var padded = (base64 + '===').slice(0, base64.length + (4 - base64.length % 4) % 4).replace(/-/g, '+').replace(/_/g, '/');
     var raw = atob(padded), bytes = new Uint8Array(raw.length);
     for (var i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
     return bytes;
   }
-  window.Onward = { urlKey: urlKey };
+
+  // The service worker's push subscription, made with the server's key when it has none.
+  function pushSubscription(registration) {
+    return api('GET', '/api/v1/push/key').then(function (key) {
+      return registration.pushManager.getSubscription().then(function (existing) {
+        return existing || registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: urlKey(key.publicKey) });
+      });
+    });
+  }
+
+  // The browser's push subscription kept as the signed-in person's: what their trips' broadcasts and their watched
+  // journeys reach. It asks for notifications, so call it on a tap; resolves true once kept, false when not allowed.
+  function subscribeMyPush(csrf) {
+    if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) return Promise.resolve(false);
+    return Notification.requestPermission().then(function (permission) {
+      if (permission !== 'granted') return false;
+      return navigator.serviceWorker.register('/sw.js').then(function () { return navigator.serviceWorker.ready; }).then(pushSubscription)
+        .then(function (subscription) {
+          var s = subscription.toJSON();
+          return api('PUT', '/api/v1/me/push', { subscription: { endpoint: s.endpoint, keys: s.keys } }, csrf);
+        }).then(function () { return true; });
+    });
+  }
+  // Shared with the trip page's script.
+  window.Onward = { subscribeMyPush: subscribeMyPush };
 
   // The account page's photo: read as base64 and sent to updateProfile (a form cannot send JSON).
   var photoInput = doc.querySelector('input[data-profile-photo]');
@@ -531,8 +555,10 @@
 
   var COMMUTE_KEY = 'onward.commute';
 
-  function api(method, path, bodyValue) {
+  // A JSON API call; `csrf` (the page's token) for a change made with the session cookie.
+  function api(method, path, bodyValue, csrf) {
     var options = { method: method, headers: { 'Accept': 'application/json' }, credentials: 'same-origin' };
+    if (csrf) options.headers['X-CSRF-Token'] = csrf;
     if (bodyValue !== undefined) {
       options.headers['Content-Type'] = 'application/json';
       options.body = JSON.stringify(bodyValue);
@@ -593,18 +619,7 @@
   // opens and after each live redraw. Each switch's section names the places and carries the CSRF token.
   (function initWatch() {
     if (!('fetch' in window) || !doc.querySelector('[data-watch-csrf]')) return;
-    function send(section, method, path, value) {
-      var options = { method: method, credentials: 'same-origin',
-                      headers: { 'Accept': 'application/json', 'X-CSRF-Token': section.getAttribute('data-watch-csrf') } };
-      if (value !== undefined) { options.headers['Content-Type'] = 'application/json'; options.body = JSON.stringify(value); }
-      return fetch(path, options).then(function (response) {
-        if (response.status === 204) return null;
-        return response.json().catch(function () { return null; }).then(function (data) {
-          if (!response.ok) throw new Error((data && data.detail) || String(response.status));
-          return data;
-        });
-      });
-    }
+    function send(section, method, path, value) { return api(method, path, value, section.getAttribute('data-watch-csrf')); }
     function show(box, watchID) {
       var button = box.querySelector('[data-watch-toggle]');
       box.setAttribute('data-watch-id', watchID || '');
@@ -612,23 +627,6 @@
       button.textContent = watchID ? t('watch-on') : t('watch-switch');
       box.querySelector('[data-watch-days]').disabled = !!watchID;
       box.querySelector('[data-watch-status]').textContent = watchID ? t('watch-explained') : '';
-    }
-    // Push, when the browser has it: the person's subscription, which their watches (and trips) reach.
-    function subscribePush(section) {
-      if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) return Promise.resolve();
-      return Notification.requestPermission().then(function (permission) {
-        if (permission !== 'granted') return null;
-        return navigator.serviceWorker.register('/sw.js').then(function () { return navigator.serviceWorker.ready; }).then(function (registration) {
-          return api('GET', '/api/v1/push/key').then(function (key) {
-            return registration.pushManager.getSubscription().then(function (existing) {
-              return existing || registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: urlKey(key.publicKey) });
-            });
-          });
-        }).then(function (subscription) {
-          var s = subscription.toJSON();
-          return send(section, 'PUT', '/api/v1/me/push', { subscription: { endpoint: s.endpoint, keys: s.keys } });
-        });
-      }).catch(function () { /* watched all the same: the live channel still hears */ });
     }
     // The options already watched: same places, same time; on their day, or on a day they repeat.
     function mark() {
@@ -660,7 +658,8 @@
       var days = box.querySelector('[data-watch-days]').value;
       var done = id
         ? send(section, 'DELETE', '/api/v1/me/watches/' + encodeURIComponent(id)).then(function () { show(box, null); })
-        : subscribePush(section).then(function () {
+        // Watched all the same without push: the live channel still hears.
+        : subscribeMyPush(section.getAttribute('data-watch-csrf')).catch(function () { return false; }).then(function () {
           var request = { from: section.getAttribute('data-watch-from'), to: section.getAttribute('data-watch-to'),
                           departure: box.getAttribute('data-watch-departure') };
           if (days) request.days = days.split(',');
@@ -818,11 +817,7 @@
     // Background alerts: a push subscription for this commute, when notifications are allowed.
     function subscribePush() {
       if (!registration || !('PushManager' in window) || Notification.permission !== 'granted') return Promise.resolve();
-      return api('GET', '/api/v1/push/key').then(function (key) {
-        return registration.pushManager.getSubscription().then(function (existing) {
-          return existing || registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: urlKey(key.publicKey) });
-        });
-      }).then(function (subscription) {
+      return pushSubscription(registration).then(function (subscription) {
         return api('PUT', '/api/v1/commutes/' + encodeURIComponent(id) + '/push', subscription.toJSON());
       }).then(function () {
         if (current) { current.push = true; describeDelivery(); }

@@ -433,18 +433,8 @@
   if (notify) {
     notify.hidden = !('serviceWorker' in navigator && 'PushManager' in window && window.Onward);
     notify.addEventListener('click', function () {
-      Notification.requestPermission().then(function (permission) {
-        if (permission !== 'granted') return null;
-        return navigator.serviceWorker.register('/sw.js').then(function () { return navigator.serviceWorker.ready; }).then(function (registration) {
-          return api('GET', '/api/v1/push/key').then(function (key) {
-            return registration.pushManager.getSubscription().then(function (existing) {
-              return existing || registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: window.Onward.urlKey(key.publicKey) });
-            });
-          });
-        }).then(function (subscription) {
-          var s = subscription.toJSON();
-          return api('PUT', '/api/v1/me/push', { subscription: { endpoint: s.endpoint, keys: s.keys } });
-        }).then(function () { notify.disabled = true; notify.textContent = t('trip.notifyOn'); });
+      window.Onward.subscribeMyPush(csrf).then(function (kept) {
+        if (kept) { notify.disabled = true; notify.textContent = t('trip.notifyOn'); }
       }).catch(function () {});
     });
   }
