@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "Commute", dependencies: ["OnwardCore"], swiftSettings: strict),
         // The HTTP seam (method, body, cache, coalescing, budget), polling with backoff, the XML
         // reader the upstream adapters share. Foundation only.
-        .target(name: "DataSources", dependencies: ["OnwardCore"], swiftSettings: strict),
+        .target(name: "DataSources", dependencies: ["OnwardCore", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         // GTFS-Realtime: generated protobuf code (committed) and its application to a Timetable as an overlay.
         .target(
             name: "GTFSRealtime",
@@ -233,6 +233,7 @@ let package = Package(
                            .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),

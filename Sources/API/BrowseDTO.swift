@@ -57,13 +57,44 @@ public struct SourcesDTO: Codable, Sendable, Equatable {
         public var ageSeconds: Int64?
         public var detail: String?
         public var budgetRemaining: Int?
+        /// For a static timetable (`NAME/timetable`): the version in service.
+        public var version: FeedVersionDTO?
+        /// Something to act on soon (a timetable about to run out).
+        public var warning: String?
 
-        public init(name: String, state: String, ageSeconds: Int64?, detail: String?, budgetRemaining: Int?) {
+        public init(name: String, state: String, ageSeconds: Int64?, detail: String?, budgetRemaining: Int?, version: FeedVersionDTO? = nil,
+                    warning: String? = nil) {
             self.name = name; self.state = state; self.ageSeconds = ageSeconds; self.detail = detail; self.budgetRemaining = budgetRemaining
+            self.version = version; self.warning = warning
         }
     }
 
     public var sources: [Item]
 
     public init(sources: [Item]) { self.sources = sources }
+}
+
+/// A static feed's version in service: the same on every instance that serves it.
+public struct FeedVersionDTO: Codable, Sendable, Equatable {
+    /// SHA-256 of the feed's bytes, in hex.
+    public var hash: String
+    /// When it was fetched, ISO 8601.
+    public var fetchedAt: String
+    /// `feed_info.feed_version`, when the feed gives one.
+    public var publisherVersion: String?
+    /// The first and last service dates (YYYY-MM-DD): `feed_info`'s, else the calendars'.
+    public var firstDate: String?
+    public var lastDate: String?
+
+    public init(hash: String, fetchedAt: String, publisherVersion: String?, firstDate: String?, lastDate: String?) {
+        self.hash = hash; self.fetchedAt = fetchedAt; self.publisherVersion = publisherVersion; self.firstDate = firstDate; self.lastDate = lastDate
+    }
+}
+
+/// What `POST /api/v1/feeds/refresh` answers: whether a new version went into service, and every
+/// static timetable as it stands after the check.
+public struct FeedRefreshDTO: Codable, Sendable, Equatable {
+    public var accepted: Bool
+    public var timetables: [SourcesDTO.UpstreamDTO]
+    public init(accepted: Bool, timetables: [SourcesDTO.UpstreamDTO]) { self.accepted = accepted; self.timetables = timetables }
 }

@@ -36,7 +36,7 @@ public struct GTFSNetwork: Sendable {
     public static func open(_ loaded: Network.Loaded, options: Options, fetcher: any HTTPFetching,
                             now: @escaping @Sendable () -> Instant = { .now() }, clock: any Clock<Duration> = ContinuousClock(),
                             saved: (@Sendable (_ feed: String, Data, RealtimeMessage, _ fetchedAt: Instant) async -> Void)? = nil) throws(Network.LoadError) -> GTFSNetwork {
-        var state = NetworkState(timetable: loaded.timetable, maxAge: Int64(options.maxAge))
+        var state = NetworkState(served: loaded.served, maxAge: Int64(options.maxAge))
         state.simulated = options.simulate
         let locations = options.realtime.compactMap(NamedFeedLocation.init)
         // Each feed's bare IDs take the prefix of the static feed it names (else the first feed's).
@@ -50,7 +50,7 @@ public struct GTFSNetwork: Sendable {
             RealtimeFeedPolling(location: $0, interval: .seconds(options.pollInterval), fetcher: fetcher, writer: writer, now: now,
                                 clock: clock, saved: saved)
         }
-        return GTFSNetwork(loaded: loaded, store: store, writer: writer, source: GTFSNetworkSource(store: store, displayName: displayName(loaded), shapes: loaded.shapes),
+        return GTFSNetwork(loaded: loaded, store: store, writer: writer, source: GTFSNetworkSource(store: store, displayName: displayName(loaded)),
                            feeds: feeds, simulation: options.simulate ? SimulationTicker(writer: writer, interval: .seconds(options.simulateInterval)) : nil)
     }
 

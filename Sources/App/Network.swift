@@ -1,6 +1,7 @@
 import DataSources
 import Foundation
 import GTFS
+import GTFSSource
 import OnwardCore
 import Timetable
 
@@ -16,10 +17,19 @@ public enum Network {
         public var origin: String
         /// The feeds' shapes, for the map's transit layer.
         public var shapes: ShapeTable
+        /// The version of each feed, when they are kept in the data folder (fetched from URLs, or watched files).
+        public var versions: [FeedVersion]
+        /// The IDs earlier kept versions had and this one has not.
+        public var retired: RetiredIDs
 
-        public init(timetable: Timetable, notices: [ImportNotice] = [], rowCounts: [String: Int] = [:], origin: String, shapes: ShapeTable = .empty) {
+        public init(timetable: Timetable, notices: [ImportNotice] = [], rowCounts: [String: Int] = [:], origin: String, shapes: ShapeTable = .empty,
+                    versions: [FeedVersion] = [], retired: RetiredIDs = RetiredIDs()) {
             self.timetable = timetable; self.notices = notices; self.rowCounts = rowCounts; self.origin = origin; self.shapes = shapes
+            self.versions = versions; self.retired = retired
         }
+
+        /// The timetable as served, with what was built and kept with it.
+        var served: ServedTimetable { ServedTimetable(timetable: timetable, shapes: shapes, versions: versions, retired: retired) }
     }
 
     public enum LoadError: Error, CustomStringConvertible {
@@ -32,6 +42,8 @@ public enum Network {
         case unknownRealtimeFeed(name: String, known: [String])
         /// A feed named like a protocol source, whose IDs would be read as that source's.
         case nameTaken(String)
+        /// The feeds as configured cannot be kept (a URL without a name, two feeds of one name, a file that fails).
+        case configuration(String)
 
         public var description: String {
             switch self {
@@ -43,6 +55,7 @@ public enum Network {
                     + "loaded as '\(given)'; import it again with `onward import \(given)=FEED`, or drop '\(given)='"
             case .unknownRealtimeFeed(let name, let known):
                 "--realtime \(name)=…: no static feed is named '\(name)' (loaded: \(known.joined(separator: ", ")))"
+            case .configuration(let problem): problem
             case .nameTaken(let name):
                 "a feed cannot be named '\(name)': that is the name of a built-in source; give it another with --feed NAME=PATH"
             }

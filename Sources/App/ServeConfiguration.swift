@@ -16,6 +16,15 @@ public struct ServeConfiguration: Sendable, Hashable {
     public var port = 8080
     /// GTFS zips or folders, or one snapshot; none: the bundled network.
     public var feeds: [String] = []
+    /// Seconds between checks of each static feed for a new version (`0`: never); a file is
+    /// looked at every `min(feed_refresh, 10)` seconds, which costs one `stat`.
+    public var feedRefresh = 21_600
+    /// The largest share of its stops or trips a new feed version may lose and still be accepted.
+    public var feedMaxShrink = 0.5
+    /// The largest static feed accepted from a URL, in bytes.
+    public var feedMaxBytes = 1 << 30
+    /// What an operator sends (`Authorization: Bearer …`) to ask for a feed check now; without it, that route is off.
+    public var operatorToken: String?
     /// GTFS-Realtime URLs or files, polled.
     public var realtime: [String] = []
     public var simulate = false
@@ -74,7 +83,9 @@ public struct ServeConfiguration: Sendable, Hashable {
 
     /// The keys, as written in the config file and (in capitals, after `ONWARD_`) in the environment.
     public enum Key: String, CaseIterable, Sendable {
-        case host, port, feeds, realtime, simulate, simulateInterval = "simulate_interval", dataDir = "data_dir", pollInterval = "poll_interval", maxAge = "max_age"
+        case host, port, feeds, realtime, feedRefresh = "feed_refresh", feedMaxShrink = "feed_max_shrink", feedMaxBytes = "feed_max_bytes"
+        case operatorToken = "operator_token"
+        case simulate, simulateInterval = "simulate_interval", dataDir = "data_dir", pollInterval = "poll_interval", maxAge = "max_age"
         case databaseURL = "database_url"
         case rateLimit = "rate_limit", rateBurst = "rate_burst", logLevel = "log_level", trustedProxies = "trusted_proxies"
         case nationalRailToken = "national_rail_token", nationalRailURL = "national_rail_url", ctaKey = "cta_key", ctaURL = "cta_url"
@@ -95,7 +106,7 @@ public struct ServeConfiguration: Sendable, Hashable {
         /// their query (which is why their errors never repeated them).
         public var isSecret: Bool {
             switch self {
-            case .databaseURL, .nationalRailToken, .ctaKey, .telegramBotToken, .telegramWebhookSecret,
+            case .databaseURL, .operatorToken, .nationalRailToken, .ctaKey, .telegramBotToken, .telegramWebhookSecret,
                  .nationalRailURL, .ctaURL, .telegramAPIURL: true
             default: false
             }
@@ -290,6 +301,13 @@ private struct Settings {
         if let v = try number(.port, 0...65_535) { c.port = Int(v) }
         if let v = try list(.feeds) { c.feeds = v }
         if let v = try list(.realtime) { c.realtime = v }
+        if let v = try number(.feedRefresh, 0...2_592_000) { c.feedRefresh = Int(v) }
+        if let v = try number(.feedMaxShrink, 0...1) { c.feedMaxShrink = v }
+        if let v = try number(.feedMaxBytes, 1_000...1e12) { c.feedMaxBytes = Int(v) }
+        if let v = try string(.operatorToken), !v.isEmpty {
+            guard v.count >= 16 else { throw Problem(description: "\(source(.operatorToken)) must be at least 16 characters (it guards feed refreshes)") }
+            c.operatorToken = v
+        }
         if let v = try bool(.simulate) { c.simulate = v }
         if let v = try number(.simulateInterval, 1...3600) { c.simulateInterval = Int(v) }
         if let v = try string(.dataDir) { c.dataDir = v }

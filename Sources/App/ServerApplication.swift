@@ -45,7 +45,8 @@ public enum ServerApplication {
         let saved = SavedFeeds(repository: database.realtimeFeeds, logger: logger)
         // Several servers on one PostgreSQL: live changes go between them, and each feed has one poller.
         let relay = database.postgres.map { LiveRelay(transport: PostgresRelay(notifications: PostgresNotifications(store: $0, logger: logger)), logger: logger) }
-        let loaded = try Network.load(config.feeds)
+        let started = try await TimetableStart.open(config, fetcher: fetcher, now: now, logger: logger)
+        let loaded = started.loaded
         let network = try GTFSNetwork.open(loaded, options: .init(realtime: config.realtime, simulate: config.simulate, maxAge: config.maxAge,
                                                                    pollInterval: config.pollInterval, simulateInterval: config.simulateInterval),
                                            fetcher: fetcher, now: now, saved: { feed, bytes, message, fetchedAt in
@@ -63,6 +64,8 @@ public enum ServerApplication {
             return LeadingService(job: "realtime \(feed.name)", leadership: PostgresLeadership(store: postgres, logger: logger)) { await polling.poll() }
         }
         if let ticker = network.simulation { services.append(SimulationService(ticker: ticker)) }
+        let feedRefresh = started.keeper.map { FeedRefreshService(keeper: $0, writer: network.writer, refreshSeconds: config.feedRefresh, logger: logger) }
+        if let feedRefresh { services.append(feedRefresh) }
         let shared = database.postgres.map { StoredUpstreamAnswers(repository: $0.upstreamAnswers, logger: logger, now: now) }
         let upstream = ProtocolSources.registry(config, fetcher: fetcher, shared: shared, now: now)
         // A feed named like a protocol source would have its IDs claimed by that source.
@@ -79,10 +82,11 @@ public enum ServerApplication {
         _ = try await database.people.removeExpiredSessions(before: now())
         let ski = try SkiAreaLoading.load(osm: config.skiArea, elevation: config.skiElevation)
         var settings = ServerDependencies.Settings()
-        settings.network = NetworkSummary(stops: loaded.timetable.stopCount, trips: loaded.timetable.tripCount, simulated: config.simulate)
+        settings.network = NetworkSummary(simulated: config.simulate)
         settings.attribution = attribution(loaded)
         settings.rateLimit = .init(ratePerSecond: config.rateLimit, burst: config.rateBurst)
         settings.trustedProxies = try TrustedProxies(config.trustedProxies)
+        settings.operatorToken = config.operatorToken
         // The bundled town streets go with the bundled ski area only.
         settings.maps = MapLayersLoading.layers(ski: config.skiArea == nil ? ski : nil, loaded: loaded, config: config, logger: logger)
         if config.skiArea != nil { settings.maps.ski = MapGeoJSON.skiArea(ski) }
@@ -108,7 +112,7 @@ public enum ServerApplication {
             }
         }
         let deps = ServerDependencies(sources: registry, people: people, trips: trips, commutes: commutes, watches: watches, ski: SkiRouter(ski),
-                                      settings: settings, now: now)
+                                      feedRefresh: feedRefresh, settings: settings, now: now)
         let router = buildRouter(deps)
         let app = Application(
             router: router,

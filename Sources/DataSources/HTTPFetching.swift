@@ -20,11 +20,13 @@ public struct HTTPRequest: Sendable, Hashable {
     public var timeout: Duration
     /// Set for a POST that only reads (a SOAP query): it may then be retried and cached like a GET.
     public var isIdempotentRead: Bool
+    /// The largest body accepted: a longer one is cut off as it arrives and fails as `.rejected`.
+    public var maxBodyBytes: Int?
 
     public init(method: Method = .get, url: URL, headers: [String: String] = [:], body: Data? = nil,
-                timeout: Duration = .seconds(10), isIdempotentRead: Bool = false) {
+                timeout: Duration = .seconds(10), isIdempotentRead: Bool = false, maxBodyBytes: Int? = nil) {
         self.method = method; self.url = url; self.headers = headers; self.body = body; self.timeout = timeout
-        self.isIdempotentRead = isIdempotentRead
+        self.isIdempotentRead = isIdempotentRead; self.maxBodyBytes = maxBodyBytes
     }
 
     /// Whether repeating this request cannot change anything upstream.

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import OnwardCore
 
@@ -21,10 +22,11 @@ public actor Poller {
 
     private var state: PollState
     private var conditional = ConditionalRequest()
-    /// The body `apply` last accepted: a byte-identical 200 is treated as not modified.
-    private var acceptedBody: Data?
-    /// The body `apply` last rejected and why, so it is not offered again unchanged.
-    private var rejected: (body: Data, error: SourceError)?
+    /// The SHA-256 of the body `apply` last accepted: a byte-identical 200 is treated as not
+    /// modified. A digest, not the body: a static feed's body is hundreds of megabytes.
+    private var acceptedDigest: String?
+    /// The digest of the body `apply` last rejected and why, so it is not offered again unchanged.
+    private var rejected: (digest: String, error: SourceError)?
     /// The file's modification date and size when last read.
     private var fileSignature: FileSignature?
     /// The poll under way, shared by a concurrent `pollOnce()` instead of fetching twice.
@@ -34,13 +36,17 @@ public actor Poller {
     ///   - fetcher: used for http(s) locations; files are read directly.
     ///   - now: the wall-clock time events are stamped with (for health and ages).
     ///   - random: the jitter source for backoff; a seeded generator makes delays deterministic.
+    ///   - resuming: what was accepted before (by an earlier run): its validators and the digest
+    ///     of its body, so the first request is conditional and a 304 means "still that one".
     ///   - apply: decodes bytes and swaps them in. Throwing rejects them: the fetch
     ///     counts as a failure (`.undecodable` unless a `SourceError` is thrown) and
     ///     the previous state must stay as it was.
     public init(location: FeedLocation, fetcher: any HTTPFetching, configuration: Configuration = Configuration(),
                 now: @escaping @Sendable () -> Instant = { Instant.now() },
                 random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
+                resuming: (conditional: ConditionalRequest, digest: String)? = nil,
                 apply: @escaping @Sendable (Data) async throws -> Void) {
+        if let resuming { conditional = resuming.conditional; acceptedDigest = resuming.digest }
         self.location = location
         self.configuration = configuration
         self.fetcher = fetcher
@@ -79,11 +85,12 @@ public actor Poller {
     }
 
     private func pollHTTP(_ url: URL) async -> PollState.Event {
-        let request = conditional.applied(to: HTTPRequest(url: url, headers: configuration.headers, timeout: configuration.timeout))
+        let request = conditional.applied(to: HTTPRequest(url: url, headers: configuration.headers, timeout: configuration.timeout,
+                                                          maxBodyBytes: configuration.maxBodyBytes))
         let response: HTTPResponse
         do { response = try await fetcher.fetch(request) } catch { return .failed(error, at: now()) }
         switch response.status {
-        case 304 where acceptedBody != nil:
+        case 304 where acceptedDigest != nil:
             return .notModified(at: now())
         case 304:
             // Validators without a body to go with them: start over with a plain request.
@@ -115,19 +122,28 @@ public actor Poller {
 
     /// Hands a body to `apply` unless it is the one already accepted or already rejected.
     private func offer(_ body: Data) async -> PollState.Event {
-        if body == acceptedBody { return .notModified(at: now()) }
-        if let rejected, rejected.body == body { return .failed(rejected.error, at: now()) }
+        let digest = Self.digest(body)
+        if digest == acceptedDigest { return .notModified(at: now()) }
+        if let rejected, rejected.digest == digest { return .failed(rejected.error, at: now()) }
         do {
             try await apply(body)
         } catch {
             let reason = (error as? SourceError)
                 ?? SourceError(.undecodable, "\(location.safeName) could not be decoded (\(body.count) bytes): \(error)")
-            rejected = (body, reason)
+            rejected = (digest, reason)
             return .failed(reason, at: now())
         }
-        acceptedBody = body
+        acceptedDigest = digest
         rejected = nil
         return .succeeded(at: now())
+    }
+
+    /// The conditional request's validators as they stand (kept by a caller for its next start).
+    public var validators: ConditionalRequest { conditional }
+
+    /// SHA-256 of `body`, in hex: the body's identity here and in a feed's version.
+    public static func digest(_ body: Data) -> String {
+        SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
     }
 }
 

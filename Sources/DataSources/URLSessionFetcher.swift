@@ -37,7 +37,10 @@ public final class URLSessionFetcher: HTTPFetching {
             // against a server that accepts the connection and never answers; racing
             // a sleep makes the request's timeout a hard deadline on every platform.
             return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
-                group.addTask { try await Self.send(prepared, on: session) }
+                group.addTask {
+                    if let limit = request.maxBodyBytes { return try await LimitedDownload.send(prepared, limit: limit) }
+                    return try await Self.send(prepared, on: session)
+                }
                 group.addTask {
                     try await Task.sleep(for: request.timeout)
                     return nil
@@ -57,8 +60,12 @@ public final class URLSessionFetcher: HTTPFetching {
 
     private static func send(_ request: URLRequest, on session: URLSession) async throws -> HTTPResponse {
         let (data, response) = try await session.data(for: request)
+        return try answer(response, data, url: request.url)
+    }
+
+    static func answer(_ response: URLResponse, _ data: Data, url: URL?) throws -> HTTPResponse {
         guard let http = response as? HTTPURLResponse else {
-            throw SourceError(.network, "\(request.url?.safeDescription ?? "the upstream") did not answer with HTTP")
+            throw SourceError(.network, "\(url?.safeDescription ?? "the upstream") did not answer with HTTP")
         }
         var headers: [String: String] = [:]
         for (name, value) in http.allHeaderFields {

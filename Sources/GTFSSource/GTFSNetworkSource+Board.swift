@@ -47,7 +47,7 @@ extension GTFSNetworkSource {
         let state = store.current
         let tt = state.timetable
         guard let trip = tt.lookupTrip(id: request.serviceID).found else {
-            throw SourceError(.notFound, "No trip has the ID '\(request.serviceID)'.")
+            throw missing(request.serviceID, "trip")
         }
         let zone = tt.tripTimeZoneIdentifier(trip)
         let today = LocalTime(request.now, in: TimeZone(identifier: zone) ?? .gmt).date
@@ -60,7 +60,7 @@ extension GTFSNetworkSource {
                 : try tt.service(trip, on: day, startTime: startTime)
         } catch {
             switch error {
-            case .unknownTrip(let id): throw SourceError(.notFound, "No trip has the ID '\(id)'.")
+            case .unknownTrip(let id): throw missing(id, "trip")
             case .skippedAtImport(let id): throw SourceError(.notFound, "Trip '\(id)' was left out of the timetable at import.")
             case .notRunning(let id, let d, let runsOn):
                 let dates = runsOn.prefix(5).map(\.isoString).joined(separator: ", ")
@@ -88,12 +88,12 @@ extension GTFSNetworkSource {
             select = { $0.stationAlerts(for: stop, at: $1) }
         case .route(let id):
             // The alerts name routes by canonical ID.
-            guard let r = tt.lookupRoute(id: id).found else { throw SourceError(.notFound, "No route has the ID '\(id)'.") }
+            guard let r = tt.lookupRoute(id: id).found else { throw missing(id, "route") }
             let info = tt.routeInfo(r)
             zone = tt.agencies.first { $0.id == info.agencyID }?.timeZone ?? zone
             select = { $0.serviceAlerts(route: info.id, trip: nil, at: $1) }
         case .service(let id):
-            guard let t = tt.lookupTrip(id: id).found else { throw SourceError(.notFound, "No trip has the ID '\(id)'.") }
+            guard let t = tt.lookupTrip(id: id).found else { throw missing(id, "trip") }
             let canonical = tt.tripIdentifier(t)
             zone = tt.tripTimeZoneIdentifier(t)
             select = { $0.serviceAlerts(route: nil, trip: canonical, at: $1) }

@@ -28,7 +28,7 @@ extension GTFSNetworkSource {
     }
 
     private func directions(_ routeID: String, in tt: Timetable) throws(SourceError) -> [RouteDirectionInfo] {
-        guard let route = tt.lookupRoute(id: routeID).found else { throw SourceError(.notFound, "No route has the ID '\(routeID)'.") }
+        guard let route = tt.lookupRoute(id: routeID).found else { throw missing(routeID, "route") }
         return tt.directions(of: route)
     }
 }

@@ -21,7 +21,7 @@ extension GTFSNetworkSource {
         query.transferSlack = request.transferSlackSeconds
         query.maxTransfers = request.maxTransfers
         query.wheelchair = request.wheelchair
-        let planner = self.planner, plan = query, live = state.hasRealtime && !request.timetableOnly
+        let planner = state.served.planner, plan = query, live = state.hasRealtime && !request.timetableOnly
         let journeys = await PlanningPool.shared.run {
             planner.journeys(plan, overlay: live ? state.realtime.overlay : .empty, live: live)
         }

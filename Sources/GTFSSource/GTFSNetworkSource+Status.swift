@@ -8,7 +8,7 @@ extension GTFSNetworkSource {
     /// read) or idle (not polled yet), with its fetch counts and what its last message matched.
     public func status(now: Instant) -> [SourceStatus] {
         let state = store.current
-        return state.sources.values.sorted { $0.name < $1.name }.map { h in
+        return timetableStatus(state, now: now) + state.sources.values.sorted { $0.name < $1.name }.map { h in
             let age = h.age(at: now)
             let condition: SourceStatus.State = h.lastSuccess == nil ? (h.consecutiveFailures > 0 ? .unavailable : .idle)
                 : h.consecutiveFailures > 0 ? .failing : (age ?? 0) > state.maxAge ? .stale : .fresh
@@ -28,6 +28,50 @@ extension GTFSNetworkSource {
             }
             return SourceStatus(name: h.name, state: condition, ageSeconds: age, detail: h.lastError?.message,
                                 lastSuccess: h.lastSuccess, consecutiveFailures: h.consecutiveFailures, measures: measures)
+        }
+    }
+}
+
+extension GTFSNetworkSource {
+    /// A timetable ending within this many days is warned of.
+    static let endWarningDays = 7
+
+    /// Each static feed's version in service, as `NAME/timetable`: failing while its last check
+    /// failed or refused a version (the one in service still answers), stale once its service
+    /// has ended, with a warning in its last week.
+    func timetableStatus(_ state: NetworkState, now: Instant) -> [SourceStatus] {
+        let tt = state.timetable
+        return state.served.versions.map { v in
+            let check = state.feedChecks[v.feed]
+            let today = tt.today(of: v.feed, at: now)
+            let age = max(0, now.epochSeconds - v.fetchedAt.epochSeconds)
+            var status = SourceStatus(name: "\(v.feed)/timetable", state: .fresh, ageSeconds: age, lastSuccess: v.fetchedAt)
+            status.version = .init(hash: v.hash, fetchedAt: v.fetchedAt, publisherVersion: v.publisherVersion, firstDate: v.firstDate,
+                                   lastDate: v.lastDate)
+            if let problem = check?.problem {
+                status.state = .failing
+                status.detail = problem
+                status.consecutiveFailures = 1
+            }
+            if let last = v.lastDate {
+                let daysLeft = Int(last.dayNumber - today.dayNumber)
+                if daysLeft < 0 {
+                    status.state = .stale
+                    status.detail = "the timetable ended on \(last.isoString); " + (status.detail ?? "no newer version has been accepted")
+                } else if daysLeft < Self.endWarningDays {
+                    status.warning = "the timetable ends on \(last.isoString), in \(daysLeft) day\(daysLeft == 1 ? "" : "s")"
+                }
+                status.measures.append(.init("feed_days_left", Double(daysLeft), help: "Days until the static timetable's last service date"))
+            }
+            status.measures += [
+                // The hash's first 12 hex digits as a number (exact in a double): equal on every instance serving the same version.
+                .init("feed_version", Double(UInt64(v.hash.prefix(12), radix: 16) ?? 0), help: "The served feed version (first 48 bits of its SHA-256)"),
+                .init("feed_fetched_at_seconds", Double(v.fetchedAt.epochSeconds), help: "When the served feed version was fetched (Unix time)"),
+                .init("feed_checks", Double(check?.checks ?? 0), help: "Checks of the static feed for a new version"),
+                .init("feed_refusals", Double(check?.refusals ?? 0), help: "New static feed versions refused"),
+                .init("feed_fetch_failures", Double(check?.fetchFailures ?? 0), help: "Checks of the static feed whose fetch failed"),
+            ]
+            return status
         }
     }
 }

@@ -15,15 +15,10 @@ public final class GTFSNetworkSource: TransitSource {
     public let store: LiveStore
     public let displayName: String
     public let sourceNames: [String]
-    /// Built on the first journey asked for, so boards alone never pay for its indices.
-    private let builtPlanner = Mutex<JourneyPlanner?>(nil)
-    /// The feeds' shapes (the ways trips go), for commuting mode's estimate of where a vehicle is.
-    let shapes: ShapeTable
 
-    public init(store: LiveStore, displayName: String, shapes: ShapeTable = .empty) {
+    public init(store: LiveStore, displayName: String) {
         self.store = store
         self.displayName = displayName
-        self.shapes = shapes
         sourceNames = store.current.timetable.feeds.map(\.name)
     }
 
@@ -32,15 +27,13 @@ public final class GTFSNetworkSource: TransitSource {
          .journeys]
     }
 
-    /// The journey planner over the network's timetable (which never changes under a store).
-    public var planner: JourneyPlanner {
-        builtPlanner.withLock { built in
-            if let built { return built }
-            let planner = JourneyPlanner(store.current.timetable)
-            built = planner
-            return planner
-        }
+    public var timetableSize: (stops: Int, trips: Int)? {
+        let tt = store.snapshot.state.timetable
+        return (tt.stopCount, tt.tripCount)
     }
+
+    /// The journey planner over the timetable in service now.
+    public var planner: JourneyPlanner { store.snapshot.state.served.planner }
 
     public var updates: (any SourceUpdates)? { store }
 
@@ -80,8 +73,17 @@ public final class GTFSNetworkSource: TransitSource {
     }
 
     func stop(_ id: String, in tt: Timetable) throws(SourceError) -> StopIndex {
-        guard let s = tt.lookupStop(id: id).found else { throw SourceError(.notFound, "No stop or station has the ID '\(id)'.") }
+        guard let s = tt.lookupStop(id: id).found else { throw missing(id, "stop") }
         return s
+    }
+
+    /// Why an ID is not in the timetable: it never was (not found), or an earlier version had it
+    /// and the one in service dropped it (no longer scheduled, naming that version).
+    func missing(_ id: String, _ kind: String) -> SourceError {
+        if let version = store.snapshot.state.served.retired[id] {
+            return SourceError(.noLongerScheduled, "The \(kind) '\(id)' is no longer in the timetable: \(RetiredIDs.describe(version)) does not have it.")
+        }
+        return SourceError(.notFound, kind == "stop" ? "No stop or station has the ID '\(id)'." : "No \(kind) has the ID '\(id)'.")
     }
 
     // MARK: - Stops

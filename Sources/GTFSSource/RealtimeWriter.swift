@@ -10,6 +10,9 @@ import Timetable
 public actor RealtimeWriter {
     public let store: LiveStore
     private var realtime: RealtimeState
+    /// Each source's last message, with the moment it was applied as of, in the order they
+    /// came: re-applied at once to a new timetable, so live data does not wait for the next poll.
+    private var lastMessages: [(source: String, message: RealtimeMessage, now: Instant)] = []
 
     public init(store: LiveStore) {
         self.store = store
@@ -17,6 +20,8 @@ public actor RealtimeWriter {
     }
 
     public func apply(_ message: RealtimeMessage, source: String, now: Instant) {
+        lastMessages.removeAll { $0.source == source }
+        lastMessages.append((source, message, now))
         let state = store.current
         realtime.apply(message, source: source, timetable: state.timetable, idPrefix: state.idPrefix(ofSource: source), now: now)
         let applied = realtime
@@ -39,6 +44,25 @@ public actor RealtimeWriter {
             h.feedTimestamp = feedTimestamp ?? fetchedAt
             s.sources[source] = h
         }
+    }
+
+    /// Puts a new timetable in service: the last message of every realtime source is applied
+    /// to it before it is swapped in, so the first request to see it sees its live data too,
+    /// and every subscriber hears of the change (a board, service or commute sent afresh).
+    public func serve(_ served: ServedTimetable) {
+        let state = store.current
+        var fresh = RealtimeState()
+        for last in lastMessages {
+            fresh.apply(last.message, source: last.source, timetable: served.timetable, idPrefix: state.idPrefix(ofSource: last.source),
+                        now: last.now)
+        }
+        realtime = fresh
+        store.update { $0.serve(served, realtime: fresh) }
+    }
+
+    /// Records how a check of a kept static feed went.
+    public func record(_ check: FeedCheckHealth) {
+        store.update { $0.feedChecks[check.feed] = check }
     }
 
     /// Records how a source's last poll went.

@@ -15,6 +15,9 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
         case undecodable
         /// The thing asked for does not exist at the source (a stop, a service, a route).
         case notFound
+        /// The thing asked for was in an earlier version of the source's timetable and is not in
+        /// the one in service (an agency's new timetable renamed or dropped it).
+        case noLongerScheduled
         /// The service exists but does not run on the date asked.
         case notRunning
         /// A local file could not be read.

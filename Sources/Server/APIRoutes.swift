@@ -39,6 +39,7 @@ struct APIRoutes {
         SkiRoutes(deps: deps).add(to: v1)
         TripRoutes(deps: deps).add(to: v1)
         SourceRoutes(deps: deps).add(to: v1)
+        FeedRoutes(deps: deps).add(to: v1)
         v1.get("vehicles") { _, _ in try json(try await deps.queries().vehicles()) }
         v1.get("openapi.json") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],

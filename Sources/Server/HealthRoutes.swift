@@ -1,3 +1,4 @@
+import API
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -20,6 +21,9 @@ struct HealthRoutes {
             var ageSeconds: Int64?
             var consecutiveFailures: Int
             var lastError: String?
+            /// For a static timetable: its version, and a warning when it is about to run out.
+            var version: FeedVersionDTO?
+            var warning: String?
         }
         var status: String
         var timetable: String
@@ -40,11 +44,14 @@ struct HealthRoutes {
             let sources = deps.sources.sources.flatMap { $0.status(now: now) }.map { u in
                 Readiness.Source(name: u.name, status: u.state == .idle ? "starting" : u.state.rawValue,
                                  lastSuccess: u.lastSuccess.map { LocalTime($0, in: .gmt).iso8601 }, ageSeconds: u.ageSeconds,
-                                 consecutiveFailures: u.consecutiveFailures ?? (u.state == .failing ? 1 : 0), lastError: u.detail)
+                                 consecutiveFailures: u.consecutiveFailures ?? (u.state == .failing ? 1 : 0), lastError: u.detail,
+                                 version: SourcesDTO.UpstreamDTO(u).version, warning: u.warning)
             }
             let degraded = sources.contains { $0.status != "fresh" && $0.status != "starting" }
-            let readiness = Readiness(status: degraded ? "degraded" : "ready", timetable: "loaded", stops: deps.settings.network.stops,
-                                      trips: deps.settings.network.trips, simulated: deps.settings.network.simulated, sources: sources)
+            // The timetables as they are now: a new feed version changes them while the server runs.
+            let sizes = deps.sources.sources.compactMap(\.timetableSize)
+            let readiness = Readiness(status: degraded ? "degraded" : "ready", timetable: "loaded", stops: sizes.reduce(0) { $0 + $1.stops },
+                                      trips: sizes.reduce(0) { $0 + $1.trips }, simulated: deps.settings.network.simulated, sources: sources)
             return try json(readiness)
         }
         router.get("metrics") { _, _ in

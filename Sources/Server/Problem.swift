@@ -75,6 +75,8 @@ extension Problem {
             return Problem(status: .notFound, code: e.code.rawValue, title: "Trip not found", detail: e.message, parameter: e.parameter)
         case .notRunning:
             return Problem(status: .notFound, code: e.code.rawValue, title: "Trip not running that day", detail: e.message, parameter: e.parameter)
+        case .noLongerScheduled:
+            return Problem(status: .gone, code: e.code.rawValue, title: "No longer scheduled", detail: e.message, parameter: e.parameter)
         case .invalidParameter:
             return Problem(status: .badRequest, code: e.code.rawValue, title: "Invalid parameter", detail: e.message, parameter: e.parameter)
         case .routeNotFound: return Problem(status: .notFound, code: e.code.rawValue, title: "Route not found", detail: e.message, parameter: e.parameter)

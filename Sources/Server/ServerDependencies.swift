@@ -26,6 +26,8 @@ public struct ServerDependencies: Sendable {
         public var sourceRefresh: Duration = .seconds(30)
         /// The trip map's own layers and base tiles.
         public var maps = MapLayers()
+        /// What an operator sends to ask for a feed check (`POST /api/v1/feeds/refresh`); nil: that route is off.
+        public var operatorToken: String?
         /// How often a live trip map looks again for shares that ended.
         public var tripRecheck: Duration = .seconds(5)
 
@@ -44,14 +46,18 @@ public struct ServerDependencies: Sendable {
     public let watches: WatchService?
     /// Routing on the ski area, when one is loaded.
     public let ski: SkiRouter?
+    /// The static feeds' keeping, when they are kept current (feeds from URLs or files).
+    public let feedRefresh: (any TimetableRefreshing)?
     public let settings: Settings
     public let metrics: ServerMetrics
     /// "Now" for live statuses; a test fixes it.
     public let now: @Sendable () -> Instant
 
     public init(sources: SourceRegistry, people: PeopleService, trips: TripService, commutes: CommuteService, watches: WatchService? = nil,
-                ski: SkiRouter?, settings: Settings, metrics: ServerMetrics = ServerMetrics(), now: @escaping @Sendable () -> Instant) {
+                ski: SkiRouter?, feedRefresh: (any TimetableRefreshing)? = nil, settings: Settings, metrics: ServerMetrics = ServerMetrics(),
+                now: @escaping @Sendable () -> Instant) {
         self.sources = sources; self.people = people; self.trips = trips; self.commutes = commutes; self.watches = watches; self.ski = ski
+        self.feedRefresh = feedRefresh
         self.settings = settings; self.metrics = metrics; self.now = now
     }
 
@@ -71,12 +77,10 @@ public struct ServerDependencies: Sendable {
     }
 }
 
-/// What the server was started with, for readiness.
+/// What the server was started with, for readiness (its timetables' sizes are asked of them: they change with a new feed version).
 public struct NetworkSummary: Sendable, Hashable {
-    public var stops: Int
-    public var trips: Int
     /// The demonstration source runs (`--simulate`).
     public var simulated: Bool
 
-    public init(stops: Int = 0, trips: Int = 0, simulated: Bool = false) { self.stops = stops; self.trips = trips; self.simulated = simulated }
+    public init(simulated: Bool = false) { self.simulated = simulated }
 }

@@ -290,12 +290,21 @@ public struct Queries: Sendable {
         registry.sources.flatMap { s in
             s.sourceNames.map { name in
                 SourcesDTO.Item(name: name, displayName: s.displayName, capabilities: s.capabilities.names,
-                                upstreams: s.status(now: now).map {
-                                    SourcesDTO.UpstreamDTO(name: $0.name, state: $0.state.rawValue,
-                                                           ageSeconds: $0.ageSeconds, detail: $0.detail, budgetRemaining: $0.budgetRemaining)
-                                })
+                                upstreams: s.status(now: now).map(SourcesDTO.UpstreamDTO.init))
             }
         }
+    }
+}
+
+extension SourcesDTO.UpstreamDTO {
+    /// An upstream's status on the wire: the one mapping for `/api/v1/sources`, `/health/ready` and the feed refresh.
+    public init(_ s: SourceStatus) {
+        self.init(name: s.name, state: s.state.rawValue, ageSeconds: s.ageSeconds, detail: s.detail, budgetRemaining: s.budgetRemaining,
+                  version: s.version.map {
+                      FeedVersionDTO(hash: $0.hash, fetchedAt: LocalTime($0.fetchedAt, in: .gmt).iso8601, publisherVersion: $0.publisherVersion,
+                                     firstDate: $0.firstDate?.isoString, lastDate: $0.lastDate?.isoString)
+                  },
+                  warning: s.warning)
     }
 }
 

@@ -4,6 +4,8 @@ public struct QueryError: Error, Sendable, Hashable {
     public enum Code: String, Sendable, Hashable, CaseIterable {
         case stopNotFound = "stop-not-found"
         case tripNotFound = "trip-not-found"
+        /// A stop, trip or route of an earlier version of the timetable, not in the one in service.
+        case noLongerScheduled = "no-longer-scheduled"
         case notRunning = "not-running"
         case invalidParameter = "invalid-parameter"
         case routeNotFound = "route-not-found"

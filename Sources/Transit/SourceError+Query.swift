@@ -17,6 +17,8 @@ extension QueryError {
             self.init(code, error.message)
         case .notRunning:
             self.init(.notRunning, error.message)
+        case .noLongerScheduled:
+            self.init(.noLongerScheduled, error.message)
         case .invalidRequest:
             self.init(.invalidParameter, error.message, parameter: error.parameter)
         case .unsupported:

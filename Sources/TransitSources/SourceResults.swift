@@ -100,6 +100,25 @@ public struct SourceStatus: Sendable, Hashable {
     /// Further figures for `/metrics` (fetch counts, what a feed matched), by metric name
     /// without the `onward_` prefix.
     public var measures: [Measure] = []
+    /// For a static timetable: the version in service.
+    public var version: Version?
+    /// Something the operator should act on before it becomes a problem (a timetable about to run out).
+    public var warning: String?
+
+    /// A static feed's version as it is served: what operators compare across instances.
+    public struct Version: Sendable, Hashable {
+        /// SHA-256 of the feed's bytes, in hex.
+        public var hash: String
+        public var fetchedAt: Instant
+        /// `feed_info.feed_version`, when given.
+        public var publisherVersion: String?
+        public var firstDate: ServiceDate?
+        public var lastDate: ServiceDate?
+        public init(hash: String, fetchedAt: Instant, publisherVersion: String?, firstDate: ServiceDate?, lastDate: ServiceDate?) {
+            self.hash = hash; self.fetchedAt = fetchedAt; self.publisherVersion = publisherVersion
+            self.firstDate = firstDate; self.lastDate = lastDate
+        }
+    }
 
     public struct Measure: Sendable, Hashable {
         public var name: String

@@ -14,6 +14,8 @@ public protocol TransitSource: Sendable {
     var sourceNames: [String] { get }
     /// A name for people ("National Rail", "CTA Bus Tracker", "MRT Jakarta").
     var displayName: String { get }
+    /// How many stops and trips the source's timetable has now (nil: it has none of its own).
+    var timetableSize: (stops: Int, trips: Int)? { get }
     var capabilities: SourceCapabilities { get }
 
     /// Whether `localID` is one of this source's IDs of that kind, known without an upstream
@@ -86,6 +88,7 @@ public struct SourceCapabilities: OptionSet, Sendable, Hashable {
 /// Default answers for what a source does not declare: "unsupported", never an empty list
 /// that would look like "nothing there".
 extension TransitSource {
+    public var timetableSize: (stops: Int, trips: Int)? { nil }
     public func canonicalIDs(forLocal localID: String, as kind: IDKind) -> [String] {
         sourceNames.filter { _ in recognizes(localID: localID, as: kind) }.map { CanonicalID.make(source: $0, local: localID) }
     }

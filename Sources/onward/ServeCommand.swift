@@ -17,10 +17,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Address to listen on (default: 127.0.0.1).") var host: String?
     @Option(help: "Port to listen on (default: 8080).") var port: Int?
-    @Option(help: ArgumentHelp("GTFS zip or folder, or a snapshot; NAME=PATH names the feed (its IDs are NAME:LOCAL). Repeatable.",
+    @Option(help: ArgumentHelp("GTFS zip or folder, an http(s) URL (checked for new versions), or a snapshot; NAME=PATH names the feed (its IDs are NAME:LOCAL). Repeatable.",
                                valueName: "[NAME=]FEED")) var feed: [String] = []
     @Option(help: ArgumentHelp("GTFS-Realtime URL or file, polled; NAME=URL_OR_FILE binds it to the static feed NAME (else the first). Repeatable.",
                                valueName: "[NAME=]URL_OR_FILE")) var realtime: [String] = []
+    @Option(help: ArgumentHelp("Seconds between checks of each static feed for a new version (default: 21600, six hours; 0: only when asked).",
+                               valueName: "SECONDS")) var feedRefresh: Int?
     @Flag(help: "Simulated live data for the bundled network (labelled as simulated).") var simulate = false
     @Option(help: ArgumentHelp("Folder for the server's data (default: ./onward-data).", valueName: "DIR")) var dataDir: String?
     @Option(help: ArgumentHelp("Seconds between polls of each realtime source (default: 30).", valueName: "SECONDS")) var pollInterval: Int?
@@ -34,6 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
         flags[.port] = port.map(String.init)
         if !feed.isEmpty { flags[.feeds] = feed.joined(separator: ",") }
         if !realtime.isEmpty { flags[.realtime] = realtime.joined(separator: ",") }
+        flags[.feedRefresh] = feedRefresh.map(String.init)
         if simulate { flags[.simulate] = "true" }
         flags[.dataDir] = dataDir
         flags[.pollInterval] = pollInterval.map(String.init)

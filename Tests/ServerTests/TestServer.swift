@@ -53,8 +53,7 @@ enum TestServer {
                      trips: ((PeopleService) -> TripService)? = nil, commutes: ((SourceRegistry) -> CommuteService)? = nil,
                      settings change: (inout ServerDependencies.Settings) -> Void = { _ in }) -> ServerDependencies {
         var settings = ServerDependencies.Settings()
-        settings.network = NetworkSummary(stops: store.current.timetable.stopCount, trips: store.current.timetable.tripCount,
-                                          simulated: store.current.simulated)
+        settings.network = NetworkSummary(simulated: store.current.simulated)
         settings.rateLimit = rateLimit
         change(&settings)
         return deps(sources: SourceRegistry([GTFSNetworkSource(store: store, displayName: "MRT Jakarta")] + more), settings: settings,

@@ -1,0 +1,73 @@
+import DataSources
+import Foundation
+import GTFSSource
+import Logging
+import OnwardCore
+import Timetable
+
+/// The timetable a server starts on, and the keeper that brings it new versions.
+enum TimetableStart {
+    struct Started: Sendable {
+        var loaded: Network.Loaded
+        /// nil for the bundled network and for a compiled snapshot, which never change while the server runs.
+        var keeper: FeedKeeper?
+    }
+
+    /// The bundled network or a snapshot as today; configured feeds from the data folder's kept
+    /// version at once when there is one (even when their URLs do not answer), else from their
+    /// first good version: files are read now, and a URL is fetched until a version is accepted.
+    static func open(_ config: ServeConfiguration, fetcher: any HTTPFetching, now: @escaping @Sendable () -> Instant,
+                     logger: Logger, waitOnFirstFetch: Duration = .seconds(2)) async throws -> Started {
+        let keeping: Network.Keeping
+        do { keeping = try Network.Keeping(config.feeds) } catch { throw Network.LoadError.configuration(error.description) }
+        switch keeping {
+        case .bundled:
+            var loaded = try Network.load([])
+            // The bundled feed has a version too, so `/health/ready` says when it runs out, like any other.
+            let hash = (try? FileDigest.digest(of: Network.defaultFeedURL.path)) ?? ""
+            let dates = loaded.timetable.serviceDates(of: Network.defaultSourceName)
+            loaded.versions = [FeedVersion(feed: Network.defaultSourceName, location: "bundled", hash: hash, fetchedAt: now(),
+                                           firstDate: dates?.first, lastDate: dates?.last)]
+            return Started(loaded: loaded, keeper: nil)
+        case .snapshot(let path):
+            return Started(loaded: try Network.load([path]), keeper: nil)
+        case .feeds(let feeds):
+            let folder = FeedFolder(dataDir: config.dataDir)
+            let origin = feeds.map { "\($0.name) (\($0.location.safeName))" }.joined(separator: ", ")
+            func keeper(current: ServedTimetable?, manifest: FeedFolder.Manifest?) -> FeedKeeper {
+                FeedKeeper(feeds: feeds, folder: folder, acceptance: FeedAcceptance(maxShrink: config.feedMaxShrink), fetcher: fetcher,
+                           timeout: .seconds(300), maxBytes: config.feedMaxBytes, now: now, logger: logger, current: current, manifest: manifest)
+            }
+            if feeds.contains(where: \.isURL), let manifest = folder.manifest(), folder.matches(manifest, feeds),
+               let timetable = try? Timetable.loadSnapshot(from: folder.snapshot) {
+                let shapes = (try? ShapeTable.loadSnapshot(from: folder.snapshot)) ?? .empty
+                let served = ServedTimetable(timetable: timetable, shapes: shapes, versions: manifest.feeds.map(\.version), retired: folder.retired())
+                let kept = keeper(current: served, manifest: manifest)
+                await kept.resumePollers()
+                let oldest = manifest.feeds.map(\.version.fetchedAt).min() ?? now()
+                logger.info("serving the kept timetable; checking for a newer version in the background",
+                            metadata: ["feeds": .string(origin), "fetched_seconds_ago": .stringConvertible(now().epochSeconds - oldest.epochSeconds),
+                                       "versions": .string(served.versions.map(\.shortHash).joined(separator: ", "))])
+                return Started(loaded: Network.Loaded(timetable: timetable, origin: origin, shapes: shapes, versions: served.versions, retired: served.retired),
+                               keeper: kept)
+            }
+            let kept = keeper(current: nil, manifest: nil)
+            var wait = waitOnFirstFetch
+            while true {
+                if let served = await kept.check() {
+                    return Started(loaded: Network.Loaded(timetable: served.timetable, origin: origin, shapes: served.shapes, versions: served.versions),
+                                   keeper: kept)
+                }
+                let problems = await kept.checks.compactMap(\.problem)
+                // A file that cannot be read stops the start with the reason, as it always has; a URL may answer later.
+                guard feeds.contains(where: \.isURL) else {
+                    throw Network.LoadError.configuration("cannot use the feeds: " + problems.joined(separator: "; "))
+                }
+                logger.warning("no version of the feeds is in service yet; trying again",
+                               metadata: ["problem": .string(problems.joined(separator: "; ")), "retry_seconds": .stringConvertible(wait.components.seconds)])
+                try await Task.sleep(for: wait)
+                wait = min(wait * 2, .seconds(300))
+            }
+        }
+    }
+}
