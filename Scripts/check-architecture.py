@@ -28,7 +28,8 @@ ADAPTER = PROTOCOL | {"DataSources"}
 ALLOWED = {
     "OnwardCore": set(),
     "TransitSources": CORE,
-    "DataSources": CORE,
+    # swift-crypto's SHA-256: a feed's identity (its bytes' digest, compared across polls, restarts and instances).
+    "DataSources": CORE | {"Crypto"},
     "Timetable": CORE,
     "GTFS": CORE | {"Timetable", "ZIPFoundation", "COnwardZlib"},
     "GTFSRealtime": CORE | {"Timetable", "DataSources", "SwiftProtobuf"},
