@@ -15,13 +15,11 @@ pytest_available() {
 }
 
 # `run_pytest ARGS...`: pytest, whose run counts as skipped when every test in it was skipped
-# (a missing browser or database, said in pytest's -rs lines). A command in the array
-# `pytest_prefix` (faketime, for the browser tests at night) runs it.
-pytest_prefix=()
+# (a missing browser or database, said in pytest's -rs lines).
 run_pytest() {
   local log rc
   log=$(mktemp)
-  "${pytest_prefix[@]}" python3 -m pytest "$@" 2>&1 | tee "$log"
+  python3 -m pytest "$@" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   if [ "$rc" = 0 ] && tail -n 1 "$log" | grep -Eq '^[0-9]+ skipped'; then rc=${ONWARD_SKIP_STATUS:-0}; fi
   rm -f "$log"

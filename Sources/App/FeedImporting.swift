@@ -1,3 +1,4 @@
+import DataSources
 import Foundation
 import GTFS
 import OnwardCore
@@ -44,6 +45,31 @@ public enum FeedImporting {
 
     private static let fileOrder = ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt",
                                     "calendar_dates.txt", "frequencies.txt", "transfers.txt", "shapes.txt"]
+
+    /// The feeds as `importFeeds` reads them: each `NAME=URL` fetched into `folder` first (with
+    /// the server's limits: five minutes, `maxBytes`), as `NAME=FILE`; paths as given.
+    public static func downloaded(_ feeds: [String], into folder: URL, maxBytes: Int = 1 << 30,
+                                  fetcher: any HTTPFetching = Fetchers.live()) async throws(Failure) -> [String] {
+        var local: [String] = []
+        for text in feeds {
+            let feed: KeptFeed
+            do { feed = try KeptFeed(Network.FeedArgument(text)) } catch { throw Failure(description: error.description) }
+            guard case .url(let url) = feed.location else { local.append(text); continue }
+            let response: HTTPResponse
+            do {
+                response = try await fetcher.fetch(HTTPRequest(url: url, timeout: .seconds(300), maxBodyBytes: maxBytes))
+            } catch {
+                throw Failure(description: "cannot fetch \(feed.name): \(error.message)")
+            }
+            guard response.status == 200 else { throw Failure(description: "cannot fetch \(feed.name): \(url.safeDescription) answered HTTP \(response.status)") }
+            let file = folder.appendingPathComponent("\(feed.name).zip")
+            do { try response.body.write(to: file) } catch {
+                throw Failure(description: "cannot keep \(feed.name) in \(folder.path): \(error.localizedDescription)")
+            }
+            local.append("\(feed.name)=\(file.path)")
+        }
+        return local
+    }
 
     public static func importFeeds(_ feeds: [String], to output: String, progress: @escaping (Progress) -> Void) throws(Failure) -> Summary {
         let started = Date()

@@ -97,7 +97,8 @@ public enum Network {
         if paths.isEmpty {
             do {
                 let r = try GTFSImporter.load([ZipGTFSSource(url: defaultFeedURL)], names: [defaultSourceName], progress: progress)
-                return Loaded(timetable: r.timetable, notices: r.notices, rowCounts: r.rowCounts, origin: defaultName, shapes: r.shapes)
+                return Loaded(timetable: r.timetable, notices: r.notices, rowCounts: r.rowCounts, origin: defaultName, shapes: r.shapes,
+                              versions: versions(r.timetable, files: [defaultFeedURL.path], locations: ["bundled"]))
             } catch { throw .feed(error) }
         }
         let arguments = paths.map(FeedArgument.init)
@@ -113,12 +114,15 @@ public enum Network {
             }
             // Shapes are a section of their own: a snapshot without them still serves boards.
             let shapes = (try? ShapeTable.loadSnapshot(from: urls[0])) ?? .empty
-            return Loaded(timetable: timetable, notices: [], rowCounts: [:], origin: arguments[0].path, shapes: shapes)
+            return Loaded(timetable: timetable, notices: [], rowCounts: [:], origin: arguments[0].path, shapes: shapes,
+                          versions: versions(timetable, files: Array(repeating: urls[0].path, count: timetable.feeds.count),
+                                             locations: Array(repeating: urls[0].lastPathComponent, count: timetable.feeds.count)))
         }
         do {
             let r = try GTFSImporter.load(paths: urls, names: arguments.map(\.name), progress: progress)
             return Loaded(timetable: r.timetable, notices: r.notices, rowCounts: r.rowCounts,
-                          origin: arguments.map(\.path).joined(separator: ", "), shapes: r.shapes)
+                          origin: arguments.map(\.path).joined(separator: ", "), shapes: r.shapes,
+                          versions: versions(r.timetable, files: urls.map(\.path), locations: urls.map(\.lastPathComponent)))
         } catch { throw .feed(error) }
     }
 
@@ -137,6 +141,17 @@ public enum Network {
             }
         }
         return bound
+    }
+
+    /// Each feed's version as read from its file (or folder): the hash of its bytes, the file's
+    /// modification time as when it was fetched, and its service dates.
+    static func versions(_ tt: Timetable, files: [String], locations: [String]) -> [FeedVersion] {
+        zip(tt.feeds, zip(files, locations)).map { feed, place in
+            let modified = (try? FileManager.default.attributesOfItem(atPath: place.0)[.modificationDate] as? Date).map(Instant.init) ?? .now()
+            let dates = tt.serviceDates(of: feed.name)
+            return FeedVersion(feed: feed.name, location: place.1, hash: (try? FileDigest.digest(of: place.0)) ?? "", fetchedAt: modified,
+                               publisherVersion: feed.version, firstDate: dates?.first, lastDate: dates?.last)
+        }
     }
 
     static func isSnapshot(_ url: URL) -> Bool {

@@ -8,7 +8,7 @@ struct ImportCommand: AsyncParsableCommand {
         abstract: "Check GTFS feeds and compile them into a snapshot the other commands load instantly."
     )
 
-    @Argument(help: ArgumentHelp("GTFS zips or folders, each PATH or NAME=PATH. Every ID is NAME:LOCAL; without NAME, the file's name "
+    @Argument(help: ArgumentHelp("GTFS zips or folders, each PATH or NAME=PATH, or NAME=URL (fetched first). Every ID is NAME:LOCAL; without NAME, the file's name "
                                  + "(lower case, '-' for other characters) names the feed. The snapshot keeps the names.",
                                  valueName: "FEED"))
     var feeds: [String]
@@ -20,8 +20,12 @@ struct ImportCommand: AsyncParsableCommand {
         try await runReporting {
             let bar = ProgressBar(enabled: Terminal.stderr.isTTY)
             let summary: FeedImporting.Summary
+            let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("onward-import-\(getpid())")
+            defer { try? FileManager.default.removeItem(at: downloads) }
             do throws(FeedImporting.Failure) {
-                summary = try FeedImporting.importFeeds(feeds, to: output) { bar.update($0) }
+                try? FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+                let local = try await FeedImporting.downloaded(feeds, into: downloads)
+                summary = try FeedImporting.importFeeds(local, to: output) { bar.update($0) }
             } catch {
                 bar.clear()
                 throw CLIError(error.description)

@@ -9,7 +9,7 @@ struct Onward: AsyncParsableCommand {
         abstract: "A real-time travel companion: departure boards, services and stops.",
         discussion: "Without --feed, commands use the bundled MRT Jakarta North–South line.",
         subcommands: [ServeCommand.self, BoardCommand.self, ServiceCommand.self, PlanCommand.self, CommuteCommand.self, WatchCommand.self, StopsCommand.self, RoutesCommand.self, SourcesCommand.self,
-                      ImportCommand.self, AlertsCommand.self, RtCommand.self, LoginCommand.self, LogoutCommand.self, GlanceCommand.self, SkiCommand.self]
+                      FeedsCommand.self, ImportCommand.self, AlertsCommand.self, RtCommand.self, LoginCommand.self, LogoutCommand.self, GlanceCommand.self, SkiCommand.self]
     )
 
     /// ArgumentParser's main, except that a usage error (a bad option, a failed `validate()`) is

@@ -31,6 +31,10 @@ struct SourcesCommand: AsyncParsableCommand {
                 print(t.bold(s.name) + "  " + s.displayName + t.dim("  (" + s.capabilities.joined(separator: ", ") + ")"))
                 for u in s.upstreams {
                     print("  \(u.name): \(u.state)" + (u.detail.map { " — \($0)" } ?? ""))
+                    if let v = u.version {
+                        print(t.dim("    version \(v.hash.prefix(12)), fetched \(v.fetchedAt); service \(v.firstDate ?? "?") to \(v.lastDate ?? "?")"))
+                    }
+                    if let warning = u.warning { print(t.yellow("    \(warning)")) }
                 }
             }
             let missing = ProtocolSources.known.filter { k in registry.source(named: k.name) == nil }

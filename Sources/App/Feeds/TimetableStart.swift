@@ -22,13 +22,7 @@ enum TimetableStart {
         do { keeping = try Network.Keeping(config.feeds) } catch { throw Network.LoadError.configuration(error.description) }
         switch keeping {
         case .bundled:
-            var loaded = try Network.load([])
-            // The bundled feed has a version too, so `/health/ready` says when it runs out, like any other.
-            let hash = (try? FileDigest.digest(of: Network.defaultFeedURL.path)) ?? ""
-            let dates = loaded.timetable.serviceDates(of: Network.defaultSourceName)
-            loaded.versions = [FeedVersion(feed: Network.defaultSourceName, location: "bundled", hash: hash, fetchedAt: now(),
-                                           firstDate: dates?.first, lastDate: dates?.last)]
-            return Started(loaded: loaded, keeper: nil)
+            return Started(loaded: try Network.load([]), keeper: nil)
         case .snapshot(let path):
             return Started(loaded: try Network.load([path]), keeper: nil)
         case .feeds(let feeds):
