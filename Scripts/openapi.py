@@ -68,7 +68,16 @@ schemas = {
     "Direction": obj({"id": S, "name": S}, {}),
     "RouteDetail": obj({"route": S}, {"directions": arr(ref("Direction")), "direction": S, "stops": arr(ref("Stop"))}),
     "Upstream": obj({"name": S, "state": {"type": "string", "enum": ["fresh", "stale", "failing", "unavailable", "idle", "starting"]}},
-                    {"ageSeconds": I, "detail": S, "budgetRemaining": I}),
+                    {"ageSeconds": I, "detail": S, "budgetRemaining": I,
+                     "version": ref("FeedVersion"),
+                     "warning": {"type": "string", "description": "Something to act on soon: the timetable ends within 7 days."}}),
+    "FeedVersion": obj({"hash": {"type": "string", "description": "SHA-256 of the feed's bytes, in hex: the same on every instance serving it."},
+                        "fetchedAt": ISO},
+                       {"publisherVersion": {"type": "string", "description": "feed_info.feed_version"},
+                        "firstDate": {"type": "string", "format": "date"},
+                        "lastDate": {"type": "string", "format": "date", "description": "The last service date: feed_info's end date, else the calendars'."}}),
+    "FeedRefresh": obj({"accepted": {"type": "boolean", "description": "Whether a new version went into service."},
+                        "timetables": arr(ref("Upstream"))}, {}),
     "Source": obj({"name": S, "displayName": S, "capabilities": arr(S), "upstreams": arr(ref("Upstream"))}, {}),
     "Sources": obj({"sources": arr(ref("Source"))}, {}),
     "Alerts": obj({"at": ISO, "alerts": arr(ref("Alert")), "inactiveCount": I, "totalInFeeds": I}, {"stop": ref("Stop"), "routeId": S, "tripId": S, "timeZone": S, "notes": arr(S)}),
@@ -487,6 +496,20 @@ paths.update({
         "responses": {"200": {"description": "Received"}, **errors(403, 404, 413, 429)}}},
 })
 
+paths["/api/v1/feeds/refresh"] = {"post": {"operationId": "refreshFeeds",
+    "summary": "An operator asks for a check of the static feeds for a new version now (onward feeds refresh); off (404) without operator_token",
+    "security": [{"operator": []}],
+    "parameters": [param("feed", "query", S, "One static feed's name (default: every feed).")],
+    "responses": {"200": ok("FeedRefresh", "The check's outcome, and every timetable as it stands"), **errors(401, 404, 429)}}}
+
+# A stop, trip or route that an earlier version of the timetable had and the one in service dropped answers 410
+# no-longer-scheduled, naming that version: every operation that names one and can answer 404 can answer it.
+for operations in paths.values():
+    for operation in operations.values():
+        names = {p.get("name") for p in operation.get("parameters", [])}
+        if "404" in operation.get("responses", {}) and names & {"stopId", "tripId", "routeId", "stop", "route", "from", "to", "via"}:
+            operation["responses"]["410"] = PROBLEM
+
 doc = {
     "openapi": "3.1.0",
     "info": {"title": "Onward API", "version": "1.0.0",
@@ -494,6 +517,7 @@ doc = {
     "paths": paths,
     "components": {"schemas": schemas, "securitySchemes": {
         "bearer": {"type": "http", "scheme": "bearer", "description": "A token from createAccount, signIn or telegramSignIn."},
+        "operator": {"type": "http", "scheme": "bearer", "description": "The server's operator_token (configuration), for operators' routes."},
         "cookie": {"type": "apiKey", "in": "cookie", "name": "onward_session",
                    "description": "The web app's session; a change also needs the page's X-CSRF-Token header."}}},
 }
