@@ -1,5 +1,7 @@
 import COnwardZlib
 import Foundation
+import GTFSSource
+import Synchronization
 import Logging
 import OnwardCore
 import Server
@@ -13,8 +15,16 @@ enum MapLayersLoading {
     /// The streets drawn: the ski area and the valley below it (Arinsal, Pal, Erts, La Massana).
     static let streetBox = (south: 42.52, west: 1.44, north: 42.63, east: 1.56)
 
-    static func layers(ski: SkiArea?, loaded: Network.Loaded, config: ServeConfiguration, logger: Logger) -> MapLayers {
-        MapLayers(ski: ski.map(MapGeoJSON.skiArea), transit: transit(loaded.timetable, shapes: loaded.shapes),
+    static func layers(ski: SkiArea?, store: LiveStore, config: ServeConfiguration, logger: Logger) -> MapLayers {
+        // Drawn once per timetable in service, the first time it is asked for.
+        let drawn = Mutex<(timetable: ObjectIdentifier, geoJSON: Data)?>(nil)
+        return MapLayers(ski: ski.map(MapGeoJSON.skiArea), transit: {
+                      let served = store.snapshot.state.served
+                      if let d = drawn.withLock({ $0 }), d.timetable == ObjectIdentifier(served) { return d.geoJSON }
+                      let geoJSON = transit(served.timetable, shapes: served.shapes)
+                      drawn.withLock { $0 = (ObjectIdentifier(served), geoJSON) }
+                      return geoJSON
+                  },
                   streets: Once {
                       guard ski != nil else { return nil }
                       do { return try streets() } catch {

@@ -88,7 +88,7 @@ public enum ServerApplication {
         settings.trustedProxies = try TrustedProxies(config.trustedProxies)
         settings.operatorToken = config.operatorToken
         // The bundled town streets go with the bundled ski area only.
-        settings.maps = MapLayersLoading.layers(ski: config.skiArea == nil ? ski : nil, loaded: loaded, config: config, logger: logger)
+        settings.maps = MapLayersLoading.layers(ski: config.skiArea == nil ? ski : nil, store: network.store, config: config, logger: logger)
         if config.skiArea != nil { settings.maps.ski = MapGeoJSON.skiArea(ski) }
         let telegram = config.telegramBotToken.map {
             TelegramBot(token: $0, base: URL(string: config.telegramAPIURL)!, fetcher: fetcher, logger: logger)

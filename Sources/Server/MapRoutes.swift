@@ -10,15 +10,16 @@ import WebPages
 public struct MapLayers: Sendable {
     /// The ski area (GeoJSON), when one is loaded.
     public var ski: Data?
-    /// The transit network's stops and shapes (GeoJSON).
-    public var transit: Data
+    /// The transit network's stops and shapes (GeoJSON) as the timetable in service has them (a new feed version changes them).
+    public var transit: @Sendable () -> Data
     /// Streets from OpenStreetMap around the ski area's town (GeoJSON), read the first time they are asked for.
     public var streets: Once<Data?>
     /// The operator's base tiles (`map_tile_url`, e.g. `https://tile.example/{z}/{x}/{y}.png`) and their credit.
     public var tileURL: String?
     public var tileAttribution: String?
 
-    public init(ski: Data? = nil, transit: Data = Data(#"{"type":"FeatureCollection","features":[]}"#.utf8), streets: Once<Data?> = Once { nil },
+    public init(ski: Data? = nil, transit: @escaping @Sendable () -> Data = { Data(#"{"type":"FeatureCollection","features":[]}"#.utf8) },
+                streets: Once<Data?> = Once { nil },
                 tileURL: String? = nil, tileAttribution: String? = nil) {
         self.ski = ski; self.transit = transit; self.streets = streets; self.tileURL = tileURL; self.tileAttribution = tileAttribution
     }
@@ -54,7 +55,7 @@ struct MapRoutes {
             guard let ski = deps.settings.maps.ski else { throw Problem(status: .notFound, code: "no-ski-area", title: "No ski area", detail: "No ski area is loaded.") }
             return Self.geoJSON(ski)
         }
-        router.get("maps/transit.geojson") { _, _ in Self.geoJSON(deps.settings.maps.transit) }
+        router.get("maps/transit.geojson") { _, _ in Self.geoJSON(deps.settings.maps.transit()) }
         router.get("maps/streets.geojson") { _, _ in
             guard let streets = await deps.settings.maps.streets.value else {
                 throw Problem(status: .notFound, code: "no-streets", title: "No street map", detail: "No street map is loaded.")

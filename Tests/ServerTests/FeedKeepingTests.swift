@@ -32,8 +32,8 @@ struct FeedKeepingTests {
         var v1: Data, v2: Data, v3: Data
     }
 
-    /// Version 1: Halifax as published. Version 2: every trip renamed `ID-v2` and the calendars
-    /// ending on 30 November instead of 16 November. Version 3: version 2 with a stop time naming a
+    /// Version 1: Halifax as published. Version 2: every trip renamed `ID-v2`, the calendars
+    /// ending on 30 November instead of 16 November, and one stop renamed. Version 3: version 2 with a stop time naming a
     /// trip trips.txt lacks (a broken reference).
     static let versions = Result<Versions, any Error> {
         let v1 = try Data(contentsOf: Fixtures.gtfs("halifax-transit-2025-08"))
@@ -41,6 +41,8 @@ struct FeedKeepingTests {
         var two = files
         two["trips.txt"] = renameTrips(files["trips.txt"]!, column: 2)
         two["stop_times.txt"] = renameTrips(files["stop_times.txt"]!, column: 0)
+        two["stops.txt"] = Data(String(decoding: files["stops.txt"]!, as: UTF8.self)
+            .replacingOccurrences(of: "North St Before Brunswick St", with: "North St at the New Stand").utf8)
         for name in ["calendar.txt", "feed_info.txt"] {
             two[name] = Data(String(decoding: files[name]!, as: UTF8.self).replacingOccurrences(of: "20251116", with: "20251130").utf8)
         }
@@ -147,6 +149,7 @@ struct FeedKeepingTests {
             let built = try await ServerApplication.build(config, logger: Self.quietLogger(), now: { Self.now })
             let realtime = "halifax/127.0.0.1/trip-updates.pb"
             let oldTrip = try await built.application.test(.live) { client in
+                #expect(String(buffer: try await PeopleAPITests.send(client, .get, "/maps/transit.geojson").body).contains("North St Before Brunswick St"))
                 let first = try await Self.timetable(client)
                 #expect(first.version?.hash == Self.sha256(versions.v1))
                 #expect(first.state == "fresh")
@@ -196,6 +199,9 @@ struct FeedKeepingTests {
                 #expect(upstream.requestCount("/halifax/trip-updates.pb") == 1)
                 #expect(built.store.current.realtime.reports[realtime]?.matchedTrips == matchable)
 
+                // The map's transit layer is version 2's.
+                let map = String(buffer: try await PeopleAPITests.send(client, .get, "/maps/transit.geojson").body)
+                #expect(map.contains("North St at the New Stand") && !map.contains("North St Before Brunswick St"))
                 // The old trip ID is a clear state, naming the version that dropped it; the renamed one answers.
                 let gone = try await PeopleAPITests.send(client, .get, "/api/v1/services/\(oldTrip)?date=2025-11-06")
                 #expect(gone.status == .gone)
