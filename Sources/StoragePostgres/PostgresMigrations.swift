@@ -126,6 +126,13 @@ enum PostgresMigrations {
             "CREATE TABLE watch (id text PRIMARY KEY, owner text NOT NULL, state bytea NOT NULL)",
             "CREATE INDEX watch_owner ON watch (owner)",
         ]),
+        ("v11-feed-versions", [
+            // The accepted version of each static feed, bytes and all: the leader stores it, the other servers load it from here.
+            """
+            CREATE TABLE feed_version (feed text PRIMARY KEY, hash text NOT NULL, fetched_at bigint NOT NULL, etag text,
+                last_modified text, payload bytea NOT NULL)
+            """,
+        ]),
     ]
 
     static var identifiers: [String] { steps.map(\.identifier) }

@@ -23,6 +23,7 @@ public final class PostgresStore: Sendable {
     public let upstreamAnswers: PostgresUpstreamAnswerRepository
     /// Journeys people watch.
     public let watches: PostgresWatchRepository
+    public let feedVersions: PostgresFeedVersionRepository
 
     /// The pool, for what else needs the database (notifications, leader locks).
     public let client: PostgresClient
@@ -54,6 +55,7 @@ public final class PostgresStore: Sendable {
         trips = PostgresTripRepository(db: access)
         upstreamAnswers = PostgresUpstreamAnswerRepository(db: access)
         watches = PostgresWatchRepository(db: access)
+        feedVersions = PostgresFeedVersionRepository(db: access)
     }
 
     /// Stops the pool (its connections close); the store answers nothing afterwards.

@@ -160,6 +160,13 @@ enum SQLiteMigrations {
             try db.execute(sql: "CREATE TABLE watch (id TEXT PRIMARY KEY, owner TEXT NOT NULL, state BLOB NOT NULL)")
             try db.execute(sql: "CREATE INDEX watch_owner ON watch (owner)")
         }
+        migrator.registerMigration("v11-feed-versions") { db in
+            // The accepted version of each static feed, bytes and all: what servers sharing a database serve.
+            try db.execute(sql: """
+                CREATE TABLE feed_version (feed TEXT PRIMARY KEY, hash TEXT NOT NULL, fetched_at INTEGER NOT NULL, etag TEXT,
+                    last_modified TEXT, payload BLOB NOT NULL)
+                """)
+        }
         return migrator
     }
 }

@@ -27,6 +27,7 @@ public final class SQLiteStore: Sendable {
     public let upstreamAnswers: SQLiteUpstreamAnswerRepository
     /// Journeys people watch.
     public let watches: SQLiteWatchRepository
+    public let feedVersions: SQLiteFeedVersionRepository
 
     private let pool: DatabasePool
 
@@ -59,6 +60,7 @@ public final class SQLiteStore: Sendable {
         trips = SQLiteTripRepository(db: access)
         upstreamAnswers = SQLiteUpstreamAnswerRepository(db: access)
         watches = SQLiteWatchRepository(db: access)
+        feedVersions = SQLiteFeedVersionRepository(db: access)
     }
 
     /// The migrations this version knows and has applied to the file, in order.

@@ -25,6 +25,26 @@ struct RealtimeFeedRepositoryContractTests {
     }
 }
 
+@Suite("feed version repository contract")
+struct FeedVersionRepositoryContractTests {
+    @Test("in memory", arguments: FeedVersionRepositoryContract.checks)
+    func inMemory(_ check: FeedVersionRepositoryContract.Check) async throws {
+        try await check.run(on: InMemoryFeedVersionRepository())
+    }
+
+    @Test("SQLite", arguments: FeedVersionRepositoryContract.checks)
+    func sqlite(_ check: FeedVersionRepositoryContract.Check) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try await check.run(on: try SQLiteStore(directory: folder.path).feedVersions)
+    }
+
+    @Test("PostgreSQL", .enabled(if: TestPostgres.enabled, TestPostgres.skipped), arguments: FeedVersionRepositoryContract.checks)
+    func postgres(_ check: FeedVersionRepositoryContract.Check) async throws {
+        try await TestPostgres.withStore { store in try await check.run(on: store.feedVersions) }
+    }
+}
+
 @Suite("commute repository contract")
 struct CommuteRepositoryContractTests {
     @Test("in memory", arguments: CommuteRepositoryContract.checks)
