@@ -77,6 +77,7 @@ schemas = {
                         "firstDate": {"type": "string", "format": "date"},
                         "lastDate": {"type": "string", "format": "date", "description": "The last service date: feed_info's end date, else the calendars'."}}),
     "FeedRefresh": obj({"accepted": {"type": "boolean", "description": "Whether a new version went into service."},
+                        "forwarded": {"type": "boolean", "description": "Another server fetches the feeds (servers sharing a database): it was asked, and what it accepts reaches this one within seconds."},
                         "timetables": arr(ref("Upstream"))}, {}),
     "Source": obj({"name": S, "displayName": S, "capabilities": arr(S), "upstreams": arr(ref("Upstream"))}, {}),
     "Sources": obj({"sources": arr(ref("Source"))}, {}),

@@ -95,6 +95,11 @@ public struct FeedVersionDTO: Codable, Sendable, Equatable {
 /// static timetable as it stands after the check.
 public struct FeedRefreshDTO: Codable, Sendable, Equatable {
     public var accepted: Bool
+    /// This server does not fetch the feeds (servers sharing a database): the one that does was asked, and
+    /// what it accepts reaches this one within seconds.
+    public var forwarded: Bool
     public var timetables: [SourcesDTO.UpstreamDTO]
-    public init(accepted: Bool, timetables: [SourcesDTO.UpstreamDTO]) { self.accepted = accepted; self.timetables = timetables }
+    public init(accepted: Bool, forwarded: Bool = false, timetables: [SourcesDTO.UpstreamDTO]) {
+        self.accepted = accepted; self.forwarded = forwarded; self.timetables = timetables
+    }
 }

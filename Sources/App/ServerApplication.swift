@@ -45,7 +45,7 @@ public enum ServerApplication {
         let saved = SavedFeeds(repository: database.realtimeFeeds, logger: logger)
         // Several servers on one PostgreSQL: live changes go between them, and each feed has one poller.
         let relay = database.postgres.map { LiveRelay(transport: PostgresRelay(notifications: PostgresNotifications(store: $0, logger: logger)), logger: logger) }
-        let started = try await TimetableStart.open(config, fetcher: fetcher, now: now, logger: logger)
+        let started = try await TimetableStart.open(config, fetcher: fetcher, now: now, logger: logger, shared: database.postgres?.feedVersions)
         let loaded = started.loaded
         let network = try GTFSNetwork.open(loaded, options: .init(realtime: config.realtime, simulate: config.simulate, maxAge: config.maxAge,
                                                                    pollInterval: config.pollInterval, simulateInterval: config.simulateInterval),
@@ -64,7 +64,12 @@ public enum ServerApplication {
             return LeadingService(job: "realtime \(feed.name)", leadership: PostgresLeadership(store: postgres, logger: logger)) { await polling.poll() }
         }
         if let ticker = network.simulation { services.append(SimulationService(ticker: ticker)) }
-        let feedRefresh = started.keeper.map { FeedRefreshService(keeper: $0, writer: network.writer, refreshSeconds: config.feedRefresh, logger: logger) }
+        // Sharing a database, the servers tell each other of the versions stored (the leader fetches; see FeedRefreshService).
+        var announce: (@Sendable (RelayMessage) -> Void)?
+        if let relay { announce = { message in relay.announce(message) } }
+        let feedRefresh = started.keeper.map { keeper in
+            FeedRefreshService(keeper: keeper, writer: network.writer, refreshSeconds: config.feedRefresh, logger: logger, announce: announce)
+        }
         if let feedRefresh { services.append(feedRefresh) }
         let shared = database.postgres.map { StoredUpstreamAnswers(repository: $0.upstreamAnswers, logger: logger, now: now) }
         let upstream = ProtocolSources.registry(config, fetcher: fetcher, shared: shared, now: now)
@@ -101,14 +106,17 @@ public enum ServerApplication {
         services.append(watches)
         if let relay {
             let writer = network.writer, all = network.feeds.map(\.name)
-            relay.connect(people: people, trips: trips, commutes: commutes) { source in
+            relay.connect(people: people, trips: trips, commutes: commutes, feedStored: { source in
                 try? await saved.restore(source.map { [$0] } ?? all, into: writer, logLevel: .debug)
-            }
+            }, timetable: feedRefresh?.sharing)
             services.append(relay)
             if let postgres = database.postgres {
                 services.append(LeadingService(job: "commutes", leadership: PostgresLeadership(store: postgres, logger: logger)) { await commutes.lead() })
                 watches.shareChecks()
                 services.append(LeadingService(job: "watches", leadership: PostgresLeadership(store: postgres, logger: logger)) { await watches.lead() })
+                if let feedRefresh {
+                    services.append(LeadingService(job: "static feeds", leadership: PostgresLeadership(store: postgres, logger: logger)) { await feedRefresh.lead() })
+                }
             }
         }
         let deps = ServerDependencies(sources: registry, people: people, trips: trips, commutes: commutes, watches: watches, ski: SkiRouter(ski),

@@ -27,9 +27,9 @@ struct FeedRoutes {
                               detail: "No static feed is named '\(feed)' (configured: \(feeds.feedNames.joined(separator: ", "))).",
                               parameter: "feed")
             }
-            let accepted = await feeds.refreshNow(feed: feed)
+            let outcome = await feeds.refreshNow(feed: feed)
             let timetables = deps.sources.sources.flatMap { $0.status(now: deps.now()) }.filter { $0.version != nil }.map(SourcesDTO.UpstreamDTO.init)
-            return try json(FeedRefreshDTO(accepted: accepted, timetables: timetables))
+            return try json(FeedRefreshDTO(accepted: outcome == .accepted, forwarded: outcome == .askedOfAnother, timetables: timetables))
         }
     }
 

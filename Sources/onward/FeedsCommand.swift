@@ -102,7 +102,9 @@ struct FeedsCommand: AsyncParsableCommand {
                 }
                 if json { try printJSON(answer); return }
                 let t = Terminal.stdout
-                print(answer.accepted ? t.green("A new version is in service.") : "No new version was taken.")
+                print(answer.accepted ? t.green("A new version is in service.")
+                      : answer.forwarded ? "The server that fetches the feeds was asked to check; what it takes reaches every server within seconds."
+                      : "No new version was taken.")
                 for u in answer.timetables {
                     print("  \(u.name): \(u.state)" + (u.version.map { ", version \($0.hash.prefix(12)), service to \($0.lastDate ?? "?")" } ?? "")
                           + (u.detail.map { " — \($0)" } ?? "") + (u.warning.map { t.yellow(" — \($0)") } ?? ""))

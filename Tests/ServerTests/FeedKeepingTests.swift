@@ -248,3 +248,84 @@ struct FeedKeepingTests {
         }
     }
 }
+
+/// Two servers on one PostgreSQL, given the same feed URL: the leader fetches, stores the version and
+/// announces it; the other loads it from the database and never asks the agency; when the leader stops
+/// in the middle of a fetch, the other takes the lead and brings the new version in.
+@Suite("static feeds shared by two servers", .timeLimit(.minutes(5)), .serialized, .enabled(if: TestPostgres.enabled, TestPostgres.skipped))
+struct SharedFeedTests {
+    /// The real fetcher, counting what it is asked for.
+    final class CountingFetcher: HTTPFetching {
+        let base = URLSessionFetcher()
+        let paths = Mutex<[String]>([])
+        func fetch(_ request: DataSources.HTTPRequest) async throws(SourceError) -> DataSources.HTTPResponse {
+            paths.withLock { $0.append(request.url.path) }
+            return try await base.fetch(request)
+        }
+        func count(_ path: String) -> Int { paths.withLock { $0.count { $0 == path } } }
+    }
+
+    static func served(_ built: ServerApplication.Built) -> String? { built.store.current.served.versions.first?.hash }
+
+    @Test("the leader fetches and stores; the other serves the same version without asking the agency, and takes over mid-fetch")
+    func leaderAndFollower() async throws {
+        let versions = try FeedKeepingTests.versions.get()
+        let (v1, v2) = (FeedKeepingTests.sha256(versions.v1), FeedKeepingTests.sha256(versions.v2))
+        let gtfs = "/halifax/gtfs.zip"
+        try await TestPostgres.withDatabaseURL { url in
+            try await RecordedResponseServer.run { upstream in
+                upstream.route(.get, gtfs, replies: [FeedKeepingTests.reply(versions.v1, etag: "\"v1\""), .status(304)])
+                upstream.route(.get, "/halifax/trip-updates.pb", reply: .init(body: try FeedKeepingTests.realtimeForV2.get()))
+                let folderA = try TemporaryFolder(), folderB = try TemporaryFolder()
+                defer { folderA.remove(); folderB.remove() }
+                var configA = FeedKeepingTests.configuration(upstream, dataDir: folderA.path)
+                configA.databaseURL = url
+                var configB = configA
+                configB.dataDir = folderB.path
+                let fetcherA = CountingFetcher(), fetcherB = CountingFetcher()
+                let a = try await ServerApplication.build(configA, logger: FeedKeepingTests.quietLogger(), fetcher: fetcherA, now: { FeedKeepingTests.now })
+                #expect(Self.served(a) == v1 && fetcherA.count(gtfs) == 1)
+                let (stopA, stopANow) = AsyncStream<Void>.makeStream()
+                let runningA = Task {
+                    try await a.application.test(.router) { _ in for await _ in stopA { break } }
+                }
+                // B starts on what A stored: the agency is not asked.
+                let b = try await ServerApplication.build(configB, logger: FeedKeepingTests.quietLogger(), fetcher: fetcherB, now: { FeedKeepingTests.now })
+                #expect(Self.served(b) == v1)
+                #expect(fetcherB.count(gtfs) == 0)
+                try await b.application.test(.router) { client in
+                    // An operator asks B; B passes it to A, which fetches version 2; B loads it from the database.
+                    upstream.route(.get, gtfs, replies: [FeedKeepingTests.reply(versions.v2, etag: "\"v2\""), .status(304)])
+                    let asked = ContinuousClock.now
+                    let answer = try await FeedKeepingTests.refresh(client)
+                    #expect(answer.forwarded && !answer.accepted)
+                    try await ScaleOutTests.wait(a.store) { _ in Self.served(a) == v2 }
+                    try await ScaleOutTests.wait(b.store) { _ in Self.served(b) == v2 }
+                    let took = ContinuousClock.now - asked
+                    #expect(took < .seconds(20), "both served version 2 after \(took)")
+                    #expect(fetcherB.count(gtfs) == 0)
+                    // B's live data was re-applied to version 2 at once, as A's was.
+                    #expect((b.store.current.realtime.reports.values.first?.matchedTrips ?? 0) > 400)
+
+                    // A stops in the middle of fetching version 3 (a slow answer); B takes the lead and fetches it.
+                    var files3 = try FeedKeepingTests.unzip(versions.v2)
+                    files3["agency.txt"] = Data(String(decoding: files3["agency.txt"]!, as: UTF8.self)
+                        .replacingOccurrences(of: "Halifax Transit", with: "Halifax Transit (v3)").utf8)
+                    let v3 = try FeedKeepingTests.zip(files3)
+                    upstream.route(.get, gtfs, replies: [FeedKeepingTests.reply(v3, etag: "\"v3\"").delayed(by: .seconds(3)),
+                                                         FeedKeepingTests.reply(v3, etag: "\"v3\"")])
+                    let before = fetcherA.count(gtfs)
+                    // Asked through B, A starts fetching version 3, slowly; then A stops.
+                    #expect(try await FeedKeepingTests.refresh(client).forwarded)
+                    while fetcherA.count(gtfs) == before { try await Task.sleep(for: .milliseconds(20)) }
+                    stopANow.finish()
+                    try await runningA.value
+                    try await ScaleOutTests.wait(b.store) { _ in Self.served(b) == FeedKeepingTests.sha256(v3) }
+                    #expect(fetcherB.count(gtfs) >= 1)
+                }
+                await a.storage.close()
+                await b.storage.close()
+            }
+        }
+    }
+}

@@ -4,6 +4,7 @@ import GTFS
 import GTFSSource
 import Logging
 import OnwardCore
+import Storage
 import Timetable
 
 /// Keeps the configured static feeds current: looks for a new version of each (a conditional
@@ -20,6 +21,9 @@ actor FeedKeeper {
     private let now: @Sendable () -> Instant
     private let logger: Logger
     private let pollerConfiguration: Poller.Configuration
+    /// The database several servers share, when they do: each version accepted from a URL is stored
+    /// there, and the servers that do not fetch load it from there (`Scope.shared`).
+    private let shared: (any FeedVersionRepository)?
 
     /// The timetable this keeper last accepted (or started on).
     private(set) var current: ServedTimetable?
@@ -34,8 +38,10 @@ actor FeedKeeper {
     private var running: Task<ServedTimetable?, Never>?
 
     init(feeds: [KeptFeed], folder: FeedFolder, acceptance: FeedAcceptance, fetcher: any HTTPFetching, timeout: Duration, maxBytes: Int,
-         now: @escaping @Sendable () -> Instant, logger: Logger, current: ServedTimetable?, manifest: FeedFolder.Manifest?) {
+         now: @escaping @Sendable () -> Instant, logger: Logger, current: ServedTimetable?, manifest: FeedFolder.Manifest?,
+         shared: (any FeedVersionRepository)? = nil) {
         self.feeds = feeds; self.folder = folder; self.acceptance = acceptance; self.fetcher = fetcher; self.now = now; self.logger = logger
+        self.shared = shared
         pollerConfiguration = Poller.Configuration(timeout: timeout, backoffBase: .seconds(30), backoffCap: .seconds(3600), maxBodyBytes: maxBytes)
         self.current = current
         self.manifest = manifest ?? FeedFolder.Manifest(feeds: [])
@@ -43,6 +49,12 @@ actor FeedKeeper {
         for feed in feeds {
             if case .file(let path) = feed.location { signatures[feed.name] = current == nil ? nil : FileDigest.signature(of: path) }
         }
+    }
+
+    /// Whether every feed was looked at in the last minute (a server that just fetched them, starting).
+    var checkedRecently: Bool {
+        let now = now()
+        return feeds.allSatisfy { f in health[f.name]?.lastCheck.map { now.epochSeconds - $0.epochSeconds < 60 } ?? false }
     }
 
     /// How the checks of each feed have gone, in configuration order.
@@ -54,12 +66,15 @@ actor FeedKeeper {
         /// The file feeds only: a `stat` each, done often.
         case files
         case feed(String)
+        /// No feed's source: the versions another server stored in the shared database.
+        case shared
 
         func includes(_ feed: KeptFeed) -> Bool {
             switch self {
             case .all: true
             case .files: !feed.isURL
             case .feed(let name): feed.name == name
+            case .shared: false
             }
         }
     }
@@ -70,13 +85,15 @@ actor FeedKeeper {
         if let running { return await running.value }
         let task = Task { await self.performCheck(scope) }
         running = task
-        let result = await task.value
+        // Shutting down, the check stops where it is (a fetch is cut short): nothing half-done is kept or stored.
+        let result = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
         running = nil
         return result
     }
 
     private func performCheck(_ scope: Scope) async -> ServedTimetable? {
         accepted = nil
+        if scope == .shared { return await followShared() }
         if current == nil { return await firstCheck() }
         for feed in feeds where scope.includes(feed) {
             health[feed.name]?.checks += 1
@@ -92,7 +109,9 @@ actor FeedKeeper {
     // MARK: - Checks
 
     private func checkURL(_ feed: KeptFeed) async {
-        let poller = pollers[feed.name] ?? makePoller(feed, resuming: nil)
+        let poller = pollers[feed.name] ?? makePoller(feed, resuming: manifest.entry(feed.name).map {
+            (ConditionalRequest(etag: $0.etag, lastModified: $0.lastModified), $0.version.hash)
+        })
         switch await poller.pollOnce() {
         case .succeeded:
             health[feed.name]?.problem = nil
@@ -103,6 +122,7 @@ actor FeedKeeper {
                 manifest.feeds[i].lastModified = validators.lastModified
                 try? folder.write(manifest)
             }
+            await share(feed, validators: validators)
         case .notModified:
             health[feed.name]?.problem = nil
         case .failed(let error, _):
@@ -178,6 +198,7 @@ actor FeedKeeper {
             }
             try? folder.write(manifest)
             for feed in feeds { health[feed.name]?.problem = nil }
+            for feed in feeds where feed.isURL { await share(feed, validators: validators[feed.name] ?? ConditionalRequest()) }
             return served
         } catch {
             for name in candidates.keys { health[name]?.problem = error.message }
@@ -199,11 +220,61 @@ actor FeedKeeper {
         return poller
     }
 
-    /// When the manifest says there is a kept version, the poller starts from it.
-    func resumePollers() {
-        for feed in feeds where feed.isURL {
-            guard let entry = manifest.entry(feed.name) else { continue }
-            _ = makePoller(feed, resuming: (ConditionalRequest(etag: entry.etag, lastModified: entry.lastModified), entry.version.hash))
+    // MARK: - Sharing with other servers
+
+    /// Stores the version of `feed` now kept, for the servers sharing the database. A URL feed only:
+    /// a file is each server's own to read.
+    private func share(_ feed: KeptFeed, validators: ConditionalRequest) async {
+        guard let shared, feed.isURL, let version = current?.version(of: feed.name) else { return }
+        do {
+            let bytes = try Data(contentsOf: folder.zip(of: feed.name))
+            try await shared.save(FeedVersionRecord(feed: feed.name, hash: version.hash, fetchedAt: version.fetchedAt, etag: validators.etag,
+                                                    lastModified: validators.lastModified, payload: bytes))
+        } catch {
+            logger.error("could not store the new version of the feed for the other servers; they keep theirs until the next one",
+                         metadata: ["feed": .string(feed.name), "error": .string("\(error)")])
+        }
+    }
+
+    /// Loads each URL feed's version another server stored, where it is not the one here: imported
+    /// and checked here too (the same bytes make the same timetable), never fetched from the agency.
+    private func followShared() async -> ServedTimetable? {
+        guard let shared else { return nil }
+        let heads: [FeedVersionHead]
+        do { heads = try await shared.heads() } catch {
+            logger.warning("could not read the stored feed versions", metadata: ["error": .string("\(error)")])
+            return nil
+        }
+        var candidates: [String: Candidate] = [:]
+        var validators: [String: ConditionalRequest] = [:]
+        for head in heads {
+            guard let feed = feeds.first(where: { $0.name == head.feed && $0.isURL }), head.hash != current?.version(of: feed.name)?.hash else { continue }
+            do {
+                guard let record = try await shared.record(feed: feed.name) else { continue }
+                try folder.create()
+                try record.payload.write(to: folder.candidate(of: feed.name))
+                candidates[feed.name] = Candidate(source: folder.candidate(of: feed.name), hash: record.hash, fetchedAt: record.fetchedAt)
+                validators[feed.name] = ConditionalRequest(etag: record.etag, lastModified: record.lastModified)
+            } catch {
+                logger.warning("could not load the stored version of the feed", metadata: ["feed": .string(feed.name), "error": .string("\(error)")])
+            }
+        }
+        // Until every URL feed has a version (here or stored), there is nothing whole to serve.
+        guard !candidates.isEmpty,
+              feeds.allSatisfy({ !$0.isURL || candidates[$0.name] != nil || current?.version(of: $0.name) != nil }) else { return nil }
+        do {
+            let served = try await accept(candidates)
+            for (name, v) in validators {
+                if let i = manifest.feeds.firstIndex(where: { $0.version.feed == name }) {
+                    manifest.feeds[i].etag = v.etag; manifest.feeds[i].lastModified = v.lastModified
+                }
+                // A poller made before would ask for the version this server had: the next one starts from this.
+                pollers[name] = nil
+            }
+            try? folder.write(manifest)
+            return served
+        } catch {
+            return nil
         }
     }
 
@@ -247,6 +318,8 @@ actor FeedKeeper {
                 throw refuse(candidates, reason)
             }
         }
+        // Shutting down: a version not yet kept is left for the next start (or the next leader) to fetch again.
+        if Task.isCancelled { throw SourceError(.network, "the check was cut short by shutdown") }
         let imported = ContinuousClock.now
         let versions = feeds.map { feed -> FeedVersion in
             let dates = tt.serviceDates(of: feed.name)

@@ -12,6 +12,11 @@ import Synchronization
 /// once when asked (an operator's `onward feeds refresh`, SIGHUP). A version the keeper accepts
 /// is swapped into the live store, with the live data re-applied to it; every check's outcome
 /// goes into the feeds' health.
+///
+/// Servers sharing a PostgreSQL database: only the leader checks on the schedule (`lead()`, under
+/// its lock, as realtime polling is); it stores what it accepts and announces it, and every other
+/// server loads that from the database (`Scope.shared`), on the announcement or, should one be
+/// missed, within `followInterval`. A check asked of another server is passed to the leader.
 final class FeedRefreshService: Service, TimetableRefreshing, Sendable {
     let keeper: FeedKeeper
     let writer: RealtimeWriter
@@ -19,66 +24,116 @@ final class FeedRefreshService: Service, TimetableRefreshing, Sendable {
     let interval: Duration
     /// Between looks at the file feeds' modification times (none when there are no file feeds).
     let fileInterval: Duration?
+    /// Between looks at the shared database's versions, when servers share one (the announcement usually comes first).
+    let followInterval: Duration?
     let logger: Logger
+    /// Tells the other servers sharing the database (nil: this server is alone).
+    private let announce: (@Sendable (RelayMessage) -> Void)?
+    /// Whether this server checks the feeds now: always when alone; the leader's when servers share a database.
+    private let leading: Atomic<Bool>
     /// Checks asked for, waiting for the loop.
     private let asked: AsyncStream<FeedKeeper.Scope>
     private let ask: AsyncStream<FeedKeeper.Scope>.Continuation
 
-    init(keeper: FeedKeeper, writer: RealtimeWriter, refreshSeconds: Int, logger: Logger) {
-        self.keeper = keeper; self.writer = writer; self.logger = logger
+    init(keeper: FeedKeeper, writer: RealtimeWriter, refreshSeconds: Int, logger: Logger,
+         announce: (@Sendable (RelayMessage) -> Void)? = nil, followInterval: Duration = .seconds(30)) {
+        self.keeper = keeper; self.writer = writer; self.logger = logger; self.announce = announce
         interval = .seconds(refreshSeconds)
         fileInterval = keeper.feeds.contains { !$0.isURL } && refreshSeconds > 0 ? .seconds(min(refreshSeconds, 10)) : nil
+        self.followInterval = announce == nil ? nil : followInterval
+        leading = Atomic(announce == nil)
         (asked, ask) = AsyncStream.makeStream(of: FeedKeeper.Scope.self, bufferingPolicy: .bufferingNewest(8))
     }
 
-    /// Runs one check now and swaps in what it accepted: what the schedule, an operator and
-    /// SIGHUP all come to. Returns whether a new version went into service.
+    var feedNames: [String] { keeper.feeds.map(\.name) }
+
+    func refreshNow(feed: String?) async -> TimetableRefreshOutcome {
+        let scope = feed.map(FeedKeeper.Scope.feed) ?? .all
+        guard leading.load(ordering: .relaxed) else {
+            announce?(.timetableCheckAsked(feed: feed))
+            return .askedOfAnother
+        }
+        return await refresh(scope) ? .accepted : .unchanged
+    }
+
+    /// Runs one check now and swaps in what it accepted: what the schedule, an operator, SIGHUP and
+    /// another server's announcement all come to. Returns whether a new version went into service.
     @discardableResult
-    func refresh(_ scope: FeedKeeper.Scope = .all) async -> Bool {
+    func refresh(_ scope: FeedKeeper.Scope) async -> Bool {
         let served = await keeper.check(scope)
         if let served {
             let started = ContinuousClock.now
             await writer.serve(served)
             logger.info("the new timetable is in service", metadata: ["swap_seconds": .string(FeedKeeper.seconds(ContinuousClock.now - started))])
+            // What this server fetched, the others load from the database.
+            if scope != .shared { announce?(.timetable) }
         }
         for check in await keeper.checks { await writer.record(check) }
         return served != nil
     }
 
-    var feedNames: [String] { keeper.feeds.map(\.name) }
-
-    func refreshNow(feed: String?) async -> Bool { await refresh(feed.map(FeedKeeper.Scope.feed) ?? .all) }
+    /// What another server announced: a version it stored (load it), or an operator's request (the leader checks).
+    var sharing: LiveRelay.TimetableSharing {
+        LiveRelay.TimetableSharing(stored: { [ask] in ask.yield(.shared) },
+                                   checkAsked: { [weak self] feed in
+                                       guard let self, self.leading.load(ordering: .relaxed) else { return }
+                                       self.ask.yield(feed.map(FeedKeeper.Scope.feed) ?? .all)
+                                   })
+    }
 
     func run() async throws {
         // SIGHUP: check every feed now, as operators expect of a daemon asked to reload.
         signal(SIGHUP, SIG_IGN)
         let hangUp = DispatchSource.makeSignalSource(signal: SIGHUP)
-        hangUp.setEventHandler { [ask] in ask.yield(.all) }
+        hangUp.setEventHandler { [weak self] in Task { _ = await self?.refreshNow(feed: nil) } }
         hangUp.resume()
         defer { hangUp.cancel() }
-        await cancelWhenGracefulShutdown { await self.loop() }
-    }
-
-    /// Checks on the schedule and whenever one is asked for, until cancelled.
-    func loop() async {
-        for check in await keeper.checks { await writer.record(check) }
-        await withTaskGroup(of: Void.self) { group in
-            for (every, scope) in [(interval, FeedKeeper.Scope.all), (fileInterval ?? .zero, .files)] where every > .zero {
+        await cancelWhenGracefulShutdown {
+            for check in await self.keeper.checks { await self.writer.record(check) }
+            // Started on a kept version: its sources are looked at now, not a schedule's period later.
+            if self.announce == nil, await !self.keeper.checkedRecently { self.ask.yield(.all) }
+            await withTaskGroup(of: Void.self) { group in
+                // Alone, this server keeps the schedule; sharing a database, the leader does (`lead()`).
+                if self.announce == nil { group.addTask { await self.schedule() } }
+                if let every = self.followInterval { group.addTask { await self.every(every, ask: .shared) } }
                 group.addTask {
-                    while !Task.isCancelled {
-                        do { try await Task.sleep(for: every) } catch { return }
-                        self.ask.yield(scope)
+                    for await scope in self.asked {
+                        if Task.isCancelled { return }
+                        await self.refresh(scope)
                     }
                 }
+                await group.next()
+                group.cancelAll()
             }
-            group.addTask {
-                for await scope in self.asked {
-                    if Task.isCancelled { return }
-                    await self.refresh(scope)
-                }
+        }
+    }
+
+    /// The schedule, kept while this server leads (servers sharing a database: under the leader's lock).
+    func lead() async {
+        leading.store(true, ordering: .relaxed)
+        defer { leading.store(false, ordering: .relaxed) }
+        // A new leader first brings itself to what the last one stored, then checks the sources (unless it just
+        // did, starting): the last leader may have stopped mid-fetch.
+        ask.yield(.shared)
+        if await !keeper.checkedRecently { ask.yield(.all) }
+        await schedule()
+    }
+
+    private func schedule() async {
+        await withTaskGroup(of: Void.self) { group in
+            for (every, scope) in [(interval, FeedKeeper.Scope.all), (fileInterval ?? .zero, .files)] where every > .zero {
+                group.addTask { await self.every(every, ask: scope) }
             }
-            await group.next()
-            group.cancelAll()
+            await group.waitForAll()
+        }
+        // With no schedule (feed_refresh 0) the lead lasts until cancelled all the same.
+        if interval == .zero { while !Task.isCancelled { do { try await Task.sleep(for: .seconds(3600)) } catch { return } } }
+    }
+
+    private func every(_ period: Duration, ask scope: FeedKeeper.Scope) async {
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: period) } catch { return }
+            ask.yield(scope)
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import GTFSSource
 import Logging
 import OnwardCore
+import Storage
 import Timetable
 
 /// The timetable a server starts on, and the keeper that brings it new versions.
@@ -16,8 +17,10 @@ enum TimetableStart {
     /// The bundled network or a snapshot as today; configured feeds from the data folder's kept
     /// version at once when there is one (even when their URLs do not answer), else from their
     /// first good version: files are read now, and a URL is fetched until a version is accepted.
+    /// - Parameter shared: the database servers share, when they do: a first start with no kept version
+    ///   loads the one another server stored there, and fetches only when there is none.
     static func open(_ config: ServeConfiguration, fetcher: any HTTPFetching, now: @escaping @Sendable () -> Instant,
-                     logger: Logger, waitOnFirstFetch: Duration = .seconds(2)) async throws -> Started {
+                     logger: Logger, shared: (any FeedVersionRepository)? = nil, waitOnFirstFetch: Duration = .seconds(2)) async throws -> Started {
         let keeping: Network.Keeping
         do { keeping = try Network.Keeping(config.feeds) } catch { throw Network.LoadError.configuration(error.description) }
         switch keeping {
@@ -30,14 +33,14 @@ enum TimetableStart {
             let origin = feeds.map { "\($0.name) (\($0.location.safeName))" }.joined(separator: ", ")
             func keeper(current: ServedTimetable?, manifest: FeedFolder.Manifest?) -> FeedKeeper {
                 FeedKeeper(feeds: feeds, folder: folder, acceptance: FeedAcceptance(maxShrink: config.feedMaxShrink), fetcher: fetcher,
-                           timeout: .seconds(300), maxBytes: config.feedMaxBytes, now: now, logger: logger, current: current, manifest: manifest)
+                           timeout: .seconds(300), maxBytes: config.feedMaxBytes, now: now, logger: logger, current: current, manifest: manifest,
+                           shared: shared)
             }
             if feeds.contains(where: \.isURL), let manifest = folder.manifest(), folder.matches(manifest, feeds),
                let timetable = try? Timetable.loadSnapshot(from: folder.snapshot) {
                 let shapes = (try? ShapeTable.loadSnapshot(from: folder.snapshot)) ?? .empty
                 let served = ServedTimetable(timetable: timetable, shapes: shapes, versions: manifest.feeds.map(\.version), retired: folder.retired())
                 let kept = keeper(current: served, manifest: manifest)
-                await kept.resumePollers()
                 let oldest = manifest.feeds.map(\.version.fetchedAt).min() ?? now()
                 logger.info("serving the kept timetable; checking for a newer version in the background",
                             metadata: ["feeds": .string(origin), "fetched_seconds_ago": .stringConvertible(now().epochSeconds - oldest.epochSeconds),
@@ -48,6 +51,13 @@ enum TimetableStart {
             let kept = keeper(current: nil, manifest: nil)
             var wait = waitOnFirstFetch
             while true {
+                // Another server's stored version first: sharing a database, the agency is asked by one server only.
+                if shared != nil, let served = await kept.check(.shared) {
+                    logger.info("serving the timetable another server stored", metadata: ["feeds": .string(origin),
+                                "versions": .string(served.versions.map(\.shortHash).joined(separator: ", "))])
+                    return Started(loaded: Network.Loaded(timetable: served.timetable, origin: origin, shapes: served.shapes, versions: served.versions,
+                                                          retired: served.retired), keeper: kept)
+                }
                 if let served = await kept.check() {
                     return Started(loaded: Network.Loaded(timetable: served.timetable, origin: origin, shapes: served.shapes, versions: served.versions),
                                    keeper: kept)

@@ -25,6 +25,10 @@ public enum RelayMessage: Sendable, Hashable, Codable {
     case commute(id: String)
     /// The server polling a realtime source stored a new feed from it: the others apply the stored one.
     case feed(source: String)
+    /// The server that checks the static feeds stored a new version: the others load it from the database.
+    case timetable
+    /// An operator asked a server that does not check the static feeds for a check (of one feed, or all): the one that does, checks.
+    case timetableCheckAsked(feed: String?)
 }
 
 /// How relay messages travel between servers (PostgreSQL's LISTEN/NOTIFY; see App).
@@ -60,6 +64,20 @@ public final class LiveRelay: Service, Sendable {
         var commutes: CommuteService?
         /// Applies a realtime source's stored feed; every source's when nil.
         var feedStored: (@Sendable (String?) async -> Void)?
+        /// Loads a static feed version another server stored; checks the feeds when an operator asked another server.
+        var timetable: TimetableSharing?
+    }
+
+    /// What a server does when another says something of the static feeds.
+    public struct TimetableSharing: Sendable {
+        /// Another server stored a new version (or announcements may have been missed): load what is stored.
+        public var stored: @Sendable () async -> Void
+        /// An operator asked another server for a check of `feed` (nil: all); the server that checks the feeds checks.
+        public var checkAsked: @Sendable (String?) async -> Void
+
+        public init(stored: @escaping @Sendable () async -> Void, checkAsked: @escaping @Sendable (String?) async -> Void) {
+            self.stored = stored; self.checkAsked = checkAsked
+        }
     }
 
     public init(transport: any RelayTransport, logger: Logger) {
@@ -72,8 +90,8 @@ public final class LiveRelay: Service, Sendable {
     /// `feedStored` applies a realtime source's feed that another server stored (every source's when nil:
     /// after a break in hearing the others, when announcements may have been missed).
     public func connect(people: PeopleService, trips: TripService?, commutes: CommuteService?,
-                        feedStored: (@Sendable (String?) async -> Void)? = nil) {
-        receivers.withLock { $0 = Receivers(people: people, trips: trips, commutes: commutes, feedStored: feedStored) }
+                        feedStored: (@Sendable (String?) async -> Void)? = nil, timetable: TimetableSharing? = nil) {
+        receivers.withLock { $0 = Receivers(people: people, trips: trips, commutes: commutes, feedStored: feedStored, timetable: timetable) }
         people.hub.relay(self)
         people.sessionEnds.relay(self)
         trips?.hub.relay(self)
@@ -134,6 +152,7 @@ public final class LiveRelay: Service, Sendable {
             // server's live connections are brought up to date from storage.
             guard let receivers = receivers.withLock({ $0 }) else { return }
             await receivers.feedStored?(nil)
+            await receivers.timetable?.stored()
             await catchUp(receivers)
             return
         }
@@ -218,6 +237,10 @@ public final class LiveRelay: Service, Sendable {
             await r.commutes?.heard(id)
         case .feed(let source):
             await r.feedStored?(source)
+        case .timetable:
+            await r.timetable?.stored()
+        case .timetableCheckAsked(let feed):
+            await r.timetable?.checkAsked(feed)
         }
     }
 }
