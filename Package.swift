@@ -225,7 +225,7 @@ let package = Package(
         .testTarget(name: "DataSourcesTests", dependencies: ["DataSources", "OnwardCore", "OnwardTesting"], swiftSettings: strict),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "App", "Transit", "API", "OnwardCore", "Timetable", "OnwardTesting", "GTFSRealtime", "GTFSSource", "DataSources",
+            dependencies: ["Server", "App", "Transit", "API", "OnwardCore", "Timetable", "GTFS", "OnwardTesting", "GTFSRealtime", "GTFSSource", "DataSources",
                            "Storage", "StorageSQLite", "StoragePostgres", "TransitSources", "SkiMap", "WebPush", "Trips", "Services",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
