@@ -358,7 +358,8 @@ actor FeedKeeper {
         accepted = served
         for name in candidates.keys { refusals[name] = nil }
         let done = ContinuousClock.now
-        logger.info("accepted a new version of the timetable",
+        // Notice, not info: an operator running at notice (no line per request) still sees each new timetable.
+        logger.notice("accepted a new version of the timetable",
                     metadata: ["feeds": .string(names),
                                "versions": .string(versions.filter { candidates[$0.feed] != nil }.map(\.shortHash).joined(separator: ", ")),
                                "stops": .stringConvertible(tt.stopCount), "trips": .stringConvertible(tt.tripCount),

@@ -64,7 +64,7 @@ final class FeedRefreshService: Service, TimetableRefreshing, Sendable {
         if let served {
             let started = ContinuousClock.now
             await writer.serve(served)
-            logger.info("the new timetable is in service", metadata: ["swap_seconds": .string(FeedKeeper.seconds(ContinuousClock.now - started))])
+            logger.notice("the new timetable is in service", metadata: ["swap_seconds": .string(FeedKeeper.seconds(ContinuousClock.now - started))])
             // What this server fetched, the others load from the database.
             if scope != .shared { announce?(.timetable) }
         }
