@@ -498,7 +498,7 @@ paths.update({
 })
 
 paths["/api/v1/feeds/refresh"] = {"post": {"operationId": "refreshFeeds",
-    "summary": "An operator asks for a check of the static feeds for a new version now (onward feeds refresh); off (404) without operator_token",
+    "summary": "An operator asks for a check of the static feeds for a new version now (onward feeds refresh); 401 without the server's operator_token",
     "security": [{"operator": []}],
     "parameters": [param("feed", "query", S, "One static feed's name (default: every feed).")],
     "responses": {"200": ok("FeedRefresh", "The check's outcome, and every timetable as it stands"), **errors(401, 404, 429)}}}

@@ -97,8 +97,7 @@ struct FeedsCommand: AsyncParsableCommand {
                 let query = name.map { "?feed=" + ($0.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? $0) } ?? ""
                 let (status, data) = try await ServerAccount.send("POST", base + "/api/v1/feeds/refresh" + query, token: token)
                 guard status == 200, let answer = try? JSONDecoder().decode(FeedRefreshDTO.self, from: data) else {
-                    throw CLIError(status == 404 && name == nil ? "\(base) does not take feed refreshes (it keeps no feeds, or has no operator_token)"
-                                   : "the refresh was refused: \(ServerAccount.detail(data))")
+                    throw CLIError("the refresh was refused: \(ServerAccount.detail(data))")
                 }
                 if json { try printJSON(answer); return }
                 let t = Terminal.stdout

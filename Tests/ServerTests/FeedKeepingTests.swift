@@ -171,6 +171,16 @@ struct FeedKeepingTests {
                 let commute = try PeopleAPITests.decode(started, as: CommuteDTO.self)
                 let commuteID = try #require(commute.id)
                 let oldTrip = try #require(commute.journey.legs.compactMap(\.tripId).first)
+                // A saved route: a board, and on its stack the commute's train.
+                let person = try await PeopleAPITests.signUp(client, "operator_of_nothing")
+                let saved = try await PeopleAPITests.send(client, .post, "/api/v1/me/routes",
+                                                          #"{"version": 0, "route": {"kind": "board", "stopId": "halifax:7605"}}"#, token: person)
+                let routeID = try #require(try PeopleAPITests.decode(saved, as: SavedRoutes.self).currentRouteId)
+                let pushed = try await PeopleAPITests.send(client, .post, "/api/v1/me/routes/\(routeID)/stack",
+                                                           #"{"version": 1, "route": {"kind": "service", "tripId": "\#(oldTrip)", "serviceDate": "2025-11-06"}}"#,
+                                                           token: person)
+                #expect(pushed.status == .ok)
+                let before = try PeopleAPITests.decode(try await PeopleAPITests.send(client, .get, "/api/v1/me/routes", token: person), as: SavedRoutes.self)
 
                 let answered = Mutex<FeedRefreshDTO?>(nil)
                 _ = try await client.ws("/live?board=halifax:7605&limit=5") { inbound, _, _ in
@@ -209,6 +219,11 @@ struct FeedKeepingTests {
                 #expect(problem.code == "no-longer-scheduled")
                 #expect(problem.detail.contains(String(Self.sha256(versions.v2).prefix(12))))
                 #expect(try await PeopleAPITests.send(client, .get, "/api/v1/services/\(oldTrip)-v2?date=2025-11-06").status == .ok)
+                // The saved route is as it was; its board answers from version 2, and the train on its stack is a clear state.
+                let after = try PeopleAPITests.decode(try await PeopleAPITests.send(client, .get, "/api/v1/me/routes", token: person), as: SavedRoutes.self)
+                #expect(after == before)
+                let board = try await PeopleAPITests.send(client, .get, "/api/v1/stops/halifax:7605/departures?date=2025-11-06&time=17:00")
+                #expect(board.status == .ok && String(buffer: board.body).contains("-v2"))
                 // The commute goes on.
                 let still = try await PeopleAPITests.send(client, .get, "/api/v1/commutes/\(commuteID)")
                 #expect(still.status == .ok)

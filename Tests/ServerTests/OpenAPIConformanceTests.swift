@@ -209,7 +209,7 @@ struct OpenAPIConformanceTests {
                 ("/api/v1/me/push", .put, "/api/v1/me/push", #"{"subscription": {"endpoint": "https://push.example/1", "keys": {"p256dh": "x", "auth": "y"}}}"#),
                 ("/api/v1/telegram/webhook", .post, "/api/v1/telegram/webhook", #"{"update_id": 1}"#),
                 ("/api/v1/trips/{tripId}/members/me", .delete, trip + "/members/me", nil),
-                // This server keeps no feeds and has no operator token: the route is off (its answers with both are FeedKeepingTests').
+                // This server has no operator token: 401 for everyone (its answers with one are FeedKeepingTests').
                 ("/api/v1/feeds/refresh", .post, "/api/v1/feeds/refresh", nil),
             ]
             for w in tripWrites { try await check(w.path, w.method, w.uri, w.body, token: token) }
