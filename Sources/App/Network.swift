@@ -30,6 +30,11 @@ public enum Network {
 
         /// The timetable as served, with what was built and kept with it.
         var served: ServedTimetable { ServedTimetable(timetable: timetable, shapes: shapes, versions: versions, retired: retired) }
+
+        /// A kept version as loaded.
+        init(_ served: ServedTimetable, origin: String) {
+            self.init(timetable: served.timetable, origin: origin, shapes: served.shapes, versions: served.versions, retired: served.retired)
+        }
     }
 
     public enum LoadError: Error, CustomStringConvertible {
@@ -93,12 +98,15 @@ public enum Network {
 
     /// Loads the named paths: one snapshot, or feeds (zips or folders), each `PATH` or `NAME=PATH`.
     /// No paths: the bundled default, named `mrt-jakarta`.
-    public static func load(_ paths: [String], progress: ((GTFSImporter.Progress) -> Void)? = nil) throws(LoadError) -> Loaded {
+    /// - Parameter identifying: give each feed its version (the SHA-256 of its file, its service dates), for
+    ///   the server's health and `onward sources`; other commands skip reading every byte of the file again.
+    public static func load(_ paths: [String], identifying: Bool = false,
+                            progress: ((GTFSImporter.Progress) -> Void)? = nil) throws(LoadError) -> Loaded {
         if paths.isEmpty {
             do {
                 let r = try GTFSImporter.load([ZipGTFSSource(url: defaultFeedURL)], names: [defaultSourceName], progress: progress)
                 return Loaded(timetable: r.timetable, notices: r.notices, rowCounts: r.rowCounts, origin: defaultName, shapes: r.shapes,
-                              versions: versions(r.timetable, files: [defaultFeedURL.path], locations: ["bundled"]))
+                              versions: identifying ? versions(r.timetable, files: [defaultFeedURL.path], locations: ["bundled"]) : [])
             } catch { throw .feed(error) }
         }
         let arguments = paths.map(FeedArgument.init)
@@ -115,14 +123,14 @@ public enum Network {
             // Shapes are a section of their own: a snapshot without them still serves boards.
             let shapes = (try? ShapeTable.loadSnapshot(from: urls[0])) ?? .empty
             return Loaded(timetable: timetable, notices: [], rowCounts: [:], origin: arguments[0].path, shapes: shapes,
-                          versions: versions(timetable, files: Array(repeating: urls[0].path, count: timetable.feeds.count),
-                                             locations: Array(repeating: urls[0].lastPathComponent, count: timetable.feeds.count)))
+                          versions: identifying ? versions(timetable, files: Array(repeating: urls[0].path, count: timetable.feeds.count),
+                                                           locations: Array(repeating: urls[0].lastPathComponent, count: timetable.feeds.count)) : [])
         }
         do {
             let r = try GTFSImporter.load(paths: urls, names: arguments.map(\.name), progress: progress)
             return Loaded(timetable: r.timetable, notices: r.notices, rowCounts: r.rowCounts,
                           origin: arguments.map(\.path).joined(separator: ", "), shapes: r.shapes,
-                          versions: versions(r.timetable, files: urls.map(\.path), locations: urls.map(\.lastPathComponent)))
+                          versions: identifying ? versions(r.timetable, files: urls.map(\.path), locations: urls.map(\.lastPathComponent)) : [])
         } catch { throw .feed(error) }
     }
 

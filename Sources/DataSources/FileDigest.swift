@@ -20,8 +20,11 @@ public enum FileDigest {
         } else {
             try add(path, to: &hasher)
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return hex(hasher.finalize())
     }
+
+    /// A digest in lower-case hex, as every feed version is written.
+    static func hex(_ digest: some Sequence<UInt8>) -> String { digest.map { String(format: "%02x", $0) }.joined() }
 
     private static func add(_ path: String, to hasher: inout SHA256) throws(SourceError) {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw SourceError(.unreadable, "cannot read \(path)") }

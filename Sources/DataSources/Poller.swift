@@ -143,7 +143,7 @@ public actor Poller {
 
     /// SHA-256 of `body`, in hex: the body's identity here and in a feed's version.
     public static func digest(_ body: Data) -> String {
-        SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()
+        FileDigest.hex(SHA256.hash(data: body))
     }
 }
 

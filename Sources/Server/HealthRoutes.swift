@@ -41,11 +41,12 @@ struct HealthRoutes {
         router.get("health/ready") { _, _ in
             let now = deps.now()
             // Every upstream by name (never by URL); one not asked or polled yet is "starting".
-            let sources = deps.sources.sources.flatMap { $0.status(now: now) }.map { u in
+            let statuses: [SourceStatus] = deps.sources.sources.flatMap { $0.status(now: now) }
+            let sources = statuses.map { (u: SourceStatus) -> Readiness.Source in
                 Readiness.Source(name: u.name, status: u.state == .idle ? "starting" : u.state.rawValue,
                                  lastSuccess: u.lastSuccess.map { LocalTime($0, in: .gmt).iso8601 }, ageSeconds: u.ageSeconds,
                                  consecutiveFailures: u.consecutiveFailures ?? (u.state == .failing ? 1 : 0), lastError: u.detail,
-                                 version: SourcesDTO.UpstreamDTO(u).version, warning: u.warning)
+                                 version: u.version.map(FeedVersionDTO.init), warning: u.warning)
             }
             let degraded = sources.contains { $0.status != "fresh" && $0.status != "starting" }
             // The timetables as they are now: a new feed version changes them while the server runs.

@@ -300,11 +300,15 @@ extension SourcesDTO.UpstreamDTO {
     /// An upstream's status on the wire: the one mapping for `/api/v1/sources`, `/health/ready` and the feed refresh.
     public init(_ s: SourceStatus) {
         self.init(name: s.name, state: s.state.rawValue, ageSeconds: s.ageSeconds, detail: s.detail, budgetRemaining: s.budgetRemaining,
-                  version: s.version.map {
-                      FeedVersionDTO(hash: $0.hash, fetchedAt: LocalTime($0.fetchedAt, in: .gmt).iso8601, publisherVersion: $0.publisherVersion,
-                                     firstDate: $0.firstDate?.isoString, lastDate: $0.lastDate?.isoString)
-                  },
-                  warning: s.warning)
+                  version: s.version.map(FeedVersionDTO.init), warning: s.warning)
+    }
+}
+
+extension FeedVersionDTO {
+    /// A timetable's version on the wire, for `/api/v1/sources`, `/health/ready` and the feed refresh.
+    public init(_ v: SourceStatus.Version) {
+        self.init(hash: v.hash, fetchedAt: LocalTime(v.fetchedAt, in: .gmt).iso8601, publisherVersion: v.publisherVersion,
+                  firstDate: v.firstDate?.isoString, lastDate: v.lastDate?.isoString)
     }
 }
 

@@ -15,7 +15,7 @@ final class CommandSources: Sendable {
 
     /// Opens the sources. The GTFS network is loaded unless `id` names an upstream source
     /// (`national-rail:YRK`), whose answer does not need it.
-    init(feeds: FeedOptions, live: RealtimeOptions?, sources: SourceOptions, for id: String? = nil) async throws {
+    init(feeds: FeedOptions, live: RealtimeOptions?, sources: SourceOptions, for id: String? = nil, identifying: Bool = false) async throws {
         let upstream = try await sources.registry()
         if let id, upstream.owns(id) {
             registry = upstream
@@ -23,7 +23,7 @@ final class CommandSources: Sendable {
             return
         }
         if let id { try sources.explainUnconfigured(id) }
-        let loaded = try feeds.load()
+        let loaded = try feeds.load(identifying: identifying)
         let options = GTFSNetwork.Options(realtime: live?.realtime ?? [], simulate: live?.simulate ?? false, maxAge: live?.maxAge ?? 120)
         let opened: GTFSNetwork
         let asOf = self.asOf

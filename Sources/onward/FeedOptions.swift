@@ -9,9 +9,10 @@ struct FeedOptions: ParsableArguments {
                                             valueName: "[NAME=]FEED_OR_SNAPSHOT"))
     var feed: [String] = []
 
-    func load() throws -> Network.Loaded {
+    /// - Parameter identifying: each feed's version too (`onward sources` shows them).
+    func load(identifying: Bool = false) throws -> Network.Loaded {
         do {
-            return try Network.load(feed)
+            return try Network.load(feed, identifying: identifying)
         } catch {
             throw CLIError(error.description)
         }

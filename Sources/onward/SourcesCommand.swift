@@ -22,7 +22,7 @@ struct SourcesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let opened = try await CommandSources(feeds: feeds, live: nil, sources: sources)
+            let opened = try await CommandSources(feeds: feeds, live: nil, sources: sources, identifying: true)
             let registry = opened.registry
             let all = SourcesDTO(sources: opened.queries().sources())
             if json { try printJSON(all); return }

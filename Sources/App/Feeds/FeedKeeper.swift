@@ -117,11 +117,8 @@ actor FeedKeeper {
             health[feed.name]?.problem = nil
             // The validators the poller took from the accepted answer, for a restart's first request.
             let validators = await poller.validators
-            if let i = manifest.feeds.firstIndex(where: { $0.version.feed == feed.name }) {
-                manifest.feeds[i].etag = validators.etag
-                manifest.feeds[i].lastModified = validators.lastModified
-                try? folder.write(manifest)
-            }
+            remember(validators, of: feed.name)
+            try? folder.write(manifest)
             await share(feed, validators: validators)
         case .notModified:
             health[feed.name]?.problem = nil
@@ -191,9 +188,7 @@ actor FeedKeeper {
             let served = try await accept(candidates)
             for feed in feeds where feed.isURL {
                 let v = validators[feed.name] ?? ConditionalRequest()
-                if let i = manifest.feeds.firstIndex(where: { $0.version.feed == feed.name }) {
-                    manifest.feeds[i].etag = v.etag; manifest.feeds[i].lastModified = v.lastModified
-                }
+                remember(v, of: feed.name)
                 pollers[feed.name] = makePoller(feed, resuming: (v, candidates[feed.name]!.hash))
             }
             try? folder.write(manifest)
@@ -204,6 +199,13 @@ actor FeedKeeper {
             for name in candidates.keys { health[name]?.problem = error.message }
             return nil
         }
+    }
+
+    /// Notes in the manifest the validators of the answer that brought `feed`'s kept version (written with it).
+    private func remember(_ validators: ConditionalRequest, of feed: String) {
+        guard let i = manifest.feeds.firstIndex(where: { $0.version.feed == feed }) else { return }
+        manifest.feeds[i].etag = validators.etag
+        manifest.feeds[i].lastModified = validators.lastModified
     }
 
     private func makePoller(_ feed: KeptFeed, resuming: (conditional: ConditionalRequest, digest: String)?) -> Poller {
@@ -265,9 +267,7 @@ actor FeedKeeper {
         do {
             let served = try await accept(candidates)
             for (name, v) in validators {
-                if let i = manifest.feeds.firstIndex(where: { $0.version.feed == name }) {
-                    manifest.feeds[i].etag = v.etag; manifest.feeds[i].lastModified = v.lastModified
-                }
+                remember(v, of: name)
                 // A poller made before would ask for the version this server had: the next one starts from this.
                 pollers[name] = nil
             }
@@ -296,7 +296,6 @@ actor FeedKeeper {
     /// checks each new version, keeps the result in the data folder and makes it current.
     private func accept(_ candidates: [String: Candidate]) async throws(SourceError) -> ServedTimetable {
         let started = ContinuousClock.now
-        let names = candidates.keys.sorted().joined(separator: ", ")
         let sources = feeds.map { feed in
             candidates[feed.name]?.source ?? {
                 switch feed.location {
@@ -305,10 +304,10 @@ actor FeedKeeper {
                 }
             }()
         }
-        let names2 = feeds.map { Optional($0.name) }
+        let names = feeds.map { Optional($0.name) }
         let result: GTFSImporter.Result
         do {
-            result = try await BlockingWork.run { () throws(FeedError) in try GTFSImporter.load(paths: sources, names: names2) }
+            result = try await BlockingWork.run { () throws(FeedError) in try GTFSImporter.load(paths: sources, names: names) }
         } catch {
             throw refuse(candidates, "\(error.location): \(error.message)")
         }
@@ -360,7 +359,7 @@ actor FeedKeeper {
         let done = ContinuousClock.now
         // Notice, not info: an operator running at notice (no line per request) still sees each new timetable.
         logger.notice("accepted a new version of the timetable",
-                    metadata: ["feeds": .string(names),
+                    metadata: ["feeds": .string(candidates.keys.sorted().joined(separator: ", ")),
                                "versions": .string(versions.filter { candidates[$0.feed] != nil }.map(\.shortHash).joined(separator: ", ")),
                                "stops": .stringConvertible(tt.stopCount), "trips": .stringConvertible(tt.tripCount),
                                "import_seconds": .string(Self.seconds(imported - started)),

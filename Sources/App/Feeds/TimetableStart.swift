@@ -25,9 +25,9 @@ enum TimetableStart {
         do { keeping = try Network.Keeping(config.feeds) } catch { throw Network.LoadError.configuration(error.description) }
         switch keeping {
         case .bundled:
-            return Started(loaded: try Network.load([]), keeper: nil)
+            return Started(loaded: try Network.load([], identifying: true), keeper: nil)
         case .snapshot(let path):
-            return Started(loaded: try Network.load([path]), keeper: nil)
+            return Started(loaded: try Network.load([path], identifying: true), keeper: nil)
         case .feeds(let feeds):
             let folder = FeedFolder(dataDir: config.dataDir)
             let origin = feeds.map { "\($0.name) (\($0.location.safeName))" }.joined(separator: ", ")
@@ -45,8 +45,7 @@ enum TimetableStart {
                 logger.info("serving the kept timetable; checking for a newer version in the background",
                             metadata: ["feeds": .string(origin), "fetched_seconds_ago": .stringConvertible(now().epochSeconds - oldest.epochSeconds),
                                        "versions": .string(served.versions.map(\.shortHash).joined(separator: ", "))])
-                return Started(loaded: Network.Loaded(timetable: timetable, origin: origin, shapes: shapes, versions: served.versions, retired: served.retired),
-                               keeper: kept)
+                return Started(loaded: Network.Loaded(served, origin: origin), keeper: kept)
             }
             let kept = keeper(current: nil, manifest: nil)
             var wait = waitOnFirstFetch
@@ -55,12 +54,10 @@ enum TimetableStart {
                 if shared != nil, let served = await kept.check(.shared) {
                     logger.info("serving the timetable another server stored", metadata: ["feeds": .string(origin),
                                 "versions": .string(served.versions.map(\.shortHash).joined(separator: ", "))])
-                    return Started(loaded: Network.Loaded(timetable: served.timetable, origin: origin, shapes: served.shapes, versions: served.versions,
-                                                          retired: served.retired), keeper: kept)
+                    return Started(loaded: Network.Loaded(served, origin: origin), keeper: kept)
                 }
                 if let served = await kept.check() {
-                    return Started(loaded: Network.Loaded(timetable: served.timetable, origin: origin, shapes: served.shapes, versions: served.versions),
-                                   keeper: kept)
+                    return Started(loaded: Network.Loaded(served, origin: origin), keeper: kept)
                 }
                 let problems = await kept.checks.compactMap(\.problem)
                 // A file that cannot be read stops the start with the reason, as it always has; a URL may answer later.
