@@ -78,9 +78,11 @@ def test_a_live_board_on_the_bundled_line(server, browser, shot):
 def test_open_a_service_from_the_board(server, browser, shot):
     browser.set_window_size(1280, 900)
     browser.get(server + "/stops/SLBB")
-    link = wait(browser).until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#board-rows a[href^='/services/']")))
-    href = link.get_attribute("href")
-    link.click()
+    wait(browser).until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#board-rows a[href^='/services/']")))
+    # Read and followed in one script: the live board redraws its rows every few seconds, and a link
+    # found in one call may be gone by the next.
+    href = browser.execute_script(
+        "var a = document.querySelector(\"#board-rows a[href^='/services/']\"); a.click(); return a.href;")
     wait(browser).until(EC.url_contains("/services/"))
     calls = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "ol li"))
     # The page lists every call the API gives for that run. The number depends on the hour:
