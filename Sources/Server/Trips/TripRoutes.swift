@@ -102,11 +102,12 @@ struct TripRoutes {
                 throw PeopleService.invalid("latitude must be from -90 to 90 and longitude from -180 to 180", "latitude")
             }
             guard (b.people ?? []).count <= 100 else { throw PeopleService.invalid("people must be at most 100", "people") }
+            // Checked whenever it is given, as documented, not only for a nearby audience (which alone uses it).
+            let radius = b.radius ?? MapVisibility.defaultRadiusMetres
+            guard radius >= 1, radius <= 100_000 else { throw PeopleService.invalid("radius must be from 1 to 100000 metres", "radius") }
             let audience: TripEvent.Audience
             switch b.audience {
             case "nearby":
-                let radius = b.radius ?? MapVisibility.defaultRadiusMetres
-                guard radius >= 1, radius <= 100_000 else { throw PeopleService.invalid("radius must be from 1 to 100000 metres", "radius") }
                 audience = .nearby(radiusMetres: radius)
             case "friends": audience = .friends
             case "chosen": audience = .chosen(b.people ?? [])
