@@ -55,6 +55,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: ["JSON"]),
         // `FilePath`, the type swift-configuration's file providers take.
         .package(url: "https://github.com/apple/swift-system.git", from: "1.5.0"),
+        // Spans (a request, a source fetch, a feed swap, a database call) through the tracing API; swift-otel
+        // exports them over OTLP/HTTP when an endpoint is configured. Only the HTTP exporter: gRPC's would double the build.
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // Domain values, dates and clocks. Foundation only.
@@ -102,13 +106,15 @@ let package = Package(
         // Repository protocols (what the app keeps between runs) and their in-memory implementation. Foundation only.
         .target(name: "Storage", dependencies: ["OnwardCore", "Trips"], swiftSettings: strict),
         // The default storage driver: SQLite through GRDB, one file in the data folder, versioned migrations.
-        .target(name: "StorageSQLite", dependencies: ["Storage", "OnwardCore", "Trips", .product(name: "GRDB", package: "GRDB.swift")],
+        .target(name: "StorageSQLite", dependencies: ["Storage", "OnwardCore", "Trips", .product(name: "GRDB", package: "GRDB.swift"),
+                                                      .product(name: "Tracing", package: "swift-distributed-tracing")],
                 swiftSettings: strict),
         // The storage driver for several servers on one database: PostgreSQL through postgres-nio, SQL migrations.
         .target(name: "StoragePostgres", dependencies: ["Storage", "OnwardCore", "Trips",
                                                         .product(name: "PostgresNIO", package: "postgres-nio"),
                                                         .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                                                        .product(name: "Logging", package: "swift-log")],
+                                                        .product(name: "Logging", package: "swift-log"),
+                                                        .product(name: "Tracing", package: "swift-distributed-tracing")],
                 swiftSettings: strict),
         // Codable wire types shared by the CLI's --json and (later) the HTTP API.
         .target(name: "API", dependencies: ["OnwardCore", "Commute", "SkiMap"], swiftSettings: strict),
@@ -136,7 +142,8 @@ let package = Package(
                            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                            .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Tracing", package: "swift-distributed-tracing")],
             swiftSettings: strict
         ),
         // The HTTP edge: Hummingbird routes, middleware, the JSON API, pages and live updates.
@@ -151,7 +158,8 @@ let package = Package(
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                           .product(name: "Prometheus", package: "swift-prometheus")],
+                           .product(name: "Prometheus", package: "swift-prometheus"),
+                           .product(name: "Tracing", package: "swift-distributed-tracing")],
             // The OpenAPI document is a file (written by Scripts/openapi.py), embedded so the server stays one binary.
             resources: [.embedInCode("Resources/openapi.json")],
             swiftSettings: strict
@@ -169,7 +177,9 @@ let package = Package(
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Configuration", package: "swift-configuration"),
-                           .product(name: "SystemPackage", package: "swift-system")],
+                           .product(name: "SystemPackage", package: "swift-system"),
+                           .product(name: "Tracing", package: "swift-distributed-tracing"),
+                           .product(name: "OTel", package: "swift-otel")],
             resources: [.copy("Resources/DefaultNetwork"), .copy("Resources/SkiArea")],
             swiftSettings: strict
         ),

@@ -25,6 +25,8 @@ SYSTEM = {"Foundation", "FoundationEssentials", "FoundationNetworking", "Foundat
 CORE = {"OnwardCore"}
 PROTOCOL = CORE | {"TransitSources"}
 ADAPTER = PROTOCOL | {"DataSources"}
+# The tracing API (spans: a request, a source fetch, a feed swap, a database call); the exporter (OTel) is App's alone.
+TRACING = {"Tracing"}
 ALLOWED = {
     "OnwardCore": set(),
     "TransitSources": CORE,
@@ -40,18 +42,18 @@ ALLOWED = {
     "Trips": CORE,
     "SkiMap": CORE,
     "Storage": CORE | {"Trips", "Commute"},
-    "StorageSQLite": CORE | {"Storage", "Trips", "Commute", "GRDB"},
-    "StoragePostgres": CORE | {"Storage", "Trips", "Commute", "PostgresNIO", "NIOSSL", "Logging"},
+    "StorageSQLite": CORE | {"Storage", "Trips", "Commute", "GRDB"} | TRACING,
+    "StoragePostgres": CORE | {"Storage", "Trips", "Commute", "PostgresNIO", "NIOSSL", "Logging"} | TRACING,
     "API": CORE | {"Trips", "Commute", "SkiMap"},
     "Transit": PROTOCOL | {"API"},
     "WebPush": {"Crypto"},
     # The use cases: no HTTP framework (bcrypt from hummingbird-auth is bcrypt alone; NIO's thread pool runs it).
     "Services": PROTOCOL | {"API", "Transit", "Storage", "Commute", "Trips", "SkiMap", "WebPush", "DataSources",
-                            "Crypto", "HummingbirdBcrypt", "NIOPosix", "Logging", "ServiceLifecycle"},
+                            "Crypto", "HummingbirdBcrypt", "NIOPosix", "Logging", "ServiceLifecycle"} | TRACING,
     "WebPages": CORE | {"API"},
     "Server": PROTOCOL | {"API", "Services", "Transit", "WebPages", "Storage", "Commute", "Trips", "SkiMap", "WebPush",
                           "Hummingbird", "HummingbirdCore", "HummingbirdWebSocket", "HTTPTypes", "NIOCore", "NIOHTTP1",
-                          "Logging", "ServiceLifecycle", "Prometheus", "Crypto"},
+                          "Logging", "ServiceLifecycle", "Prometheus", "Crypto"} | TRACING,
     # The composition root names everything.
     "App": None,
     "onward": CORE | {"App", "Transit", "API", "ArgumentParser"},

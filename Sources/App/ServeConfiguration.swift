@@ -74,6 +74,10 @@ public struct ServeConfiguration: Sendable, Hashable {
     public var mapTileURL: String?
     /// The credit the tiles' licence asks for, shown on the map.
     public var mapTileAttribution: String?
+    /// An OpenTelemetry collector's OTLP/HTTP address (`http://collector:4318`): spans of each request, source
+    /// fetch, feed swap and database call go there. Without it, no span is exported (and the request path makes none).
+    /// The standard `OTEL_*` variables (service name, batch delay, headers) apply on top.
+    public var traceEndpoint: String?
 
     /// What was set and where, one line for the start-up log: `port=[string: 9003] (--port), database_url=[string: <REDACTED>]
     /// (ONWARD_DATABASE_URL)`. Each value is swift-configuration's description of it, which redacts the secret keys.
@@ -94,6 +98,7 @@ public struct ServeConfiguration: Sendable, Hashable {
         case telegramBotToken = "telegram_bot_token", telegramBotUsername = "telegram_bot_username"
         case telegramWebhookSecret = "telegram_webhook_secret", telegramAPIURL = "telegram_api_url"
         case mapTileURL = "map_tile_url", mapTileAttribution = "map_tile_attribution"
+        case traceEndpoint = "trace_endpoint"
         case skiArea = "ski_area", skiElevation = "ski_elevation"
 
         var environmentName: String { "ONWARD_" + rawValue.uppercased() }
@@ -107,7 +112,7 @@ public struct ServeConfiguration: Sendable, Hashable {
         public var isSecret: Bool {
             switch self {
             case .databaseURL, .operatorToken, .nationalRailToken, .ctaKey, .telegramBotToken, .telegramWebhookSecret,
-                 .nationalRailURL, .ctaURL, .telegramAPIURL: true
+                 .nationalRailURL, .ctaURL, .telegramAPIURL, .traceEndpoint: true
             default: false
             }
         }
@@ -344,6 +349,7 @@ private struct Settings {
             c.telegramWebhookSecret = v
         }
         if let v = try url(.telegramAPIURL) { c.telegramAPIURL = v }
+        if let v = try url(.traceEndpoint) { c.traceEndpoint = v }
         if let v = try string(.mapTileURL), !v.isEmpty {
             guard v.hasPrefix("https://") || v.hasPrefix("http://"), v.contains("{z}"), v.contains("{x}"), v.contains("{y}") else {
                 throw Problem(description: "map_tile_url must be an http(s) URL template with {z}, {x} and {y}")

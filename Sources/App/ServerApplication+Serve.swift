@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import Storage
 
 extension ServerApplication {
@@ -19,14 +20,20 @@ extension ServerApplication {
         logger.logLevel = Logger.Level(rawValue: settings.logLevel) ?? .info
         // What was set and where; secrets (tokens, keys, the database URL) show as <REDACTED>.
         logger.info("configuration \(settings.summary)")
-        let built: Built
+        // Before anything makes a span: the tracer is set once, for the whole process.
+        let tracing: (any Service)?
+        do { tracing = try TraceExport.start(settings, logger: logger) } catch {
+            throw ServeFailure(description: "trace_endpoint: spans cannot be exported (\(error))")
+        }
+        var built: Built
         do {
-            built = try await build(settings, logger: logger)
+            built = try await build(settings, logger: logger, fetcher: Fetchers.live(traced: tracing != nil))
         } catch let error as Network.LoadError {
             throw ServeFailure(description: error.description)
         } catch let error as StorageError {
             throw ServeFailure(description: error.description)
         }
+        if let tracing { built.application.addServices(tracing) }
         do {
             try await built.application.runService()
             // After a clean shutdown (SIGTERM): the pool's connections close.

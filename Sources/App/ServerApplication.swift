@@ -92,6 +92,7 @@ public enum ServerApplication {
         settings.rateLimit = .init(ratePerSecond: config.rateLimit, burst: config.rateBurst)
         settings.trustedProxies = try TrustedProxies(config.trustedProxies)
         settings.operatorToken = config.operatorToken
+        settings.tracing = config.traceEndpoint != nil
         // The bundled town streets go with the bundled ski area only.
         settings.maps = MapLayersLoading.layers(ski: config.skiArea == nil ? ski : nil, store: network.store, config: config, logger: logger)
         if config.skiArea != nil { settings.maps.ski = MapGeoJSON.skiArea(ski) }

@@ -33,6 +33,9 @@ public final class ServedTimetable: Sendable {
         }
     }
 
+    /// Whether a journey has been asked of this timetable (its planner is built).
+    public var hasPlanner: Bool { builtPlanner.withLock { $0 != nil } }
+
     /// The version of the feed named `feed`, when it is kept.
     public func version(of feed: String) -> FeedVersion? { versions.first { $0.feed == feed } }
 }

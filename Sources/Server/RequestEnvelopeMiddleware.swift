@@ -17,14 +17,34 @@ struct RequestEnvelopeMiddleware: RouterMiddleware {
     let methodNotAllowed: MethodNotAllowed
     let errors: ErrorResponses
     let metrics: ServerMetrics
+    /// Whether each request has a span (spans are exported); off, none is made.
+    let tracing: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard tracing else { return try await envelope(request, context, next, traceID: nil) }
+        return try await RequestSpan.run(request) { traceID, span in
+            var route: String?
+            do {
+                let response = try await envelope(request, context, next, traceID: traceID) { route = $0 }
+                RequestSpan.finish(span, method: request.method.rawValue, route: route, status: response.status.code)
+                return response
+            } catch {
+                RequestSpan.finish(span, method: request.method.rawValue, route: route, status: 500)
+                throw error
+            }
+        }
+    }
+
+    /// `routed` hears the route's template (for the request's span).
+    private func envelope(_ request: Request, _ context: Context, _ next: (Request, Context) async throws -> Response, traceID: String?,
+                          routed: (String?) -> Void = { _ in }) async throws -> Response {
         let start = ContinuousClock.now
         var context = context
         let request = ClientOrigin.apply(request, &context, proxies: proxies)
         // The access and error logs name the request ID themselves, on the logger as it was before a proxy's ID joined it.
         let logger = context.logger
-        let id = RequestID.assign(request, &context)
+        let id = RequestID.assign(request, &context, traceID: traceID)
+        defer { routed(context.endpointPath) }
         var response: Response
         do {
             do {

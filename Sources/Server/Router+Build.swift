@@ -12,7 +12,8 @@ public func buildRouter(_ deps: ServerDependencies) -> Router<OnwardRequestConte
     let routes = RouteTable()
     router.add(middleware: RequestEnvelopeMiddleware(proxies: deps.settings.trustedProxies, bodyLimit: BodyLimit(maxBytes: deps.settings.maxBodyBytes),
                                                      methodNotAllowed: MethodNotAllowed(routes: routes),
-                                                     errors: ErrorResponses(page: pages.errorPage), metrics: deps.metrics))
+                                                     errors: ErrorResponses(page: pages.errorPage), metrics: deps.metrics,
+                                                     tracing: deps.settings.tracing))
     HealthRoutes(deps: deps).add(to: router)
     let api = router.group("").add(middleware: RateLimitMiddleware(limiter: RateLimiter(deps.settings.rateLimit)))
     APIRoutes(deps: deps).add(to: api)

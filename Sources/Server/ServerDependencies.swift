@@ -30,6 +30,9 @@ public struct ServerDependencies: Sendable {
         public var operatorToken: String?
         /// How often a live trip map looks again for shares that ended.
         public var tripRecheck: Duration = .seconds(5)
+        /// Whether spans are exported (`trace_endpoint`): each request then has one, and its ID is the trace's.
+        /// Off, the request path takes no span at all.
+        public var tracing = false
 
         public init() {}
     }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Storage
+import Tracing
 
 /// Queries and transactions on the pool for a repository, with database errors turned into a
 /// `StorageError` that names the database (never its password) and the operation, never a PostgresNIO type.
@@ -13,7 +14,7 @@ struct PostgresAccess: Sendable {
 
     /// The rows a query answers, all read.
     func rows(_ what: String, _ query: PostgresQuery) async throws(StorageError) -> [PostgresRow] {
-        do { return try await client.query(query, logger: logger).collect() } catch { throw failure(what, error) }
+        do { return try await traced(what) { try await client.query(query, logger: logger).collect() } } catch { throw failure(what, error) }
     }
 
     /// The rows a query answers, each read by `read`; a row that does not read is a `StorageError` too.
@@ -30,10 +31,21 @@ struct PostgresAccess: Sendable {
     /// Runs `body` in one transaction on one connection: committed when it returns, rolled back when it throws.
     func transaction<T: Sendable>(_ what: String, _ body: (Transaction) async throws -> T) async throws(StorageError) -> T {
         do {
-            return try await client.withTransaction(logger: logger) { connection in
-                try await body(Transaction(connection: connection, logger: logger))
+            return try await traced(what) {
+                try await client.withTransaction(logger: logger) { connection in
+                    try await body(Transaction(connection: connection, logger: logger))
+                }
             }
         } catch { throw failure(what, error) }
+    }
+
+    /// A span for the call, in the trace of whatever asked (the no-op tracer's when spans are not exported).
+    /// It names the operation, never the query's text or values.
+    private func traced<T>(_ what: String, _ call: () async throws -> T) async throws -> T {
+        try await withSpan("postgresql \(what)", ofKind: .client) { span in
+            span.attributes["db.system.name"] = "postgresql"
+            return try await call()
+        }
     }
 
     /// A connection inside a transaction.

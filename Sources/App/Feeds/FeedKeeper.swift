@@ -6,6 +6,7 @@ import Logging
 import OnwardCore
 import Storage
 import Timetable
+import Tracing
 
 /// Keeps the configured static feeds current: looks for a new version of each (a conditional
 /// request to its URL, or its file's modification time), imports it with the others exactly as
@@ -296,6 +297,21 @@ actor FeedKeeper {
     /// checks each new version, keeps the result in the data folder and makes it current.
     private func accept(_ candidates: [String: Candidate]) async throws(SourceError) -> ServedTimetable {
         let started = ContinuousClock.now
+        let span = startSpan("feeds import and check")
+        span.attributes["onward.feeds"] = candidates.keys.sorted().joined(separator: ", ")
+        defer { span.end() }
+        do {
+            let served = try await importAndKeep(candidates, started: started)
+            span.attributes["onward.timetable.trips"] = served.timetable.tripCount
+            return served
+        } catch {
+            span.recordError(error)
+            span.setStatus(SpanStatus(code: .error, message: error.message))
+            throw error
+        }
+    }
+
+    private func importAndKeep(_ candidates: [String: Candidate], started: ContinuousClock.Instant) async throws(SourceError) -> ServedTimetable {
         let sources = feeds.map { feed in
             candidates[feed.name]?.source ?? {
                 switch feed.location {

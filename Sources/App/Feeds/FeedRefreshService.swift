@@ -6,6 +6,8 @@ import OnwardCore
 import ServiceLifecycle
 import Services
 import Synchronization
+import Timetable
+import Tracing
 
 /// Checks the static feeds for new versions for as long as the server runs: on its schedule
 /// (`feed_refresh`; files are looked at every 10 seconds at most, which costs a `stat`), and at
@@ -31,9 +33,15 @@ final class FeedRefreshService: Service, TimetableRefreshing, Sendable {
     private let announce: (@Sendable (RelayMessage) -> Void)?
     /// Whether this server checks the feeds now: always when alone; the leader's when servers share a database.
     private let leading: Atomic<Bool>
-    /// Checks asked for, waiting for the loop.
-    private let asked: AsyncStream<FeedKeeper.Scope>
-    private let ask: AsyncStream<FeedKeeper.Scope>.Continuation
+    /// Checks asked for, waiting for the loop, each with the trace it was asked in (an operator's request,
+    /// another server's announcement), so the check shows in that trace.
+    private let asked: AsyncStream<Asked>
+    private let ask: AsyncStream<Asked>.Continuation
+
+    struct Asked: Sendable {
+        var scope: FeedKeeper.Scope
+        var context: ServiceContext?
+    }
 
     init(keeper: FeedKeeper, writer: RealtimeWriter, refreshSeconds: Int, logger: Logger,
          announce: (@Sendable (RelayMessage) -> Void)? = nil, followInterval: Duration = .seconds(30)) {
@@ -42,7 +50,7 @@ final class FeedRefreshService: Service, TimetableRefreshing, Sendable {
         fileInterval = keeper.feeds.contains { !$0.isURL } && refreshSeconds > 0 ? .seconds(min(refreshSeconds, 10)) : nil
         self.followInterval = announce == nil ? nil : followInterval
         leading = Atomic(announce == nil)
-        (asked, ask) = AsyncStream.makeStream(of: FeedKeeper.Scope.self, bufferingPolicy: .bufferingNewest(8))
+        (asked, ask) = AsyncStream.makeStream(of: Asked.self, bufferingPolicy: .bufferingNewest(8))
     }
 
     var feedNames: [String] { keeper.feeds.map(\.name) }
@@ -60,24 +68,38 @@ final class FeedRefreshService: Service, TimetableRefreshing, Sendable {
     /// another server's announcement all come to. Returns whether a new version went into service.
     @discardableResult
     func refresh(_ scope: FeedKeeper.Scope) async -> Bool {
-        let served = await keeper.check(scope)
-        if let served {
-            let started = ContinuousClock.now
-            await writer.serve(served)
-            logger.notice("the new timetable is in service", metadata: ["swap_seconds": .string(FeedKeeper.seconds(ContinuousClock.now - started))])
-            // What this server fetched, the others load from the database.
-            if scope != .shared { announce?(.timetable) }
+        await withSpan(scope == .shared ? "feeds load stored version" : "feeds check") { span in
+            let served = await keeper.check(scope)
+            span.attributes["onward.feeds.accepted"] = served != nil
+            if let served {
+                // Journeys are being asked: the new timetable's planner is built now, off the request path, not by
+                // the first journey after the swap (which, with every request arriving meanwhile, would wait for it).
+                if await writer.store.current.served.hasPlanner {
+                    await withSpan("feeds build planner") { _ in await BlockingWork.run { _ = served.planner } }
+                }
+                let started = ContinuousClock.now
+                await withSpan("feeds swap") { span in
+                    await writer.serve(served)
+                    span.attributes["onward.timetable.trips"] = served.timetable.tripCount
+                }
+                logger.notice("the new timetable is in service", metadata: ["swap_seconds": .string(FeedKeeper.seconds(ContinuousClock.now - started))])
+                // What this server fetched, the others load from the database.
+                if scope != .shared { announce?(.timetable) }
+            }
+            for check in await keeper.checks { await writer.record(check) }
+            return served != nil
         }
-        for check in await keeper.checks { await writer.record(check) }
-        return served != nil
     }
+
+    /// Asks the loop for a check, in the trace of the caller.
+    private func askCheck(_ scope: FeedKeeper.Scope) { ask.yield(Asked(scope: scope, context: ServiceContext.current)) }
 
     /// What another server announced: a version it stored (load it), or an operator's request (the leader checks).
     var sharing: LiveRelay.TimetableSharing {
-        LiveRelay.TimetableSharing(stored: { [ask] in ask.yield(.shared) },
+        LiveRelay.TimetableSharing(stored: { [weak self] in self?.askCheck(.shared) },
                                    checkAsked: { [weak self] feed in
                                        guard let self, self.leading.load(ordering: .relaxed) else { return }
-                                       self.ask.yield(feed.map(FeedKeeper.Scope.feed) ?? .all)
+                                       self.askCheck(feed.map(FeedKeeper.Scope.feed) ?? .all)
                                    })
     }
 
@@ -91,15 +113,19 @@ final class FeedRefreshService: Service, TimetableRefreshing, Sendable {
         await cancelWhenGracefulShutdown {
             for check in await self.keeper.checks { await self.writer.record(check) }
             // Started on a kept version: its sources are looked at now, not a schedule's period later.
-            if self.announce == nil, await !self.keeper.checkedRecently { self.ask.yield(.all) }
+            if self.announce == nil, await !self.keeper.checkedRecently { self.askCheck(.all) }
             await withTaskGroup(of: Void.self) { group in
                 // Alone, this server keeps the schedule; sharing a database, the leader does (`lead()`).
                 if self.announce == nil { group.addTask { await self.schedule() } }
                 if let every = self.followInterval { group.addTask { await self.every(every, ask: .shared) } }
                 group.addTask {
-                    for await scope in self.asked {
+                    for await asked in self.asked {
                         if Task.isCancelled { return }
-                        await self.refresh(scope)
+                        if let context = asked.context {
+                            _ = await ServiceContext.withValue(context) { await self.refresh(asked.scope) }
+                        } else {
+                            await self.refresh(asked.scope)
+                        }
                     }
                 }
                 await group.next()
@@ -114,8 +140,8 @@ final class FeedRefreshService: Service, TimetableRefreshing, Sendable {
         defer { leading.store(false, ordering: .relaxed) }
         // A new leader first brings itself to what the last one stored, then checks the sources (unless it just
         // did, starting): the last leader may have stopped mid-fetch.
-        ask.yield(.shared)
-        if await !keeper.checkedRecently { ask.yield(.all) }
+        askCheck(.shared)
+        if await !keeper.checkedRecently { askCheck(.all) }
         await schedule()
     }
 
@@ -133,7 +159,7 @@ final class FeedRefreshService: Service, TimetableRefreshing, Sendable {
     private func every(_ period: Duration, ask scope: FeedKeeper.Scope) async {
         while !Task.isCancelled {
             do { try await Task.sleep(for: period) } catch { return }
-            ask.yield(scope)
+            askCheck(scope)
         }
     }
 }

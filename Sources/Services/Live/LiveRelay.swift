@@ -5,6 +5,7 @@ import OnwardCore
 import ServiceLifecycle
 import Storage
 import Synchronization
+import Tracing
 import Trips
 
 /// What one server tells the others sharing its database, so each announces the change to its own
@@ -31,6 +32,26 @@ public enum RelayMessage: Sendable, Hashable, Codable {
     case timetableCheckAsked(feed: String?)
 }
 
+extension RelayMessage {
+    /// What kind of change it is, to name its span (never its IDs: a commute's is a secret).
+    var kind: String {
+        switch self {
+        case .routes: "routes"
+        case .accountClosed: "account closed"
+        case .sessionEnded: "session ended"
+        case .position: "position"
+        case .members: "members"
+        case .event: "event"
+        case .chat: "chat"
+        case .broadcast: "broadcast"
+        case .commute: "commute"
+        case .feed: "realtime feed stored"
+        case .timetable: "timetable stored"
+        case .timetableCheckAsked: "timetable check asked"
+        }
+    }
+}
+
 /// How relay messages travel between servers (PostgreSQL's LISTEN/NOTIFY; see App).
 public protocol RelayTransport: Sendable {
     /// Sends a text to every server listening (this one too); returns once the database has it.
@@ -47,14 +68,23 @@ public final class LiveRelay: Service, Sendable {
     /// This server, so it skips what it sent itself.
     let origin = UUID().uuidString
     private let transport: any RelayTransport
-    private let outgoing: AsyncStream<RelayMessage>.Continuation
-    private let queued: AsyncStream<RelayMessage>
+    private let outgoing: AsyncStream<Outgoing>.Continuation
+    private let queued: AsyncStream<Outgoing>
     private let receivers = Mutex<Receivers?>(nil)
     private let logger: Logger
 
     struct Envelope: Codable {
         var from: String
         var message: RelayMessage
+        /// The trace the change was made in (W3C Trace Context fields), when spans are exported: the
+        /// receiver's work joins it, so one request shows as one trace across servers.
+        var trace: [String: String]?
+    }
+
+    /// A change waiting to be sent, with the trace it was announced in.
+    struct Outgoing: Sendable {
+        var message: RelayMessage
+        var context: ServiceContext?
     }
 
     /// Where what other servers announce is read and announced here.
@@ -99,7 +129,7 @@ public final class LiveRelay: Service, Sendable {
     }
 
     /// Queues a change for the other servers, in order (the hubs call it; never waits).
-    public func announce(_ message: RelayMessage) { outgoing.yield(message) }
+    public func announce(_ message: RelayMessage) { outgoing.yield(Outgoing(message: message, context: ServiceContext.current)) }
 
     /// Where a hub keeps the relay it announces through, once servers share a database (none before).
     final class Slot: Sendable {
@@ -130,9 +160,11 @@ public final class LiveRelay: Service, Sendable {
     private func sendQueued() async {
         let encoder = JSONEncoder()
         var failures = 0
-        for await message in queued {
+        for await item in queued {
             do {
-                let text = String(decoding: try encoder.encode(Envelope(from: origin, message: message)), as: UTF8.self)
+                let trace = TracePropagation.fields(of: item.context)
+                let envelope = Envelope(from: origin, message: item.message, trace: trace.isEmpty ? nil : trace)
+                let text = String(decoding: try encoder.encode(envelope), as: UTF8.self)
                 try await transport.send(text)
                 failures = 0
             } catch {
@@ -162,7 +194,14 @@ public final class LiveRelay: Service, Sendable {
         }
         guard envelope.from != origin, let receivers = receivers.withLock({ $0 }) else { return }
         do {
-            try await apply(envelope.message, receivers)
+            if let trace = envelope.trace {
+                // Sent from within a trace: what this server does of it is part of the same one.
+                try await withSpan("relay \(envelope.message.kind)", context: TracePropagation.context(from: trace), ofKind: .consumer) { _ in
+                    try await apply(envelope.message, receivers)
+                }
+            } else {
+                try await apply(envelope.message, receivers)
+            }
         } catch {
             logger.warning("a live change from another server could not be read", metadata: ["error": "\(error)"])
         }
