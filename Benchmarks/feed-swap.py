@@ -19,62 +19,30 @@ swap (import, keep and swap seconds). Nothing it writes is kept: a temporary fol
 import argparse
 import csv
 import http.server
-import io
 import json
 import os
 import pathlib
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 import urllib.request
-import zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-
-
-def moved_on(files):
-    """The calendars (and feed_info's end) ending two years from now, in place."""
-    far = time.strftime("%Y%m%d", time.gmtime(time.time() + 2 * 365 * 86400))
-    cal = files["calendar.txt"].decode("utf-8-sig").splitlines()
-    header = cal[0].split(",")
-    end = header.index("end_date")
-    cal = [cal[0]] + [",".join(r[:end] + [far] + r[end + 1:]) for r in (line.split(",") for line in cal[1:] if line)]
-    files["calendar.txt"] = ("\n".join(cal) + "\n").encode()
-    if "feed_info.txt" in files:
-        rows = list(csv.reader(io.StringIO(files["feed_info.txt"].decode("utf-8-sig"))))
-        if "feed_end_date" in rows[0]:
-            i = rows[0].index("feed_end_date")
-            for r in rows[1:]:
-                r[i] = far
-        out = io.StringIO()
-        csv.writer(out).writerows(rows)
-        files["feed_info.txt"] = out.getvalue().encode()
+# The versions are made as the multi-instance test makes them.
+sys.path.insert(0, str(ROOT / "Tests" / "MultiInstance"))
+import feed_versions  # noqa: E402
 
 
 def versions_from_zip(src, folder):
     """v1: the calendars ending two years on; v2: v1 with every trip renamed."""
-    z = zipfile.ZipFile(src)
-    files = {n: z.read(n) for n in z.namelist()}
-    moved_on(files)
-
-    def write(path, contents):
-        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
-            for n, data in contents.items():
-                out.writestr(n, data)
-
-    write(folder / "v1.zip", files)
-    two = dict(files)
-    for name, column in (("trips.txt", "trip_id"), ("stop_times.txt", "trip_id")):
-        text = files[name].decode("utf-8-sig").splitlines()
-        i = text[0].split(",").index(column)
-        text = [text[0]] + [",".join(p[:i] + [p[i] + "-v2"] + p[i + 1:]) for p in (line.split(",") for line in text[1:] if line)]
-        two[name] = ("\n".join(text) + "\n").encode()
-    write(folder / "v2.zip", two)
-    stops = list(csv.DictReader(io.StringIO(files["stops.txt"].decode("utf-8-sig"))))
-    return stops[0]["stop_id"]
+    files = feed_versions.moved_on(feed_versions.read(src))
+    feed_versions.write(folder / "v1.zip", files)
+    feed_versions.write(folder / "v2.zip", feed_versions.renamed(files, "-v2"))
+    return feed_versions.first_stop(files)
 
 
 def serve_folder(folder):
@@ -114,7 +82,7 @@ def main():
             feed = work / "feed"
             shutil.copytree(a.folder, feed)
             small = {n: (feed / n).read_bytes() for n in ("calendar.txt", "feed_info.txt") if (feed / n).exists()}
-            moved_on(small)
+            small = feed_versions.moved_on(small)
             for n, data in small.items():
                 (feed / n).write_bytes(data)
             first_stop = next(csv.DictReader(open(feed / "stops.txt", encoding="utf-8-sig")))["stop_id"]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The multi-instance test: two `onward serve` processes (the debug build) on one PostgreSQL behind
-# nginx, one killed with SIGKILL under load (Tests/MultiInstance). Needs ONWARD_TEST_POSTGRES_URL
-# (Scripts/test.sh starts a throwaway cluster), nginx and websocket-client; skipped with a message
+# The multi-instance tests: two `onward serve` processes (the debug build) on one PostgreSQL behind
+# nginx, one killed with SIGKILL under load; two keeping one feed current under wrk's load, traced
+# (Tests/MultiInstance). Needs ONWARD_TEST_POSTGRES_URL (Scripts/test.sh starts a throwaway cluster),
+# nginx, wrk, websocket-client and opentelemetry-proto; skipped with a message
 # without them, unless ONWARD_REQUIRE_POSTGRES=1 (as in CI), when that is a failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."

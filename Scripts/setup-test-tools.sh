@@ -1,6 +1,6 @@
 # Sourced by Scripts/test.sh: installs what the tests need, where it can, and says what it could not.
 #  - Debian packages (Chromium and its driver for the browser tests, PostgreSQL for the storage and
-#    scale-out tests, nginx for the scale-out test), when running as root with apt-get;
+#    scale-out tests, nginx for the scale-out tests, wrk for the load under the feed swap), when running as root with apt-get;
 #  - the Python tools of Scripts/test-requirements.txt (and axe-core's package, without its Playwright)
 #    in a virtual environment of the project's own, .venv-test, put first on PATH.
 # A stage whose tools are still missing is skipped with a message saying what to install (or fails,
@@ -11,6 +11,7 @@ setup_debian_packages() {
   { command -v chromium && command -v chromedriver; } >/dev/null 2>&1 || need+=(chromium chromium-driver)
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
   command -v nginx >/dev/null 2>&1 || need+=(nginx-light)
+  command -v wrk >/dev/null 2>&1 || need+=(wrk)
   [ ${#need[@]} -eq 0 ] && return 0
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
     echo "setup: not installing ${need[*]} (needs root and apt-get); install them for the stages that use them" >&2
