@@ -82,6 +82,7 @@ public enum ServerApplication {
         // Before the server listens, so a commute in progress answers from the first request.
         try await commutes.load()
         services.append(commutes)
+        feedRefresh?.afterEachSwap { commutes.timetableReplaced() }
         let people = PeopleService(repository: database.people, telegramBotToken: config.telegramBotToken,
                                    telegramBotUsername: config.telegramBotUsername, now: now)
         _ = try await database.people.removeExpiredSessions(before: now())

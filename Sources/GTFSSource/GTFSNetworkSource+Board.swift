@@ -46,9 +46,7 @@ extension GTFSNetworkSource {
     public func service(_ request: SourceServiceRequest) async throws(SourceError) -> SourceService {
         let state = store.current
         let tt = state.timetable
-        guard let trip = tt.lookupTrip(id: request.serviceID).found else {
-            throw missing(request.serviceID, "trip")
-        }
+        let trip = try trip(request.serviceID, in: state)
         let zone = tt.tripTimeZoneIdentifier(trip)
         let today = LocalTime(request.now, in: TimeZone(identifier: zone) ?? .gmt).date
         let day = request.date ?? (tt.runs(trip, on: today) ? today : tt.serviceDates(of: trip).first { $0 > today } ?? today)
@@ -93,7 +91,7 @@ extension GTFSNetworkSource {
             zone = tt.agencies.first { $0.id == info.agencyID }?.timeZone ?? zone
             select = { $0.serviceAlerts(route: info.id, trip: nil, at: $1) }
         case .service(let id):
-            guard let t = tt.lookupTrip(id: id).found else { throw missing(id, "trip") }
+            let t = try trip(id, in: state)
             let canonical = tt.tripIdentifier(t)
             zone = tt.tripTimeZoneIdentifier(t)
             select = { $0.serviceAlerts(route: nil, trip: canonical, at: $1) }

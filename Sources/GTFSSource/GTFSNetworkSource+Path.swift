@@ -10,10 +10,10 @@ extension GTFSNetworkSource {
     /// The part of the trip's shape between the points nearest its two stops, from the first stop to the second.
     /// The second is looked for after the first, so a line that doubles back (a loop) is cut the way the trip goes.
     public func path(serviceID: String, from: PathPoint, to: PathPoint) -> [PathPoint]? {
-        let served = store.snapshot.state.served
-        let tt = served.timetable, shapes = served.shapes
+        let state = store.snapshot.state
+        let tt = state.served.timetable, shapes = state.served.shapes
         // A timetable made without its feed's shapes (`shapes` empty) has none to give.
-        guard let trip = tt.lookupTrip(id: serviceID).found, let shape = tt.shapeIndex(of: trip), shape < shapes.count else { return nil }
+        guard let trip = try? trip(serviceID, in: state), let shape = tt.shapeIndex(of: trip), shape < shapes.count else { return nil }
         let points = shapes.points(ofShape: shape).map { PathPoint(latitude: $0.latitude, longitude: $0.longitude) }
         guard points.count >= 2 else { return nil }
         func nearest(_ p: PathPoint, in range: Range<Int>) -> Int? {

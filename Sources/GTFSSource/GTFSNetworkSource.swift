@@ -77,6 +77,15 @@ public final class GTFSNetworkSource: TransitSource {
         return s
     }
 
+    /// The trip with this ID; or, when the agency's new timetable renamed it (a trip that runs exactly as it
+    /// did, under another ID), that trip, so what was saved on the old ID keeps its live times.
+    func trip(_ id: String, in state: NetworkState) throws(SourceError) -> TripIndex {
+        let tt = state.timetable
+        if let t = tt.lookupTrip(id: id).found { return t }
+        if let successor = state.served.retired.successor(ofTrip: id), let t = tt.lookupTrip(id: successor).found { return t }
+        throw missing(id, "trip")
+    }
+
     /// Why an ID is not in the timetable: it never was (not found), or an earlier version had it
     /// and the one in service dropped it (no longer scheduled, naming that version).
     func missing(_ id: String, _ kind: String) -> SourceError {

@@ -8,6 +8,10 @@ import Timetable
 public struct RetiredIDs: Sendable, Hashable, Codable {
     /// Canonical ID → the version that dropped it, as `version(_:)` writes it (sorting by when it was fetched).
     public private(set) var dropped: [String: String] = [:]
+    /// A dropped trip's ID → the ID of the trip in service that runs exactly as it did (route, stops, times,
+    /// frequencies: `TripFingerprint`): the agency renamed it. A commute or a saved service on the old ID
+    /// follows the new one, live times and all, rather than losing them.
+    public private(set) var renamed: [String: String] = [:]
 
     /// How a dropping version is remembered: "2026-11-27T16:35:15Z halifax 2c5fb348f441".
     public static func version(_ v: FeedVersion) -> String { "\(LocalTime(v.fetchedAt, in: .gmt).iso8601) \(v.feed) \(v.shortHash)" }
@@ -28,6 +32,18 @@ public struct RetiredIDs: Sendable, Hashable, Codable {
     public subscript(id: String) -> String? { dropped[id] }
     public var count: Int { dropped.count }
 
+    /// The trip in service a dropped trip was renamed to, when there is one.
+    public func successor(ofTrip id: String) -> String? { renamed[id] }
+
+    enum CodingKeys: String, CodingKey { case dropped, renamed }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        dropped = try c.decode([String: String].self, forKey: .dropped)
+        // Kept by a version that did not know renames: none.
+        renamed = try c.decodeIfPresent([String: String].self, forKey: .renamed) ?? [:]
+    }
+
     /// These, with what `old` had and `new` has not added, and without what `new` has again.
     public func adding(from old: Timetable, to new: Timetable, droppedBy version: String) -> RetiredIDs {
         let kept = Set(new.allStops.map(new.stopIDString)).union((0..<UInt32(new.tripCount)).map { new.tripIdentifier(TripIndex(raw: $0)) })
@@ -42,6 +58,29 @@ public struct RetiredIDs: Sendable, Hashable, Codable {
             let newest = next.dropped.sorted { $0.value > $1.value }.prefix(Self.limit)
             next.dropped = Dictionary(uniqueKeysWithValues: newest.map { ($0.key, $0.value) })
         }
+        next.renamed = renames(from: old, to: new, kept: kept, still: next.dropped)
         return next
+    }
+
+    /// Each trip `old` had and `new` has not, to the one trip of `new` with its fingerprint; and each earlier
+    /// rename carried on to where its trip went now. A fingerprint two trips of `new` share names neither.
+    private func renames(from old: Timetable, to new: Timetable, kept: Set<String>, still dropped: [String: String]) -> [String: String] {
+        var byFingerprint: [TripFingerprint: String?] = [:]
+        for t in 0..<UInt32(new.tripCount) {
+            let trip = TripIndex(raw: t)
+            guard let f = new.fingerprint(of: trip) else { continue }
+            if byFingerprint[f] == nil { byFingerprint[f] = .some(new.tripIdentifier(trip)) } else { byFingerprint[f] = .some(nil) }
+        }
+        var now: [String: String] = [:]
+        for t in 0..<UInt32(old.tripCount) {
+            let trip = TripIndex(raw: t), id = old.tripIdentifier(trip)
+            guard !kept.contains(id), let f = old.fingerprint(of: trip), let successor = byFingerprint[f] ?? nil else { continue }
+            now[id] = successor
+        }
+        var carried: [String: String] = [:]
+        for (id, successor) in renamed where dropped[id] != nil {
+            if kept.contains(successor) { carried[id] = successor } else if let next = now[successor] { carried[id] = next }
+        }
+        return carried.merging(now) { _, latest in latest }
     }
 }

@@ -12,14 +12,17 @@ import TransitSources
 @Suite("feed versions: acceptance and end dates")
 struct FeedAcceptanceTests {
     /// `stops` stops and one trip per stop pair, running every day of `from`…`to` (YYYYMMDD), in Halifax's zone.
-    static func feed(stops: Int, from: String = "20251101", to: String = "20251231", feedInfoEnd: String? = nil) throws -> Timetable {
+    /// A line of `stops` stops with one trip between each two (`trip` + n, leaving at 08:00, arriving at 08:`minute`).
+    static func feed(stops: Int, from: String = "20251101", to: String = "20251231", feedInfoEnd: String? = nil,
+                     trip: String = "T", minute: Int = 10) throws -> Timetable {
         var files = [
             "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\n" + (0..<stops).map { "S\($0),Stop \($0),44.6\($0),-63.5\($0)" }.joined(separator: "\n"),
             "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nR,A,1,One,3",
             "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nALL,1,1,1,1,1,1,1,\(from),\(to)",
-            "trips.txt": "route_id,service_id,trip_id\n" + (1..<stops).map { "R,ALL,T\($0)" }.joined(separator: "\n"),
+            "trips.txt": "route_id,service_id,trip_id\n" + (1..<stops).map { "R,ALL,\(trip)\($0)" }.joined(separator: "\n"),
             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
-                + (1..<stops).map { "T\($0),08:00:00,08:00:00,S\($0 - 1),1\nT\($0),08:10:00,08:10:00,S\($0),2" }.joined(separator: "\n"),
+                + (1..<stops).map { "\(trip)\($0),08:00:00,08:00:00,S\($0 - 1),1\n\(trip)\($0),08:\(minute):00,08:\(minute):00,S\($0),2" }
+                .joined(separator: "\n"),
         ]
         if let feedInfoEnd {
             files["feed_info.txt"] = "feed_publisher_name,feed_publisher_url,feed_lang,feed_start_date,feed_end_date,feed_version\nHT,https://example.org,en,\(from),\(feedInfoEnd),v7"
@@ -104,5 +107,25 @@ struct FeedAcceptanceTests {
         #expect(RetiredIDs.describe(retired["halifax:T3"]!) == "halifax's version 2c5fb348f441 (fetched 2025-11-27T16:00:00+00:00)")
         let back = retired.adding(from: new, to: old, droppedBy: "2025-11-28T00:00:00+00:00 halifax ffffffffffff")
         #expect(back.count == 0)
+    }
+
+    @Test("a trip renamed by a new version (the same route, stops and times under another ID) is followed to its new ID, across versions")
+    func renamed() throws {
+        let v1 = try Self.feed(stops: 5), v2 = try Self.feed(stops: 5, trip: "N")
+        let r2 = RetiredIDs().adding(from: v1, to: v2, droppedBy: "2025-11-27T00:00:00+00:00 halifax 222222222222")
+        #expect(r2.successor(ofTrip: "halifax:T1") == "halifax:N1" && r2.successor(ofTrip: "halifax:T4") == "halifax:N4")
+        // Stops are not renamed trips; a stop kept is not retired.
+        #expect(r2.successor(ofTrip: "halifax:S1") == nil && r2["halifax:T1"] != nil)
+        // Renamed again, running the same: the first name follows to the newest.
+        let v3 = try Self.feed(stops: 5, trip: "M")
+        let r3 = r2.adding(from: v2, to: v3, droppedBy: "2025-11-28T00:00:00+00:00 halifax 333333333333")
+        #expect(r3.successor(ofTrip: "halifax:T1") == "halifax:M1" && r3.successor(ofTrip: "halifax:N1") == "halifax:M1")
+        // Renamed with other times: not the same train; the old IDs are no longer scheduled, with nothing to follow.
+        let v4 = try Self.feed(stops: 5, trip: "L", minute: 12)
+        let r4 = r3.adding(from: v3, to: v4, droppedBy: "2025-11-29T00:00:00+00:00 halifax 444444444444")
+        #expect(r4.successor(ofTrip: "halifax:T1") == nil && r4.successor(ofTrip: "halifax:M1") == nil && r4["halifax:M1"] != nil)
+        // What a version before renames kept still reads.
+        let kept = try JSONDecoder().decode(RetiredIDs.self, from: Data(#"{"dropped": {"halifax:T9": "2025-11-27T00:00:00+00:00 halifax 1"}}"#.utf8))
+        #expect(kept["halifax:T9"] != nil && kept.successor(ofTrip: "halifax:T9") == nil)
     }
 }

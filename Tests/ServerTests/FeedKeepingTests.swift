@@ -32,15 +32,15 @@ struct FeedKeepingTests {
         var v1: Data, v2: Data, v3: Data
     }
 
-    /// Version 1: Halifax as published. Version 2: every trip renamed `ID-v2`, the calendars
-    /// ending on 30 November instead of 16 November, and one stop renamed. Version 3: version 2 with a stop time naming a
-    /// trip trips.txt lacks (a broken reference).
+    /// Version 1: Halifax as published. Version 2: every trip renamed `ID-v2` but one, dropped (`droppedTrip`), the
+    /// calendars ending on 30 November instead of 16 November, and one stop renamed. Version 3: version 2 with a stop
+    /// time naming a trip trips.txt lacks (a broken reference).
     static let versions = Result<Versions, any Error> {
         let v1 = try Data(contentsOf: Fixtures.gtfs("halifax-transit-2025-08"))
         let files = try unzip(v1)
         var two = files
-        two["trips.txt"] = renameTrips(files["trips.txt"]!, column: 2)
-        two["stop_times.txt"] = renameTrips(files["stop_times.txt"]!, column: 0)
+        two["trips.txt"] = renameTrips(dropping(droppedTrip, files["trips.txt"]!, column: 2), column: 2)
+        two["stop_times.txt"] = renameTrips(dropping(droppedTrip, files["stop_times.txt"]!, column: 0), column: 0)
         two["stops.txt"] = Data(String(decoding: files["stops.txt"]!, as: UTF8.self)
             .replacingOccurrences(of: "North St Before Brunswick St", with: "North St at the New Stand").utf8)
         for name in ["calendar.txt", "feed_info.txt"] {
@@ -70,6 +70,18 @@ struct FeedKeepingTests {
             }
         }
         return try #require(archive.data)
+    }
+
+    /// The first trip of route 1 (05:49 from Spring Garden), left out of version 2.
+    static let droppedTrip = "3785019"
+
+    /// The rows whose trip ID (in column `column`) is not `trip`.
+    static func dropping(_ trip: String, _ csv: Data, column: Int) -> Data {
+        // Split on the bytes: Swift's characters take the feed's "\r\n" as one.
+        let lines = csv.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let kept = lines.filter { $0.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).dropFirst(column).first.map { Data($0) } != Data(trip.utf8) }
+        #expect(kept.count < lines.count)
+        return Data(kept.joined(separator: [UInt8(ascii: "\n")]))
     }
 
     /// Each row's trip ID (in column `column`) with `-v2` after it.
@@ -212,22 +224,36 @@ struct FeedKeepingTests {
                 // The map's transit layer is version 2's.
                 let map = String(buffer: try await PeopleAPITests.send(client, .get, "/maps/transit.geojson").body)
                 #expect(map.contains("North St at the New Stand") && !map.contains("North St Before Brunswick St"))
-                // The old trip ID is a clear state, naming the version that dropped it; the renamed one answers.
-                let gone = try await PeopleAPITests.send(client, .get, "/api/v1/services/\(oldTrip)?date=2025-11-06")
+                // A dropped trip's ID is a clear state, naming the version that dropped it.
+                let gone = try await PeopleAPITests.send(client, .get, "/api/v1/services/halifax:\(Self.droppedTrip)?date=2025-11-06")
                 #expect(gone.status == .gone)
                 let problem = try PeopleAPITests.problem(gone)
                 #expect(problem.code == "no-longer-scheduled")
                 #expect(problem.detail.contains(String(Self.sha256(versions.v2).prefix(12))))
+                // A renamed trip (it runs as before under a new ID) answers as the new one, with its live times.
+                let renamed = try await PeopleAPITests.send(client, .get, "/api/v1/services/\(oldTrip)?date=2025-11-06")
+                #expect(renamed.status == .ok)
+                let service = try PeopleAPITests.decode(renamed, as: ServiceDTO.self)
+                #expect(service.tripId == oldTrip + "-v2")
+                #expect(service.calls.contains { $0.expectedDeparture != nil })
                 #expect(try await PeopleAPITests.send(client, .get, "/api/v1/services/\(oldTrip)-v2?date=2025-11-06").status == .ok)
                 // The saved route is as it was; its board answers from version 2, and the train on its stack is a clear state.
                 let after = try PeopleAPITests.decode(try await PeopleAPITests.send(client, .get, "/api/v1/me/routes", token: person), as: SavedRoutes.self)
                 #expect(after == before)
                 let board = try await PeopleAPITests.send(client, .get, "/api/v1/stops/halifax:7605/departures?date=2025-11-06&time=17:00")
                 #expect(board.status == .ok && String(buffer: board.body).contains("-v2"))
-                // The commute goes on.
-                let still = try await PeopleAPITests.send(client, .get, "/api/v1/commutes/\(commuteID)")
-                #expect(still.status == .ok)
-                #expect(try PeopleAPITests.decode(still, as: CommuteDTO.self).status == "active")
+                // The commute goes on, and its clock's next step (each second) takes its train's live times under the train's new ID.
+                var going: CommuteDTO
+                let deadline = ContinuousClock.now + .seconds(10)
+                repeat {
+                    let still = try await PeopleAPITests.send(client, .get, "/api/v1/commutes/\(commuteID)")
+                    #expect(still.status == .ok)
+                    going = try PeopleAPITests.decode(still, as: CommuteDTO.self)
+                    if going.journey.legs.first(where: { $0.tripId == oldTrip })?.expectedDeparture != nil { break }
+                    try await Task.sleep(for: .milliseconds(100))
+                } while ContinuousClock.now < deadline
+                #expect(going.status == "active")
+                #expect(going.journey.legs.first { $0.tripId == oldTrip }?.expectedDeparture != nil)
 
                 // Unchanged: a conditional request answered 304, nothing imported.
                 let again = try await Self.refresh(client)

@@ -365,7 +365,9 @@ actor FeedKeeper {
         // What the new version dropped, for IDs people saved (told "no longer scheduled" rather than "no such ID").
         var retired = current?.retired ?? RetiredIDs()
         if let old = current?.timetable, let dropping = versions.first(where: { candidates[$0.feed] != nil }) {
-            retired = retired.adding(from: old, to: tt, droppedBy: RetiredIDs.version(dropping))
+            // On a thread of its own: it reads every trip of both versions (renames are found by their calls and times).
+            let before = retired, version = RetiredIDs.version(dropping)
+            retired = await BlockingWork.run { before.adding(from: old, to: tt, droppedBy: version) }
             try? folder.replace(folder.retiredURL, with: JSONEncoder().encode(retired))
         }
         let served = ServedTimetable(timetable: tt, shapes: result.shapes, versions: versions, retired: retired)

@@ -33,6 +33,8 @@ final class FeedRefreshService: Service, TimetableRefreshing, Sendable {
     private let announce: (@Sendable (RelayMessage) -> Void)?
     /// Whether this server checks the feeds now: always when alone; the leader's when servers share a database.
     private let leading: Atomic<Bool>
+    /// Told after each swap (the commutes ask their live times again).
+    private let swapped = Mutex<[@Sendable () -> Void]>([])
     /// Checks asked for, waiting for the loop, each with the trace it was asked in (an operator's request,
     /// another server's announcement), so the check shows in that trace.
     private let asked: AsyncStream<Asked>
@@ -83,6 +85,7 @@ final class FeedRefreshService: Service, TimetableRefreshing, Sendable {
                     span.attributes["onward.timetable.trips"] = served.timetable.tripCount
                 }
                 logger.notice("the new timetable is in service", metadata: ["swap_seconds": .string(FeedKeeper.seconds(ContinuousClock.now - started))])
+                for tell in swapped.withLock({ $0 }) { tell() }
                 // What this server fetched, the others load from the database.
                 if scope != .shared { announce?(.timetable) }
             }
@@ -90,6 +93,9 @@ final class FeedRefreshService: Service, TimetableRefreshing, Sendable {
             return served != nil
         }
     }
+
+    /// Calls `tell` after each new timetable goes into service.
+    func afterEachSwap(_ tell: @escaping @Sendable () -> Void) { swapped.withLock { $0.append(tell) } }
 
     /// Asks the loop for a check, in the trace of the caller.
     private func askCheck(_ scope: FeedKeeper.Scope) { ask.yield(Asked(scope: scope, context: ServiceContext.current)) }

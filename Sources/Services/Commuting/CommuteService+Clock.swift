@@ -23,7 +23,8 @@ extension CommuteService {
                     while !Task.isCancelled {
                         try await Task.sleep(for: .seconds(1))
                         if self.ticking.load(ordering: .relaxed) {
-                            for id in self.table.withLock({ Array($0.keys) }) { await self.step(id) }
+                            let changed = self.timetableChanged.exchange(false, ordering: .relaxed)
+                            for id in self.table.withLock({ Array($0.keys) }) { await self.step(id, timetableChanged: changed) }
                         }
                         sweep += 1
                         if sweep % 60 == 0 { await self.forgetExpired() }
@@ -50,13 +51,17 @@ extension CommuteService {
         return count
     }
 
+    /// A new timetable is in service: the live times of every commute are asked again at the next step.
+    public func timetableReplaced() { timetableChanged.store(true, ordering: .relaxed) }
+
     /// Hands the clock to one commute: the simulated traveller's positions due by now, deadlines
-    /// passed, new live times; then plans again after a missed change.
-    func step(_ id: String) async {
+    /// passed, new live times (at once when the timetable changed); then plans again after a missed change.
+    func step(_ id: String, timetableChanged: Bool = false) async {
         let real = now()
         guard let state = table.withLock({ $0[id] }), !state.isOver(at: real.adding(seconds: -60)) else { return }
         var journeyUpdate: Journey?
-        let refresh = state.simulation == nil && (state.refreshedAt.map { real.epochSeconds - $0.epochSeconds >= Self.refreshSeconds } ?? true)
+        let due = timetableChanged || (state.refreshedAt.map { real.epochSeconds - $0.epochSeconds >= Self.refreshSeconds } ?? true)
+        let refresh = state.simulation == nil && due
         if refresh {
             let fresh = await Queries(sources, now: real).refreshed(state.journey)
             if fresh != state.journey { journeyUpdate = fresh }

@@ -42,6 +42,9 @@ public final class CommuteService: Service, Sendable {
     /// Whether this server runs the commutes' clock (deadlines, simulations, live times): always alone,
     /// and the leader among servers sharing a database, so no alert is given twice.
     let ticking = Atomic<Bool>(true)
+    /// Set when a new timetable went into service: every commute's live times are asked again at the clock's next
+    /// step, not up to `refreshSeconds` later (a renamed train's live times come under its new ID).
+    let timetableChanged = Atomic<Bool>(false)
     /// Pushes leave in the order their alerts were given.
     let pushes: AsyncStream<(String, PushSubscription, Data)>.Continuation
     let pushQueue: AsyncStream<(String, PushSubscription, Data)>
