@@ -45,7 +45,12 @@ public enum ServerApplication {
         let saved = SavedFeeds(repository: database.realtimeFeeds, logger: logger)
         // Several servers on one PostgreSQL: live changes go between them, and each feed has one poller.
         let relay = database.postgres.map { LiveRelay(transport: PostgresRelay(notifications: PostgresNotifications(store: $0, logger: logger)), logger: logger) }
-        let started = try await TimetableStart.open(config, fetcher: fetcher, now: now, logger: logger, shared: database.postgres?.feedVersions)
+        // Servers starting together on one database with nothing kept: one fetches the feeds, the others load what it stored.
+        let firstVersion = database.postgres.map { postgres -> TimetableStart.Exclusively in
+            { work in try await PostgresLeadership(store: postgres, logger: logger, retry: .milliseconds(200)).exclusively("static feeds first version", work) }
+        }
+        let started = try await TimetableStart.open(config, fetcher: fetcher, now: now, logger: logger, shared: database.postgres?.feedVersions,
+                                                    exclusively: firstVersion)
         let loaded = started.loaded
         let network = try GTFSNetwork.open(loaded, options: .init(realtime: config.realtime, simulate: config.simulate, maxAge: config.maxAge,
                                                                    pollInterval: config.pollInterval, simulateInterval: config.simulateInterval),

@@ -33,6 +33,17 @@ public struct PostgresLeadership: Sendable {
         }
     }
 
+    /// Runs `work` once, while this server holds the lock for `job` (waiting while another does), then lets it go.
+    public func exclusively<T: Sendable>(_ job: String, _ work: @escaping @Sendable () async -> T) async throws -> T {
+        try await store.withOwnConnection { connection in
+            while try await !tryLock(job, connection) {
+                try await Task.sleep(for: retry)
+            }
+            // Closing the connection after releases the lock.
+            return await work()
+        }
+    }
+
     private func hold(_ job: String, on connection: PostgresConnection, _ lead: @escaping @Sendable () async -> Void) async throws {
         // Wait for the lock, trying every `retry`.
         while try await !tryLock(job, connection) {

@@ -369,4 +369,30 @@ struct SharedFeedTests {
             }
         }
     }
+
+    @Test("two servers starting together with nothing kept: the agency is asked once, and both serve what it answered")
+    func coldStartTogether() async throws {
+        let versions = try FeedKeepingTests.versions.get()
+        let gtfs = "/halifax/gtfs.zip"
+        try await TestPostgres.withDatabaseURL { url in
+            try await RecordedResponseServer.run { upstream in
+                upstream.route(.get, gtfs, reply: FeedKeepingTests.reply(versions.v1, etag: "\"v1\""))
+                upstream.route(.get, "/halifax/trip-updates.pb", reply: .init(body: try FeedKeepingTests.realtimeForV2.get()))
+                let folderA = try TemporaryFolder(), folderB = try TemporaryFolder()
+                defer { folderA.remove(); folderB.remove() }
+                var configA = FeedKeepingTests.configuration(upstream, dataDir: folderA.path)
+                configA.databaseURL = url
+                var configB = configA
+                configB.dataDir = folderB.path
+                let fetcherA = CountingFetcher(), fetcherB = CountingFetcher()
+                async let startingA = ServerApplication.build(configA, logger: FeedKeepingTests.quietLogger(), fetcher: fetcherA, now: { FeedKeepingTests.now })
+                async let startingB = ServerApplication.build(configB, logger: FeedKeepingTests.quietLogger(), fetcher: fetcherB, now: { FeedKeepingTests.now })
+                let (a, b) = try await (startingA, startingB)
+                #expect(fetcherA.count(gtfs) + fetcherB.count(gtfs) == 1)
+                #expect(Self.served(a) == FeedKeepingTests.sha256(versions.v1) && Self.served(b) == Self.served(a))
+                await a.storage.close()
+                await b.storage.close()
+            }
+        }
+    }
 }

@@ -8,6 +8,14 @@ import Timetable
 
 /// The timetable a server starts on, and the keeper that brings it new versions.
 enum TimetableStart {
+    typealias Exclusively = @Sendable (_ work: @escaping @Sendable () async -> First?) async throws -> First?
+
+    /// A first version: stored by another server, or fetched here.
+    enum First: Sendable {
+        case stored(ServedTimetable)
+        case fetched(ServedTimetable)
+    }
+
     struct Started: Sendable {
         var loaded: Network.Loaded
         /// nil for the bundled network and for a compiled snapshot, which never change while the server runs.
@@ -19,8 +27,11 @@ enum TimetableStart {
     /// first good version: files are read now, and a URL is fetched until a version is accepted.
     /// - Parameter shared: the database servers share, when they do: a first start with no kept version
     ///   loads the one another server stored there, and fetches only when there is none.
+    /// - Parameter exclusively: runs its work while no other server sharing the database runs the same (an advisory
+    ///   lock): servers starting together with nothing kept fetch the feeds once, not once each.
     static func open(_ config: ServeConfiguration, fetcher: any HTTPFetching, now: @escaping @Sendable () -> Instant,
-                     logger: Logger, shared: (any FeedVersionRepository)? = nil, waitOnFirstFetch: Duration = .seconds(2)) async throws -> Started {
+                     logger: Logger, shared: (any FeedVersionRepository)? = nil, exclusively: Exclusively? = nil,
+                     waitOnFirstFetch: Duration = .seconds(2)) async throws -> Started {
         let keeping: Network.Keeping
         do { keeping = try Network.Keeping(config.feeds) } catch { throw Network.LoadError.configuration(error.description) }
         switch keeping {
@@ -49,15 +60,23 @@ enum TimetableStart {
             }
             let kept = keeper(current: nil, manifest: nil)
             var wait = waitOnFirstFetch
-            while true {
+            let first: @Sendable () async -> First? = {
                 // Another server's stored version first: sharing a database, the agency is asked by one server only.
-                if shared != nil, let served = await kept.check(.shared) {
+                if shared != nil, let served = await kept.check(.shared) { return .stored(served) }
+                return await kept.check().map(First.fetched)
+            }
+            while true {
+                let found: First?
+                if let exclusively { found = try await exclusively(first) } else { found = await first() }
+                switch found {
+                case .stored(let served)?:
                     logger.info("serving the timetable another server stored", metadata: ["feeds": .string(origin),
                                 "versions": .string(served.versions.map(\.shortHash).joined(separator: ", "))])
                     return Started(loaded: Network.Loaded(served, origin: origin), keeper: kept)
-                }
-                if let served = await kept.check() {
+                case .fetched(let served)?:
                     return Started(loaded: Network.Loaded(served, origin: origin), keeper: kept)
+                case nil:
+                    break
                 }
                 let problems = await kept.checks.compactMap(\.problem)
                 // A file that cannot be read stops the start with the reason, as it always has; a URL may answer later.
