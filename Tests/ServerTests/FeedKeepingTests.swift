@@ -308,6 +308,17 @@ struct SharedFeedTests {
 
     static func served(_ built: ServerApplication.Built) -> String? { built.store.current.served.versions.first?.hash }
 
+    /// Two servers' settings on one database, each with its own data folder, with the realtime feed version 2's trips follow.
+    static func configurations(_ upstream: RecordedResponseServer, _ url: String, _ a: TemporaryFolder,
+                               _ b: TemporaryFolder) throws -> (ServeConfiguration, ServeConfiguration) {
+        upstream.route(.get, "/halifax/trip-updates.pb", reply: .init(body: try FeedKeepingTests.realtimeForV2.get()))
+        var configA = FeedKeepingTests.configuration(upstream, dataDir: a.path)
+        configA.databaseURL = url
+        var configB = configA
+        configB.dataDir = b.path
+        return (configA, configB)
+    }
+
     @Test("the leader fetches and stores; the other serves the same version without asking the agency, and takes over mid-fetch")
     func leaderAndFollower() async throws {
         let versions = try FeedKeepingTests.versions.get()
@@ -316,13 +327,9 @@ struct SharedFeedTests {
         try await TestPostgres.withDatabaseURL { url in
             try await RecordedResponseServer.run { upstream in
                 upstream.route(.get, gtfs, replies: [FeedKeepingTests.reply(versions.v1, etag: "\"v1\""), .status(304)])
-                upstream.route(.get, "/halifax/trip-updates.pb", reply: .init(body: try FeedKeepingTests.realtimeForV2.get()))
                 let folderA = try TemporaryFolder(), folderB = try TemporaryFolder()
                 defer { folderA.remove(); folderB.remove() }
-                var configA = FeedKeepingTests.configuration(upstream, dataDir: folderA.path)
-                configA.databaseURL = url
-                var configB = configA
-                configB.dataDir = folderB.path
+                let (configA, configB) = try Self.configurations(upstream, url, folderA, folderB)
                 let fetcherA = CountingFetcher(), fetcherB = CountingFetcher()
                 let a = try await ServerApplication.build(configA, logger: FeedKeepingTests.quietLogger(), fetcher: fetcherA, now: { FeedKeepingTests.now })
                 #expect(Self.served(a) == v1 && fetcherA.count(gtfs) == 1)
@@ -377,13 +384,9 @@ struct SharedFeedTests {
         try await TestPostgres.withDatabaseURL { url in
             try await RecordedResponseServer.run { upstream in
                 upstream.route(.get, gtfs, reply: FeedKeepingTests.reply(versions.v1, etag: "\"v1\""))
-                upstream.route(.get, "/halifax/trip-updates.pb", reply: .init(body: try FeedKeepingTests.realtimeForV2.get()))
                 let folderA = try TemporaryFolder(), folderB = try TemporaryFolder()
                 defer { folderA.remove(); folderB.remove() }
-                var configA = FeedKeepingTests.configuration(upstream, dataDir: folderA.path)
-                configA.databaseURL = url
-                var configB = configA
-                configB.dataDir = folderB.path
+                let (configA, configB) = try Self.configurations(upstream, url, folderA, folderB)
                 let fetcherA = CountingFetcher(), fetcherB = CountingFetcher()
                 async let startingA = ServerApplication.build(configA, logger: FeedKeepingTests.quietLogger(), fetcher: fetcherA, now: { FeedKeepingTests.now })
                 async let startingB = ServerApplication.build(configB, logger: FeedKeepingTests.quietLogger(), fetcher: fetcherB, now: { FeedKeepingTests.now })
