@@ -63,19 +63,24 @@ public struct RetiredIDs: Sendable, Hashable, Codable {
     }
 
     /// Each trip `old` had and `new` has not, to the one trip of `new` with its fingerprint; and each earlier
-    /// rename carried on to where its trip went now. A fingerprint two trips of `new` share names neither.
+    /// rename carried on to where its trip went now. A fingerprint (or its hash) two trips of `new` share names neither.
     private func renames(from old: Timetable, to new: Timetable, kept: Set<String>, still dropped: [String: String]) -> [String: String] {
-        var byFingerprint: [TripFingerprint: String?] = [:]
+        // By the fingerprint's hash, not the fingerprint: a national feed has hundreds of thousands of trips, and
+        // their calls kept whole would be hundreds of megabytes while a new version is taken in. A match is then
+        // checked on the whole fingerprint.
+        var byHash: [Int: TripIndex?] = [:]
         for t in 0..<UInt32(new.tripCount) {
             let trip = TripIndex(raw: t)
             guard let f = new.fingerprint(of: trip) else { continue }
-            if byFingerprint[f] == nil { byFingerprint[f] = .some(new.tripIdentifier(trip)) } else { byFingerprint[f] = .some(nil) }
+            let h = f.hashValue
+            if byHash[h] == nil { byHash[h] = .some(trip) } else { byHash[h] = .some(nil) }
         }
         var now: [String: String] = [:]
         for t in 0..<UInt32(old.tripCount) {
             let trip = TripIndex(raw: t), id = old.tripIdentifier(trip)
-            guard !kept.contains(id), let f = old.fingerprint(of: trip), let successor = byFingerprint[f] ?? nil else { continue }
-            now[id] = successor
+            guard !kept.contains(id), let f = old.fingerprint(of: trip), let candidate = byHash[f.hashValue] ?? nil,
+                  new.fingerprint(of: candidate) == f else { continue }
+            now[id] = new.tripIdentifier(candidate)
         }
         var carried: [String: String] = [:]
         for (id, successor) in renamed where dropped[id] != nil {
