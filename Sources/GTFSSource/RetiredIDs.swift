@@ -68,19 +68,19 @@ public struct RetiredIDs: Sendable, Hashable, Codable {
         // By the fingerprint's hash, not the fingerprint: a national feed has hundreds of thousands of trips, and
         // their calls kept whole would be hundreds of megabytes while a new version is taken in. A match is then
         // checked on the whole fingerprint.
+        let gone = (0..<UInt32(old.tripCount)).lazy.map(TripIndex.init).filter { !kept.contains(old.tripIdentifier($0)) }
         var byHash: [Int: TripIndex?] = [:]
-        for t in 0..<UInt32(new.tripCount) {
+        // Nothing dropped (a new calendar, new times): nothing to look for.
+        for t in 0..<UInt32(gone.isEmpty ? 0 : new.tripCount) {
             let trip = TripIndex(raw: t)
             guard let f = new.fingerprint(of: trip) else { continue }
             let h = f.hashValue
             if byHash[h] == nil { byHash[h] = .some(trip) } else { byHash[h] = .some(nil) }
         }
         var now: [String: String] = [:]
-        for t in 0..<UInt32(old.tripCount) {
-            let trip = TripIndex(raw: t), id = old.tripIdentifier(trip)
-            guard !kept.contains(id), let f = old.fingerprint(of: trip), let candidate = byHash[f.hashValue] ?? nil,
-                  new.fingerprint(of: candidate) == f else { continue }
-            now[id] = new.tripIdentifier(candidate)
+        for trip in gone {
+            guard let f = old.fingerprint(of: trip), let candidate = byHash[f.hashValue] ?? nil, new.fingerprint(of: candidate) == f else { continue }
+            now[old.tripIdentifier(trip)] = new.tripIdentifier(candidate)
         }
         var carried: [String: String] = [:]
         for (id, successor) in renamed where dropped[id] != nil {
