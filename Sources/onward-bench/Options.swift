@@ -13,6 +13,10 @@ struct Options {
     var watchers = 10_000
     var boardReplicas = 3
     var stopMode = SyntheticFeed.StopMode.renamed
+    /// `synth --national`: a country made from a seed (`NationalNetwork`), not copies of a real feed.
+    var national = false
+    var nationalStops: Int?
+    var seed: UInt64 = 1
     var keep = false
     var out: String?
     var feed: String?
@@ -37,6 +41,8 @@ struct Options {
            onward-bench upstreams                        (Darwin parse, alone and two at once; upstream requests saved by caching and coalescing)
            onward-bench large [--rows N] [--synth-runs N] [--stops renamed|shared]   (synthetic feed: import, peak RSS, snapshot)
            onward-bench synth --rows N --out DIR [--stops renamed|shared] [--feed BASE]
+           onward-bench synth --national --rows N --out DIR [--national-stops N] [--seed N]   (a country from a seed: towns, buses, rail)
+           onward-bench national [--rows N] [--national-stops N] [--seed N] [--queries N]   (that country: written, imported, journeys planned)
     options:
       --data DIR            folder with the GTFS zips (default ../shared/data/gtfs or /work/shared/data/gtfs)
       --rows N              stop_times in the synthetic feed (default 10000000)
@@ -47,6 +53,9 @@ struct Options {
       --stops MODE          synthetic stops: renamed (each copy its own) or shared (default renamed)
       --tmp DIR             where temporary feeds and snapshots go (default the system temp folder)
       --keep                keep the temporary folder
+      --national            synth: a national network made from a seed (about --rows stop_times; see NationalNetwork)
+      --national-stops N    its stops (default rows / 500)
+      --seed N              its seed (default 1)
     """
 
     init(_ args: [String]) throws {
@@ -78,6 +87,9 @@ struct Options {
                 guard let m = SyntheticFeed.StopMode(rawValue: v) else { throw BenchError("--stops: renamed or shared, not '\(v)'") }
                 stopMode = m
             case "--keep": keep = true
+            case "--national": national = true
+            case "--national-stops": nationalStops = try int()
+            case "--seed": seed = UInt64(try int())
             case "--out": out = try value()
             case "--feed": feed = try value()
             case "--date": date = try value()

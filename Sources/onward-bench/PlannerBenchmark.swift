@@ -1,6 +1,7 @@
 import Foundation
 import GTFS
 import OnwardCore
+import OnwardTesting
 import Timetable
 
 /// Journey planner figures: building its indices, the memory they add, one-to-one
@@ -93,5 +94,23 @@ extension Suite {
         report.add("planner indices: \(name)", String(format: "built in %@; %@ = %.1f bytes per stop_time",
                                                       Format.micros(f.build), Format.bytes(f.bytes), Double(f.bytes) / Double(max(tt.stopTimeCount, 1))))
         report.note("\(name): \(f.found) of \(f.queries) one-to-one queries found journeys, \(String(format: "%.2f", f.meanJourneys)) per answer (Pareto set of arrival and changes)")
+    }
+}
+
+extension Suite {
+    /// The national network (`NationalNetwork`, `--rows` stop_times, seed `--seed`): generating it, importing it in
+    /// process, and the planner's one-to-one and one-hour range queries on it, against issue 26's targets.
+    func national() throws {
+        let folder = tempRoot.appendingPathComponent("national")
+        log("national: \(Format.count(options.rows)) stop_times, seed \(options.seed), into \(folder.path)")
+        let network = NationalNetwork(rows: options.rows, stops: options.nationalStops, seed: options.seed)
+        let written = try network.write(to: folder)
+        defer { if !options.keep { try? FileManager.default.removeItem(at: folder) } }
+        report.add("national network written: \(Format.count(written.stopTimes)) stop_times, \(Format.count(written.stops)) stops, "
+                   + "\(Format.count(written.towns)) towns, \(Format.count(written.routes)) routes", String(format: "%.1f s, %@", written.seconds, Format.bytes(written.bytes)))
+        let (result, run) = try ImportBenchmark.importOnce([folder])
+        report.add("national network import (in process)", String(format: "%.1f s, %.2f M rows/s", run.seconds, Double(written.stopTimes) / run.seconds / 1e6))
+        try plannerFigures("national", result.timetable, date: ServiceDate(iso: "2026-03-04")!, zone: TimeZone(identifier: "Europe/Zurich")!,
+                           oneToOneTarget: 25e6, rangeTarget: 150e6)
     }
 }

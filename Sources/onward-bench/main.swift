@@ -1,6 +1,7 @@
 import Foundation
 import GTFS
 import OnwardCore
+import OnwardTesting
 import Timetable
 
 /// onward-bench: release-built benchmarks for import, snapshots, memory and boards.
@@ -18,6 +19,12 @@ func runBench() async throws {
         try SnapshotBenchmark.childMain(path: path)
     case "synth":
         guard let out = options.out else { throw BenchError("synth needs --out DIR") }
+        if options.national {
+            let s = try NationalNetwork(rows: options.rows, stops: options.nationalStops, seed: options.seed).write(to: URL(fileURLWithPath: out))
+            print("stop_times=\(s.stopTimes)\ntrips=\(s.trips)\nstops=\(s.stops)\ntowns=\(s.towns)\nroutes=\(s.routes)\ntransfers=\(s.transfers)"
+                  + "\nbytes=\(s.bytes)\nseconds=\(s.seconds)")
+            return
+        }
         let generator = SyntheticFeed(base: options.feed.map { URL(fileURLWithPath: $0) } ?? options.halifax, stopMode: options.stopMode)
         let replicas = SyntheticFeed.replicas(forRows: options.rows, baseRows: try generator.baseStopTimeRows())
         let s = try generator.write(replicas: replicas, to: URL(fileURLWithPath: out))
@@ -36,7 +43,7 @@ func runBench() async throws {
         let report = Report()
         try UpstreamBenchmark.run(report: report, data: options.halifax.deletingLastPathComponent().deletingLastPathComponent())
         print(report.render())
-    case "import", "snapshot", "board", "large", "realtime", "page", "planner", "all":
+    case "import", "snapshot", "board", "large", "realtime", "page", "planner", "national", "all":
         let suite = try Suite(options: options)
         defer { suite.cleanup() }
         let feed = options.feed.map { URL(fileURLWithPath: $0) } ?? options.halifax
@@ -53,6 +60,8 @@ func runBench() async throws {
             try await suite.boardPage()
         case "planner":
             try suite.planner(halifaxTimetable: nil)
+        case "national":
+            try suite.national()
         case "realtime":
             let (result, _) = try ImportBenchmark.importOnce([options.halifax])
             try suite.realtime(halifaxTimetable: result.timetable)
