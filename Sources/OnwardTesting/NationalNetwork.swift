@@ -12,7 +12,7 @@ import Foundation
 ///   `transfers.txt` giving 3 minutes between the two and 2 on the platform. Regional trains run along each row
 ///   and column of the grid in sections of 12 towns (a section's end is the next one's start, where the changes
 ///   happen), every 30 minutes at peaks and hourly otherwise, calling everywhere; intercity trains link the
-///   cities in bands, hourly, calling at cities only.
+///   cities and towns in bands of three rows (and of three columns), hourly, calling at those only.
 /// - **Calendars**: weekdays, Saturdays and Sundays for a year from Monday 2026-01-05, with weekday holidays
 ///   (`calendar_dates.txt`) that run the Sunday service instead.
 /// - **Size**: towns are added until there are `stops` stops (default: `rows / 500`, as a national network has); every
@@ -189,8 +189,9 @@ public struct NationalNetwork: Sendable {
                 start += 11
             }
         }
-        // Intercity trains: the cities in bands of three grid rows (then columns), west to east (north to south).
-        let cities = plan.towns.indices.filter { plan.towns[$0].tier == .city }
+        // Intercity trains: the cities and towns in bands of three grid rows (then columns), west to east (north to
+        // south), so that a village is a bus, a regional train and at most two intercity trains from any other town.
+        let cities = plan.towns.indices.filter { plan.towns[$0].tier != .village }
         var intercity = 0
         for byRow in [true, false] {
             let bands = Dictionary(grouping: cities) { (byRow ? plan.towns[$0].row : plan.towns[$0].column) / 3 }

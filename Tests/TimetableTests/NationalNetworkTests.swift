@@ -79,3 +79,104 @@ struct NationalNetworkTests {
         #expect(routes.contains { $0.hasPrefix("nat:R") || $0.hasPrefix("nat:IC") }, "\(routes)")
     }
 }
+
+/// The planner's earliest arrival on the national network, checked against a plain connection scan written here
+/// from the timetable's public answers (each trip's calls on each day), for random pairs and times. The rules are the
+/// planner's with walking off (`maxWalk` 0, so that no coordinates are involved): a change at one stop takes the
+/// 60 s slack, or transfers.txt's time from the stop to itself when longer (2 minutes on a rail platform); the rule
+/// between a station's platform and its bus stop takes its 3 minutes (without the slack from the origin, and to the
+/// destination); at most 6 rides.
+@Suite("the planner against a connection scan on a national network")
+struct NationalNetworkScanTests {
+    struct Connection {
+        var trip: Int32, from: Int32, to: Int32, departure: Int64, arrival: Int64
+    }
+
+    /// Every connection of the trips that run on the day before, the day and the day after, by departure.
+    static func connections(_ tt: Timetable, around date: ServiceDate) throws -> [Connection] {
+        var out: [Connection] = []
+        for (n, offset) in [-1, 0, 1].enumerated() {
+            let day = ServiceDate(dayNumber: date.dayNumber + Int32(offset))
+            for t in 0..<UInt32(tt.tripCount) where tt.runs(TripIndex(raw: t), on: day) {
+                let calls = try tt.service(TripIndex(raw: t), on: day).calls
+                let id = Int32(Int(t) * 3 + n)
+                for (a, b) in zip(calls, calls.dropFirst()) {
+                    out.append(Connection(trip: id, from: Int32(tt.stop(id: a.stopID)!.raw), to: Int32(tt.stop(id: b.stopID)!.raw),
+                                          departure: a.scheduledDeparture.epochSeconds, arrival: b.scheduledArrival.epochSeconds))
+                }
+            }
+        }
+        return out.sorted { $0.departure < $1.departure }
+    }
+
+    /// The earliest arrival at `to` leaving `from` at `start`, with at most `maxRides` rides.
+    static func scan(_ connections: [Connection], stops: Int, tripSlots: Int, from: Int, to: Int, start: Int64,
+                     change: (Int) -> Int, rules: [Int: [(to: Int, seconds: Int)]], maxRides: Int = 6) -> Int64? {
+        let never = Int64.max
+        // ready[k * stops + s]: when one can board at s having ridden k times (or fewer).
+        var ready = [Int64](repeating: never, count: (maxRides + 1) * stops)
+        var onTrip = [Int8](repeating: Int8.max, count: tripSlots)
+        var best = never
+        func reached(_ s: Int, _ k: Int, _ time: Int64) {
+            for j in k...maxRides where time < ready[j * stops + s] { ready[j * stops + s] = time }
+        }
+        reached(from, 0, start)
+        for rule in rules[from] ?? [] { reached(rule.to, 0, start + Int64(rule.seconds)) }
+        for c in connections where c.departure >= start {
+            if c.departure >= best { break }
+            var rides = Int(onTrip[Int(c.trip)])
+            if rides > maxRides {
+                // Boarding here: the fewest rides before it that let one be at the stop in time.
+                if let k = (0..<maxRides).first(where: { ready[$0 * stops + Int(c.from)] <= c.departure }) { rides = k + 1 }
+            } else if let k = (0..<(rides - 1)).first(where: { ready[$0 * stops + Int(c.from)] <= c.departure }) {
+                rides = k + 1
+            }
+            guard rides <= maxRides else { continue }
+            onTrip[Int(c.trip)] = Int8(rides)
+            let s = Int(c.to), a = c.arrival
+            if s == to { best = min(best, a) }
+            if let into = rules[s]?.first(where: { $0.to == to }) { best = min(best, a + Int64(into.seconds)) }
+            guard rides < maxRides else { continue }
+            reached(s, rides, a + Int64(change(s)))
+            for rule in rules[s] ?? [] { reached(rule.to, rides, a + Int64(max(60, rule.seconds))) }
+        }
+        return best == never ? nil : best
+    }
+
+    @Test("200 random pairs on a weekday: the same earliest arrival")
+    func sameEarliestArrival() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try NationalNetwork(rows: 120_000, seed: 3).write(to: folder.url)
+        let tt = try GTFSImporter.load(paths: [folder.url], names: ["nat"]).timetable
+        let date = try #require(ServiceDate(iso: "2026-03-04"))
+        let connections = try Self.connections(tt, around: date)
+        // transfers.txt, read from the timetable's own rules: platform to itself, platform and bus stop both ways.
+        var rules: [Int: [(to: Int, seconds: Int)]] = [:], sameStop: [Int: Int] = [:]
+        for s in tt.allStops {
+            for r in tt.transfers(from: s) where r.fromStopID == tt.stopIDString(s) {
+                guard let to = r.toStopID.flatMap({ tt.stop(id: $0) }), let seconds = r.minimumSeconds else { continue }
+                if to == s { sameStop[Int(s.raw)] = seconds } else { rules[Int(s.raw), default: []].append((Int(to.raw), seconds)) }
+            }
+        }
+        let planner = JourneyPlanner(tt)
+        let served = tt.allStops.filter { planner.callsAt($0) }
+        var random = SeededRandom(seed: 26)
+        var compared = 0, unreachable = 0
+        for _ in 0..<200 {
+            let from = served.randomElement(using: &random)!, to = served.randomElement(using: &random)!
+            guard from != to else { continue }
+            // 06:00–22:00 in Zurich in March (CET, UTC+1).
+            let start = Clock.local("2026-03-04", "06:00", offsetHours: 1).adding(seconds: Int64.random(in: 0..<16 * 3600, using: &random))
+            var request = JourneyPlanner.Request(from: from, to: to, time: start)
+            request.maxWalk = 0
+            let planned = planner.plan(request).map(\.arrival.epochSeconds).min()
+            let scanned = Self.scan(connections, stops: tt.stopCount, tripSlots: tt.tripCount * 3, from: Int(from.raw), to: Int(to.raw),
+                                    start: start.epochSeconds, change: { max(60, sameStop[$0] ?? 0) }, rules: rules)
+            #expect(planned == scanned, "\(tt.stopIDString(from)) → \(tt.stopIDString(to)) at \(start.epochSeconds)")
+            compared += 1
+            if scanned == nil { unreachable += 1 }
+        }
+        #expect(compared > 190 && unreachable < compared / 4, "\(unreachable) of \(compared) pairs unreachable")
+    }
+}
