@@ -203,6 +203,7 @@ paths = {
                        param("date", "query", DATE, "Service date YYYY-MM-DD (default today, else the next day it runs); an impossible date is refused."), LANG],
         "responses": {"200": ok("Service", "The service"), **errors(400, 404, 429, 503)}}},
     "/api/v1/journeys": {"get": {"operationId": "planJourney", "summary": "Journeys from one stop or station to another, with changes, live when realtime data is configured",
+        "description": "A server plans a few journeys at once (one per core) and lets a few more wait; beyond that it answers 503 with code `busy` and `Retry-After`, at once, rather than queueing without bound.",
         "parameters": [param("from", "query", {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"}, "Origin: a stop or station ID (a station means any of its platforms).", True),
                        param("to", "query", {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S"}, "Destination: a stop or station ID.", True),
                        param("date", "query", DATE, "Date YYYY-MM-DD in the origin's time zone (default today); an impossible date is refused."),

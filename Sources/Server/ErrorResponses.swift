@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Logging
+import Transit
 
 /// Turns every error into an answer a client can use: `application/problem+json`
 /// for the API, an HTML error page for the web app. Unexpected errors are
@@ -24,6 +25,8 @@ struct ErrorResponses: Sendable {
         var response = forMachines ? nil : page(problem, request)
         if response == nil { response = try problem.response(from: request, context: context) }
         response!.headers[.requestID] = id
+        // Busy planning: a place comes free within a plan's time.
+        if problem.code == QueryError.Code.busy.rawValue { response!.headers[.retryAfter] = "1" }
         return response!
     }
 }

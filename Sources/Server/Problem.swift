@@ -86,6 +86,8 @@ extension Problem {
         case .unsupported:
             return Problem(status: .badRequest, code: e.code.rawValue, title: "Not available from this source", detail: e.message,
                            parameter: e.parameter)
+        case .busy:
+            return Problem(status: .serviceUnavailable, code: e.code.rawValue, title: "Busy", detail: e.message)
         }
     }
 

@@ -30,6 +30,10 @@ public struct ServerDependencies: Sendable {
         public var operatorToken: String?
         /// How often a live trip map looks again for shares that ended.
         public var tripRecheck: Duration = .seconds(5)
+        /// Journeys planned at once, and how many more may wait (`PlanningBudget`); beyond that a request is answered
+        /// `503` with `Retry-After`. Nil: a plan per core, four per core waiting.
+        public var planningConcurrency: Int?
+        public var planningQueue: Int?
         /// Whether spans are exported (`trace_endpoint`): each request then has one, and its ID is the trace's.
         /// Off, the request path takes no span at all.
         public var tracing = false
@@ -53,6 +57,8 @@ public struct ServerDependencies: Sendable {
     public let feedRefresh: (any TimetableRefreshing)?
     public let settings: Settings
     public let metrics: ServerMetrics
+    /// How many journeys this server plans at once (every journey the API, the pages and live updates ask for).
+    public let planning: PlanningBudget
     /// "Now" for live statuses; a test fixes it.
     public let now: @Sendable () -> Instant
 
@@ -62,13 +68,19 @@ public struct ServerDependencies: Sendable {
         self.sources = sources; self.people = people; self.trips = trips; self.commutes = commutes; self.watches = watches; self.ski = ski
         self.feedRefresh = feedRefresh
         self.settings = settings; self.metrics = metrics; self.now = now
+        planning = settings.planningConcurrency.map { PlanningBudget(concurrent: $0, waiting: settings.planningQueue) }
+            ?? PlanningBudget(waiting: settings.planningQueue)
     }
 
     /// Who a request comes from (session cookie or bearer token), with the checks against forgery.
     var auth: Authenticator { Authenticator(people: people, allowedOrigins: settings.allowedOrigins) }
 
     /// Queries over every source at this moment.
-    func queries() -> Queries { Queries(sources, now: now()) }
+    func queries() -> Queries {
+        var q = Queries(sources, now: now())
+        q.planning = planning
+        return q
+    }
 
     /// The moment a request names for a stop's board (`at`, or `date`/`time` read in the
     /// stop's zone), with that zone. The stop's place is asked of its source only when a

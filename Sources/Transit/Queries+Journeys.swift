@@ -67,7 +67,12 @@ extension Queries {
                                            maxTransfers: q.maxTransfers, now: now)
         request.wheelchair = q.wheelchair
         request.timetableOnly = q.timetableOnly
-        do { return (try await source.plan(request), source) } catch { throw QueryError(error, sourceName: source.displayName) }
+        let asked = request
+        @Sendable func plan() async throws(QueryError) -> SourceJourneys {
+            do throws(SourceError) { return try await source.plan(asked) } catch { throw QueryError(error, sourceName: source.displayName) }
+        }
+        guard let planning else { return (try await plan(), source) }
+        return (try await planning.run(plan), source)
     }
 }
 

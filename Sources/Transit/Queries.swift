@@ -10,6 +10,8 @@ public struct Queries: Sendable {
     public let registry: SourceRegistry
     /// "Now", for live statuses and staleness (a CLI board "as of" a time sets it).
     public let now: Instant
+    /// Limits how many journeys are planned at once (the server's); none: as many as are asked (the CLI).
+    public var planning: PlanningBudget?
 
     public init(_ registry: SourceRegistry, now: Instant = .now()) {
         self.registry = registry

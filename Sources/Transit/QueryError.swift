@@ -15,6 +15,8 @@ public struct QueryError: Error, Sendable, Hashable {
         case sourceUnavailable = "source-unavailable"
         /// The source cannot answer this kind of question.
         case unsupported = "unsupported"
+        /// The server is planning as many journeys as it can, with as many waiting: try again in a second.
+        case busy = "busy"
     }
 
     public var code: Code
