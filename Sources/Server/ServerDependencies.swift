@@ -31,7 +31,7 @@ public struct ServerDependencies: Sendable {
         /// How often a live trip map looks again for shares that ended.
         public var tripRecheck: Duration = .seconds(5)
         /// Journeys planned at once, and how many more may wait (`PlanningBudget`); beyond that a request is answered
-        /// `503` with `Retry-After`. Nil: a plan per core, four per core waiting.
+        /// `503` with `Retry-After`. Nil: a plan per core, eight per core waiting.
         public var planningConcurrency: Int?
         public var planningQueue: Int?
         /// Whether spans are exported (`trace_endpoint`): each request then has one, and its ID is the trace's.

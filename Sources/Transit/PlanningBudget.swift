@@ -19,10 +19,10 @@ public final class PlanningBudget: Sendable {
 
     private let state = Mutex(State())
 
-    /// By default, a plan per core at once and four per core waiting.
+    /// By default, a plan per core at once and eight per core waiting (16 connections on 2 cores all get an answer).
     public init(concurrent: Int = ProcessInfo.processInfo.activeProcessorCount, waiting: Int? = nil) {
         self.concurrent = max(1, concurrent)
-        self.waiting = max(0, waiting ?? 4 * self.concurrent)
+        self.waiting = max(0, waiting ?? 8 * self.concurrent)
     }
 
     /// Runs `work` when a place is free (at once, or after those waiting before it); refuses with `busy` when
