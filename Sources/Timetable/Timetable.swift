@@ -138,20 +138,26 @@ public struct Timetable: Sendable {
     }
 
     /// Approximate bytes held by the arrays (strings counted by their UTF-8 length).
-    public var approximateByteSize: Int {
+    public var approximateByteSize: Int { memoryBreakdown.reduce(0) { $0 + $1.bytes } }
+
+    /// Where the timetable's memory goes, by part: what a change to its layout would save.
+    public var memoryBreakdown: [(part: String, bytes: Int)] {
         func b<T>(_ a: [T]) -> Int { a.count * MemoryLayout<T>.stride }
         func s(_ a: [String]) -> Int { a.reduce(a.count * 16) { $0 + ($1.utf8.count > 15 ? $1.utf8.count : 0) } }
-        var n = s(stopID) + s(stopName) + s(stopCode) + b(stopLat) + b(stopLon) + b(stopKind) + b(stopParent)
-        n += s(stopPlatform) + b(stopWheelchair) + b(stopZone) + s(stopFoldedName) + b(stopOrder) + stationChildren.byteSize
-        n += s(routeID) + s(routeShortName) + s(routeLongName) + b(routeType) + b(routeAgency) + s(routeColor) + s(routeTextColor)
-        n += s(tripID) + b(tripRoute) + b(tripService) + b(tripHeadsign) + b(tripShortName) + b(tripDirection) + b(tripWheelchair)
-        n += b(tripBlock) + b(tripShape) + b(tripPattern) + b(tripTimes) + b(tripZone) + b(tripOrder) + tripFrequencies.byteSize
-        n += b(frequencyStart) + b(frequencyEnd) + b(frequencyHeadway) + b(frequencyExact)
-        n += b(patternStart) + b(patternStop) + b(patternFlags) + b(patternSequence) + b(patternHeadsign)
-        n += b(arrivals) + b(departures)
-        n += departureIndex.byteSize + arrivalIndex.byteSize + frequencyDepartureIndex.byteSize + frequencyArrivalIndex.byteSize
-        n += transfers.byteSize + s(serviceID) + b(serviceBits) + b(dayBase) + s(strings)
-        return n
+        return [
+            ("stops", s(stopID) + s(stopName) + s(stopCode) + b(stopLat) + b(stopLon) + b(stopKind) + b(stopParent)
+                + s(stopPlatform) + b(stopWheelchair) + b(stopZone) + s(stopFoldedName) + b(stopOrder) + stationChildren.byteSize),
+            ("routes", s(routeID) + s(routeShortName) + s(routeLongName) + b(routeType) + b(routeAgency) + s(routeColor) + s(routeTextColor)),
+            ("trip IDs", s(tripID)),
+            ("trips' other columns", b(tripRoute) + b(tripService) + b(tripHeadsign) + b(tripShortName) + b(tripDirection) + b(tripWheelchair)
+                + b(tripBlock) + b(tripShape) + b(tripPattern) + b(tripTimes) + b(tripZone) + b(tripOrder) + tripFrequencies.byteSize
+                + b(frequencyStart) + b(frequencyEnd) + b(frequencyHeadway) + b(frequencyExact)),
+            ("patterns", b(patternStart) + b(patternStop) + b(patternFlags) + b(patternSequence) + b(patternHeadsign)),
+            ("arrival and departure times", b(arrivals) + b(departures)),
+            ("boards' departure index", departureIndex.byteSize + frequencyDepartureIndex.byteSize),
+            ("boards' arrival index", arrivalIndex.byteSize + frequencyArrivalIndex.byteSize),
+            ("transfers, calendars, strings", transfers.byteSize + s(serviceID) + b(serviceBits) + b(dayBase) + s(strings)),
+        ]
     }
 }
 

@@ -110,6 +110,10 @@ extension Suite {
                    + "\(Format.count(written.towns)) towns, \(Format.count(written.routes)) routes", String(format: "%.1f s, %@", written.seconds, Format.bytes(written.bytes)))
         let (result, run) = try ImportBenchmark.importOnce([folder])
         report.add("national network import (in process)", String(format: "%.1f s, %.2f M rows/s", run.seconds, Double(written.stopTimes) / run.seconds / 1e6))
+        let rows = Double(max(result.timetable.stopTimeCount, 1))
+        for (part, bytes) in result.timetable.memoryBreakdown {
+            report.add("national timetable memory: \(part)", String(format: "%@ = %.1f bytes per stop_time", Format.bytes(bytes), Double(bytes) / rows))
+        }
         try plannerFigures("national", result.timetable, date: ServiceDate(iso: "2026-03-04")!, zone: TimeZone(identifier: "Europe/Zurich")!,
                            oneToOneTarget: 25e6, rangeTarget: 150e6)
     }
