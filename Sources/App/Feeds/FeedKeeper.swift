@@ -20,16 +20,16 @@ actor FeedKeeper {
     let acceptance: FeedAcceptance
     private let fetcher: any HTTPFetching
     private let now: @Sendable () -> Instant
-    private let logger: Logger
+    let logger: Logger
     private let pollerConfiguration: Poller.Configuration
     /// The database several servers share, when they do: each version accepted from a URL is stored
     /// there, and the servers that do not fetch load it from there (`Scope.shared`).
-    private let shared: (any FeedVersionRepository)?
+    let shared: (any FeedVersionRepository)?
 
     /// The timetable this keeper last accepted (or started on).
     private(set) var current: ServedTimetable?
-    private var manifest: FeedFolder.Manifest
-    private var pollers: [String: Poller] = [:]
+    var manifest: FeedFolder.Manifest
+    var pollers: [String: Poller] = [:]
     private var signatures: [String: String] = [:]
     private var health: [String: FeedCheckHealth]
     /// The last refusal of each feed, to tell a refusal repeated by its poller from a fetch failure.
@@ -203,7 +203,7 @@ actor FeedKeeper {
     }
 
     /// Notes in the manifest the validators of the answer that brought `feed`'s kept version (written with it).
-    private func remember(_ validators: ConditionalRequest, of feed: String) {
+    func remember(_ validators: ConditionalRequest, of feed: String) {
         guard let i = manifest.feeds.firstIndex(where: { $0.version.feed == feed }) else { return }
         manifest.feeds[i].etag = validators.etag
         manifest.feeds[i].lastModified = validators.lastModified
@@ -223,62 +223,6 @@ actor FeedKeeper {
         return poller
     }
 
-    // MARK: - Sharing with other servers
-
-    /// Stores the version of `feed` now kept, for the servers sharing the database. A URL feed only:
-    /// a file is each server's own to read.
-    private func share(_ feed: KeptFeed, validators: ConditionalRequest) async {
-        guard let shared, feed.isURL, let version = current?.version(of: feed.name) else { return }
-        do {
-            let bytes = try Data(contentsOf: folder.zip(of: feed.name))
-            try await shared.save(FeedVersionRecord(feed: feed.name, hash: version.hash, fetchedAt: version.fetchedAt, etag: validators.etag,
-                                                    lastModified: validators.lastModified, payload: bytes))
-        } catch {
-            logger.error("could not store the new version of the feed for the other servers; they keep theirs until the next one",
-                         metadata: ["feed": .string(feed.name), "error": .string("\(error)")])
-        }
-    }
-
-    /// Loads each URL feed's version another server stored, where it is not the one here: imported
-    /// and checked here too (the same bytes make the same timetable), never fetched from the agency.
-    private func followShared() async -> ServedTimetable? {
-        guard let shared else { return nil }
-        let heads: [FeedVersionHead]
-        do { heads = try await shared.heads() } catch {
-            logger.warning("could not read the stored feed versions", metadata: ["error": .string("\(error)")])
-            return nil
-        }
-        var candidates: [String: Candidate] = [:]
-        var validators: [String: ConditionalRequest] = [:]
-        for head in heads {
-            guard let feed = feeds.first(where: { $0.name == head.feed && $0.isURL }), head.hash != current?.version(of: feed.name)?.hash else { continue }
-            do {
-                guard let record = try await shared.record(feed: feed.name) else { continue }
-                try folder.create()
-                try record.payload.write(to: folder.candidate(of: feed.name))
-                candidates[feed.name] = Candidate(source: folder.candidate(of: feed.name), hash: record.hash, fetchedAt: record.fetchedAt)
-                validators[feed.name] = ConditionalRequest(etag: record.etag, lastModified: record.lastModified)
-            } catch {
-                logger.warning("could not load the stored version of the feed", metadata: ["feed": .string(feed.name), "error": .string("\(error)")])
-            }
-        }
-        // Until every URL feed has a version (here or stored), there is nothing whole to serve.
-        guard !candidates.isEmpty,
-              feeds.allSatisfy({ !$0.isURL || candidates[$0.name] != nil || current?.version(of: $0.name) != nil }) else { return nil }
-        do {
-            let served = try await accept(candidates)
-            for (name, v) in validators {
-                remember(v, of: name)
-                // A poller made before would ask for the version this server had: the next one starts from this.
-                pollers[name] = nil
-            }
-            try? folder.write(manifest)
-            return served
-        } catch {
-            return nil
-        }
-    }
-
     // MARK: - Accepting a version
 
     struct Candidate: Sendable {
@@ -295,7 +239,7 @@ actor FeedKeeper {
 
     /// Imports every feed (the candidates' new versions, the kept versions of the others),
     /// checks each new version, keeps the result in the data folder and makes it current.
-    private func accept(_ candidates: [String: Candidate]) async throws(SourceError) -> ServedTimetable {
+    func accept(_ candidates: [String: Candidate]) async throws(SourceError) -> ServedTimetable {
         let started = ContinuousClock.now
         let span = startSpan("feeds import and check")
         span.attributes["onward.feeds"] = candidates.keys.sorted().joined(separator: ", ")

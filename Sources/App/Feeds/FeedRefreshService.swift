@@ -77,18 +77,19 @@ final class FeedRefreshService: Service, TimetableRefreshing, Sendable {
             let served = await keeper.check(scope)
             span.attributes["onward.feeds.accepted"] = served != nil
             if let served {
+                let old = await writer.store.current.served
                 // Journeys are being asked: the new timetable's planner is built now, off the request path, not by
                 // the first journey after the swap (which, with every request arriving meanwhile, would wait for it).
-                if await writer.store.current.served.hasPlanner {
+                if old.hasPlanner {
                     await withSpan("feeds build planner") { _ in await BlockingWork.run { _ = served.planner } }
                 }
                 let started = ContinuousClock.now
-                let old = OldTimetable(await writer.store.current.served)
+                let leaving = OldTimetable(old)
                 await withSpan("feeds swap") { span in
                     await writer.serve(served)
                     span.attributes["onward.timetable.trips"] = served.timetable.tripCount
                 }
-                old.returnMemoryOnceReleased()
+                leaving.returnMemoryOnceReleased()
                 logger.notice("the new timetable is in service", metadata: ["swap_seconds": .string(FeedKeeper.seconds(ContinuousClock.now - started))])
                 for tell in swapped.withLock({ $0 }) { tell() }
                 // What this server fetched, the others load from the database.
