@@ -139,6 +139,7 @@ public struct CommuteSession: Sendable, Codable, Equatable {
             if j.rides.map(\.tripID) != journey.rides.map(\.tripID) {
                 replanFrom = nil
                 replan = nil
+                forgetAlerts(ofRidesNotIn: journey.rides, comingIn: j.rides)
             }
             journey = JourneyState(j)
             // New live times may put the vehicle where a held fix said it was.
@@ -149,6 +150,18 @@ public struct CommuteSession: Sendable, Codable, Equatable {
         alerts += timeAlerts(now: now)
         alerts += missedConnection(now: now)
         return alerts
+    }
+
+    /// A new plan's own rides get their own alerts: what was said at a station of a train the traveller is no
+    /// longer taking (the destination, said as a connection they missed left the stop before) is said again for
+    /// the train that replaces it. Once per station still holds for each ride.
+    private mutating func forgetAlerts(ofRidesNotIn old: [TransitLeg], comingIn new: [TransitLeg]) {
+        let kept = Set(old.map { "\($0.tripID) \($0.serviceDate.dayNumber)" })
+        for ride in new where !kept.contains("\(ride.tripID) \(ride.serviceDate.dayNumber)") {
+            fired.remove(Target.key(.vehicleArriving, ride.from))
+            fired.remove(Target.key(.arrivingAtTransfer, ride.to))
+            fired.remove(Target.key(.arrivingAtDestination, ride.to))
+        }
     }
 
     /// Handles, in time order, the events due by `now` and the deadlines between them, taking the
