@@ -95,4 +95,19 @@ struct WebPushTests {
             try PushEncryption.encrypt(Data("x".utf8), p256dh: b64url(P256.KeyAgreement.PrivateKey().publicKey.x963Representation), auth: "short")
         }
     }
+
+    @Test("a VAPID token is signed once per push service and subject, and again when it would expire over an hour early")
+    func tokensKept() throws {
+        let key = VAPIDKey()
+        let service = URL(string: "https://push.example.net/send/a")!, other = URL(string: "https://updates.push.example.com/b")!
+        let noon = Date(timeIntervalSince1970: 1_795_395_600)
+        let first = try key.authorization(endpoint: service, subject: "mailto:ops@example.org", expires: noon)
+        // Another subscription on the same push service, half an hour later: the same token.
+        #expect(try key.authorization(endpoint: URL(string: "https://push.example.net/send/b")!, subject: "mailto:ops@example.org",
+                                      expires: noon.addingTimeInterval(1_800)) == first)
+        #expect(try key.authorization(endpoint: other, subject: "mailto:ops@example.org", expires: noon) != first)
+        #expect(try key.authorization(endpoint: service, subject: "mailto:other@example.org", expires: noon) != first)
+        let later = try key.authorization(endpoint: service, subject: "mailto:ops@example.org", expires: noon.addingTimeInterval(3_601))
+        #expect(later != first && later.contains("k=\(key.publicKey)"))
+    }
 }
