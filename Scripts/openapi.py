@@ -91,12 +91,18 @@ schemas = {
                       {"duration": {"type": "integer", "description": "Whole seconds (walks)"}, "tripId": S, "routeId": S,
                        "routeShortName": S, "routeColor": S, "headsign": S, "serviceDate": S, "startTime": S,
                        "expectedDeparture": ISO, "expectedArrival": ISO, "status": STATUS,
-                       "intermediateStops": arr(ref("JourneyCall"))}),
+                       "intermediateStops": arr(ref("JourneyCall")),
+                       "staysSeated": {"type": "boolean", "description": "True when the traveller stays on board from the ride before: "
+                                                                          "the vehicle goes on as this trip (GTFS block_id, or transfers.txt "
+                                                                          "type 4). It is not a change"},
+                       "added": {"type": "boolean", "description": "True for a trip the realtime feed added (not in the timetable)"}}),
     "JourneyChange": obj({"stopId": S, "stopName": S, "walkSeconds": I,
                           "marginSeconds": {"type": "integer", "description": "Seconds from the arrival to the next departure by the "
                                                                                 "timetable; the walk (walkSeconds) is part of it"}},
                          {"liveMarginSeconds": {"type": "integer", "description": "The same by the live times, when either ride has them"},
-                          "arrivingLateSeconds": I, "leavingLateSeconds": I}),
+                          "arrivingLateSeconds": I, "leavingLateSeconds": I,
+                          "staysSeated": {"type": "boolean", "description": "True where the traveller stays on board into the next ride: "
+                                                                             "no change is made there"}}),
     "Journey": obj({"departure": ISO, "arrival": ISO, "duration": {"type": "integer", "description": "Whole seconds"},
                     "transfers": I, "legs": arr(ref("JourneyLeg")), "changes": arr(ref("JourneyChange"))}, {}),
     "Journeys": obj({"from": ref("Stop"), "to": ref("Stop"), "journeys": arr(ref("Journey"))},

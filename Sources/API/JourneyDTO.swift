@@ -55,10 +55,13 @@ public struct JourneyChangeDTO: Codable, Sendable, Equatable {
     /// How late (negative: early) the arriving ride and the next one are, when live.
     public var arrivingLateSeconds: Int?
     public var leavingLateSeconds: Int?
+    /// True where the traveller stays on board (the vehicle goes on as the next trip): no change is made there.
+    public var staysSeated: Bool?
 
     public init(_ c: JourneyChange) {
         stopId = c.arrivingAt.stopID; stopName = c.arrivingAt.name; walkSeconds = c.walkSeconds; marginSeconds = c.marginSeconds
         liveMarginSeconds = c.liveMarginSeconds; arrivingLateSeconds = c.arrivingLateSeconds; leavingLateSeconds = c.leavingLateSeconds
+        staysSeated = c.staysSeated ? true : nil
     }
 
     /// Whether the change can be made (the margin now covers the walk), and whether it is tight (under a minute to spare).
@@ -113,6 +116,10 @@ public struct JourneyLegDTO: Codable, Sendable, Equatable {
     public var status: String?
     /// The stops a ride passes on the way, in order.
     public var intermediateStops: [JourneyCallDTO]?
+    /// True when the traveller stays on board from the ride before (the vehicle goes on as this trip): not a change.
+    public var staysSeated: Bool?
+    /// True for a trip the realtime feed added (not in the timetable).
+    public var added: Bool?
 
     public init(_ leg: JourneyLeg) {
         func time(_ i: Instant, _ s: JourneyStop) -> String { LocalTime(i, in: TimeZone(identifier: s.timeZone) ?? .gmt).iso8601 }
@@ -127,6 +134,7 @@ public struct JourneyLegDTO: Codable, Sendable, Equatable {
             expectedArrival = t.expectedArrival.map { time($0, t.to) }
             status = t.status.rawValue
             intermediateStops = t.calls.map(JourneyCallDTO.init)
+            staysSeated = t.staysSeated; added = t.isAddedTrip
         case .walk(let w):
             kind = "walk"
             from = JourneyStopDTO(w.from); to = JourneyStopDTO(w.to)

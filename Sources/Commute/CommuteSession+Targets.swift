@@ -50,6 +50,8 @@ extension CommuteSession {
             var target = Target(kind: .arrivingAtDestination, stop: ride.to, timeTrigger: before.adding(seconds: delay), basis: basis,
                                 earliest: before, rideLeaves: course.leaves, course: course,
                                 message: { "Next stop \(ride.to.name): your stop. Time to get ready to get off." })
+            // Staying on board into the next trip is no change: nothing to say there.
+            if i + 1 < rides.count, rides[i + 1].staysSeated == true { continue }
             if i + 1 < rides.count {
                 let next = rides[i + 1]
                 let nextLeaves = journey.courses[i + 1].leaves

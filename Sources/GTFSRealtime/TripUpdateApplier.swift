@@ -65,7 +65,8 @@ public struct TripUpdateApplier {
         report.stopTimeUpdates += update.stopTimeUpdates.count
         let relationship = update.relationship
         guard let feedTripID = update.tripID, let trip = ids.trip(feedTripID, in: timetable), timetable.callCount(of: trip) > 0 else {
-            if relationship == .added || relationship == .new {
+            // A REPLACEMENT (deprecated, as some feeds still send it) for a trip the timetable lacks carries all its calls: an added trip.
+            if relationship == .added || relationship == .new || relationship == .replacement {
                 addTrip(update, reference: reference, ids: &ids, into: &overlay, report: &report)
             } else {
                 report.noteUnknownTrip(update.tripID.map { idPrefix + $0 } ?? "(no trip_id; route \(update.routeID ?? "none"))")

@@ -10,8 +10,8 @@ public struct Journey: Sendable, Hashable, Codable {
     public var arrival: Instant { legs.last?.arrival ?? Instant(epochSeconds: 0) }
     public var durationSeconds: Int { Int(arrival.epochSeconds - departure.epochSeconds) }
     public var rides: [TransitLeg] { legs.compactMap { if case .transit(let t) = $0 { t } else { nil } } }
-    /// Changes of vehicle.
-    public var transfers: Int { max(rides.count - 1, 0) }
+    /// Changes of vehicle: a ride stayed on into is not one.
+    public var transfers: Int { max(rides.filter { $0.staysSeated != true }.count - 1, 0) }
 }
 
 public enum JourneyLeg: Sendable, Hashable, Codable {
@@ -94,6 +94,11 @@ public struct TransitLeg: Sendable, Hashable, Codable {
     /// Where the vehicle was last reported (GTFS-Realtime vehicle positions), when its source has it: commuting
     /// mode places the vehicle by it. Never in a journey answer.
     public var vehicle: VehicleReport?
+    /// Set when the traveller stays on board from the ride before: the vehicle goes on as this trip (GTFS block_id,
+    /// or transfers.txt type 4). It is not a change.
+    public var staysSeated: Bool?
+    /// Set for a trip the realtime feed added (not in the timetable): its times are the live data's.
+    public var isAddedTrip: Bool?
 
     public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, routeColor: String?,
                 headsign: String, serviceDate: ServiceDate, startTime: Int?, from: JourneyStop, to: JourneyStop,

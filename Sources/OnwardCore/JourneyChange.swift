@@ -14,6 +14,8 @@ public struct JourneyChange: Sendable, Hashable {
     /// How late (negative: early) the arriving ride and the next one run, when live.
     public var arrivingLateSeconds: Int?
     public var leavingLateSeconds: Int?
+    /// The traveller stays on board: the vehicle goes on as the next ride, so nothing can be missed here.
+    public var staysSeated = false
 
     /// The margin the traveller has now: live where known.
     public var currentMarginSeconds: Int { liveMarginSeconds ?? marginSeconds }
@@ -56,7 +58,7 @@ extension Journey {
                         marginSeconds: seconds(next.departure, ride.arrival),
                         liveMarginSeconds: live ? seconds(next.expectedDeparture ?? next.departure, ride.expectedArrival ?? ride.arrival) : nil,
                         arrivingLateSeconds: ride.expectedArrival.map { seconds($0, ride.arrival) },
-                        leavingLateSeconds: next.expectedDeparture.map { seconds($0, next.departure) }))
+                        leavingLateSeconds: next.expectedDeparture.map { seconds($0, next.departure) }, staysSeated: next.staysSeated == true))
                 }
                 arriving = next
                 walk = 0

@@ -28,6 +28,29 @@ extension JourneyPlanner {
     }
 
     private func transitLeg(_ r: Ride, live: Bool, overlay: RealtimeOverlay) -> TransitLeg {
+        if let added = r.addedTrip { return addedLeg(r, overlay.added[added]) }
+        var leg = timetableLeg(r, live: live, overlay: overlay)
+        if r.staysSeated { leg.staysSeated = true }
+        return leg
+    }
+
+    /// A ride on a trip realtime data added: its times are the live data's own.
+    private func addedLeg(_ r: Ride, _ trip: AddedTrip) -> TransitLeg {
+        let tt = timetable, route = trip.route.map { Int($0.raw) }
+        var leg = TransitLeg(
+            tripID: trip.id, routeID: route.map { tt.routeID[$0] } ?? "", routeShortName: route.map { tt.routeShortName[$0] } ?? "",
+            routeLongName: route.map { tt.routeLongName[$0] } ?? "", routeColor: route.flatMap { tt.routeColor[$0].isEmpty ? nil : tt.routeColor[$0] },
+            headsign: trip.headsign, serviceDate: ServiceDate(dayNumber: trip.serviceDay), startTime: nil, from: stop(r.from), to: stop(r.to),
+            departure: r.departure, arrival: r.arrival, expectedDeparture: r.departure, expectedArrival: r.arrival, status: .onTime)
+        leg.routeType = route.map { Int(tt.routeType[$0]) }
+        leg.isAddedTrip = true
+        leg.calls = trip.calls[(r.boardCall + 1)..<r.alightCall].filter { !$0.skipped }.map { c in
+            JourneyCall(stop: stop(c.stop), departure: Instant(epochSeconds: c.departure), expectedDeparture: Instant(epochSeconds: c.departure))
+        }
+        return leg
+    }
+
+    private func timetableLeg(_ r: Ride, live: Bool, overlay: RealtimeOverlay) -> TransitLeg {
         let tt = timetable
         let t = Int(r.instance.trip.raw), route = Int(tt.tripRoute[t])
         var leg = TransitLeg(

@@ -8,11 +8,20 @@ extension JourneyPlanner {
     /// A run of a route: a trip on a service day (with its shift, for a frequency-based trip).
     struct Run {
         var instance: TripInstance
-        /// Where its live data sits in the overlay, or -1.
+        /// Where its live data sits in the overlay, or -1; for a trip realtime data added, -2 less its place in the
+        /// overlay's `added` (kept in this field so that a label stays 32 bytes: the search fills thousands per query).
         var slot: Int32
         /// Where the trip's times start in `arrivals` and `departures`.
         var times: Int32
         var base: Int64
+
+        /// A run of the trip realtime data added at `place` in the overlay's `added` (`instance`, `times` and `base` then mean nothing).
+        static func added(_ place: Int, serviceDay: Int32) -> Run {
+            Run(instance: TripInstance(trip: TripIndex(raw: Timetable.none), serviceDay: serviceDay), slot: -2 - Int32(place), times: 0, base: 0)
+        }
+
+        /// The place in the overlay's `added` of the trip it runs, or -1 for a trip of the timetable.
+        var added: Int32 { slot <= -2 ? -2 - slot : -1 }
     }
 
     /// The service days a search looks at: `first` and the days after it, up to `last`. A route's

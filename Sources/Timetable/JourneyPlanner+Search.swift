@@ -16,6 +16,10 @@ struct RaptorSearch {
     var arrivalRun: [JourneyPlanner.Run?]
     var arrivalBoardCall: [UInt16]
     var arrivalCall: [UInt16]
+    /// Where the traveller stayed on board into later trips to arrive here: an index into `chains` (the runs ridden,
+    /// in order, the first boarded at `arrivalBoardCall`), or -1 for one run.
+    var arrivalChain: [Int32]
+    var chains: [[JourneyPlanner.Run]] = []
     var board: [Int64]
     /// The stop a move to here came from, or `none` when one boards where one arrived (or at the origin).
     var boardFrom: [UInt32]
@@ -35,6 +39,8 @@ struct RaptorSearch {
     let days: JourneyPlanner.SearchDays
     /// Each route's days (`JourneyPlanner.routeDays`) with bit 15 set once worked out; 0 until then.
     var routeDays: [UInt16]
+    /// The calls of trips realtime data added, by stop: (place in the overlay's `added`, call). Empty without any.
+    let addedCalls: [UInt32: [(trip: Int, call: Int)]]
 
     /// The destination reached after some rides: at `via` by the last ride, then a move to `to` (or `via` itself).
     struct Reached {
@@ -63,6 +69,15 @@ struct RaptorSearch {
         arrivalRun = Array(repeating: nil, count: cells)
         arrivalBoardCall = Array(repeating: 0, count: cells)
         arrivalCall = Array(repeating: 0, count: cells)
+        arrivalChain = Array(repeating: -1, count: cells)
+        var addedCalls: [UInt32: [(trip: Int, call: Int)]] = [:]
+        // The feed says nothing of an added trip's access: it is not offered to a traveller asking for step-free journeys.
+        if !request.wheelchair {
+            for (t, trip) in overlay.added.enumerated() {
+                for (k, call) in trip.calls.enumerated() where !call.skipped { addedCalls[call.stop.raw, default: []].append((t, k)) }
+            }
+        }
+        self.addedCalls = addedCalls
         board = Array(repeating: Self.unreached, count: cells)
         boardFrom = Array(repeating: Self.none, count: cells)
         boardMoveSeconds = Array(repeating: 0, count: cells)
@@ -208,7 +223,7 @@ struct RaptorSearch {
         // Locals, once: calling the planner's methods through `self` while `self` changes made
         // Swift copy the planner (a large struct) for every call.
         let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair, days = self.days, t0 = self.t0
-        let tt = planner.timetable, index = planner.index
+        let tt = planner.timetable, index = planner.index, seated = index.hasSeated
         // The routes to scan, with their days; a route that runs on none of them is not looked at.
         var routes: [(route: Int, days: UInt16)] = []
         for s in marked {
@@ -235,17 +250,10 @@ struct RaptorSearch {
                 let usable = !wheelchair || tt.isWheelchairAccessible(stop)
                 if usable, let (riding, boardCall) = run, let a = planner.arrival(of: riding, call: call, pattern: p.lowerBound, overlay: overlay) {
                     let cell = current + Int(stop)
+                    // Checked here before the call: most calls improve nothing, and this is the planner's hottest loop.
                     if a < arrival[cell], a < bestArrival[Int(stop)], a < bound {
-                        if !isMarked[Int(stop)] {
-                            // `isMarked` doubles as "improved this round" until the round's moves are done.
-                            isMarked[Int(stop)] = true
-                            improved.append(stop)
-                        }
-                        arrival[cell] = a
-                        bestArrival[Int(stop)] = a
-                        arrivalRun[cell] = riding
-                        arrivalBoardCall[cell] = UInt16(boardCall)
-                        arrivalCall[cell] = UInt16(call)
+                        improveArrival(stop, at: current, time: a, run: riding, boardCall: boardCall, call: call, chain: -1, bound: bound,
+                                       isMarked: &isMarked, improved: &improved)
                     }
                 }
                 let canBoard = board[previous + Int(stop)]
@@ -256,16 +264,97 @@ struct RaptorSearch {
                     run = (found.run, call)
                 }
             }
+            // Riding on into the trips the vehicle goes on as. Only from the run ridden to the end (the earliest one
+            // can catch): a later run whose vehicle leaves the end sooner is reached with a change instead.
+            if seated, let (riding, boardCall) = run {
+                rideOn(from: riding, boardCall: boardCall, round: k, bound: bound, isMarked: &isMarked, improved: &improved)
+            }
         }
+        if !addedCalls.isEmpty { scanAdded(round: k, marked: marked, bound: bound, isMarked: &isMarked, improved: &improved) }
         for s in improved { isMarked[Int(s)] = false }
         return improved
+    }
+
+    /// Improves the arrival at `stop` in the round whose labels start at `current`. `isMarked` doubles as "improved
+    /// this round" until the round's moves are done.
+    @inline(__always) @discardableResult
+    private mutating func improveArrival(_ stop: UInt32, at current: Int, time a: Int64, run: JourneyPlanner.Run, boardCall: Int, call: Int,
+                                         chain: Int32, bound: Int64, isMarked: inout [Bool], improved: inout [UInt32]) -> Bool {
+        let cell = current + Int(stop)
+        guard a < arrival[cell], a < bestArrival[Int(stop)], a < bound else { return false }
+        if !isMarked[Int(stop)] {
+            isMarked[Int(stop)] = true
+            improved.append(stop)
+        }
+        arrival[cell] = a
+        bestArrival[Int(stop)] = a
+        arrivalRun[cell] = run
+        arrivalBoardCall[cell] = UInt16(boardCall)
+        arrivalCall[cell] = UInt16(call)
+        arrivalChain[cell] = chain
+        return true
+    }
+
+    /// From the end of `riding` (boarded at `boardCall`), on through up to four trips the same vehicle goes on as.
+    private mutating func rideOn(from riding: JourneyPlanner.Run, boardCall: Int, round k: Int, bound: Int64, isMarked: inout [Bool],
+                                 improved: inout [UInt32]) {
+        let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair
+        let tt = planner.timetable
+        // A vehicle reaching the end after the best arrival at the destination goes on no sooner.
+        let end = tt.patternRange(tt.tripPattern[Int(riding.instance.trip.raw)]).count - 1
+        guard planner.arrival(of: riding, call: end, overlay: overlay) < bound,
+              var next = planner.seatedRun(after: riding, overlay: overlay, wheelchair: wheelchair) else { return }
+        var chain = [riding]
+        while true {
+            // Nothing reached on a vehicle leaving after the best arrival at the destination can beat it.
+            guard chain.count <= 4, planner.currentDeparture(of: next, call: 0, overlay: overlay) < bound else { return }
+            chain.append(next)
+            // Kept only when it improves a label (most continuations scanned improve none).
+            let place = Int32(chains.count)
+            var kept = false
+            let p = tt.patternRange(tt.tripPattern[Int(next.instance.trip.raw)])
+            for call in 1..<p.count {
+                let stop = tt.patternStop[p.lowerBound + call]
+                guard !wheelchair || tt.isWheelchairAccessible(stop),
+                      let a = planner.arrival(of: next, call: call, pattern: p.lowerBound, overlay: overlay) else { continue }
+                if improveArrival(stop, at: k * stopCount, time: a, run: next, boardCall: boardCall, call: call, chain: place, bound: bound,
+                                  isMarked: &isMarked, improved: &improved), !kept {
+                    chains.append(chain)
+                    kept = true
+                }
+            }
+            guard let after = planner.seatedRun(after: next, overlay: overlay, wheelchair: wheelchair) else { return }
+            next = after
+        }
+    }
+
+    /// Trips realtime data added: each is a route of one run, scanned from its first call at a marked stop.
+    private mutating func scanAdded(round k: Int, marked: [UInt32], bound: Int64, isMarked: inout [Bool], improved: inout [UInt32]) {
+        var first: [Int: Int] = [:]
+        for s in marked {
+            for (t, call) in addedCalls[s] ?? [] { first[t] = min(first[t] ?? Int.max, call) }
+        }
+        let overlay = self.overlay, previous = (k - 1) * stopCount
+        for (t, start) in first.sorted(by: { $0.key < $1.key }) {
+            let trip = overlay.added[t]
+            var boardCall: Int?
+            for call in start..<trip.calls.count where !trip.calls[call].skipped {
+                let c = trip.calls[call]
+                if let b = boardCall {
+                    let run = JourneyPlanner.Run.added(t, serviceDay: trip.serviceDay)
+                    improveArrival(c.stop.raw, at: k * stopCount, time: c.arrival, run: run, boardCall: b, call: call, chain: -1, bound: bound,
+                                   isMarked: &isMarked, improved: &improved)
+                } else if call < trip.calls.count - 1, board[previous + Int(c.stop.raw)] <= c.departure {
+                    boardCall = call
+                }
+            }
+        }
     }
 }
 
 extension RaptorSearch {
     /// The journey that reached the destination, read back from the labels (before the next departure's run changes them).
     func journey(_ reached: Reached) -> JourneyPlanner.Itinerary {
-        let tt = planner.timetable
         var legs: [JourneyPlanner.Leg] = []
         if reached.to != reached.via {
             legs.append(.move(from: StopIndex(raw: reached.via), to: StopIndex(raw: reached.to), seconds: reached.moveSeconds,
@@ -277,17 +366,17 @@ extension RaptorSearch {
             let cell = k * stopCount + Int(stop)
             guard let run = arrivalRun[cell] else { break }
             let boardCall = Int(arrivalBoardCall[cell]), alightCall = Int(arrivalCall[cell])
-            let p = tt.patternRange(tt.tripPattern[Int(run.instance.trip.raw)])
-            let boardStop = tt.patternStop[p.lowerBound + boardCall]
-            let times = Int(tt.tripTimes[Int(run.instance.trip.raw)])
-            let departure = planner.currentDeparture(of: run, call: boardCall, overlay: overlay)
-            let scheduledDeparture = run.base + Int64(tt.departures[times + boardCall])
-            let scheduledArrival = run.base + Int64(tt.arrivals[times + alightCall])
-            legs.append(.ride(JourneyPlanner.Ride(
-                instance: run.instance, boardCall: boardCall, alightCall: alightCall, from: StopIndex(raw: boardStop), to: StopIndex(raw: stop),
-                departure: Instant(epochSeconds: departure), arrival: Instant(epochSeconds: arrival[cell]),
-                scheduledDeparture: Instant(epochSeconds: scheduledDeparture), scheduledArrival: Instant(epochSeconds: scheduledArrival),
-                isLive: run.slot >= 0)))
+            // The runs ridden without getting off, last first: the one arrived on from its first call, those before it
+            // whole, and the first from where it was boarded.
+            let runs = arrivalChain[cell] < 0 ? [run] : chains[Int(arrivalChain[cell])]
+            var departure: Int64 = 0, boardStop = stop
+            for (n, ridden) in runs.enumerated().reversed() {
+                let ride = self.ride(ridden, from: n == 0 ? boardCall : 0, to: n == runs.count - 1 ? alightCall : nil, seated: n > 0,
+                                     arrival: n == runs.count - 1 ? arrival[cell] : nil)
+                legs.append(.ride(ride))
+                departure = ride.departure.epochSeconds
+                boardStop = ride.from.raw
+            }
             let before = (k - 1) * stopCount + Int(boardStop)
             let from = boardFrom[before]
             if from != Self.none {
@@ -302,5 +391,32 @@ extension RaptorSearch {
             k -= 1
         }
         return JourneyPlanner.Itinerary(legs: legs.reversed())
+    }
+
+    /// One ride on `run` from call `boardCall` to call `alightCall` (its last when nil); `arrival` is the label's, when it ends there.
+    private func ride(_ run: JourneyPlanner.Run, from boardCall: Int, to alightCall: Int?, seated: Bool, arrival: Int64?) -> JourneyPlanner.Ride {
+        if run.added >= 0 {
+            let trip = overlay.added[Int(run.added)]
+            let alight = alightCall ?? trip.calls.count - 1
+            let board = trip.calls[boardCall], end = trip.calls[alight]
+            return JourneyPlanner.Ride(instance: run.instance, boardCall: boardCall, alightCall: alight, from: board.stop, to: end.stop,
+                                       departure: Instant(epochSeconds: board.departure), arrival: Instant(epochSeconds: end.arrival),
+                                       scheduledDeparture: Instant(epochSeconds: board.departure), scheduledArrival: Instant(epochSeconds: end.arrival),
+                                       isLive: true, addedTrip: Int(run.added))
+        }
+        let tt = planner.timetable
+        let p = tt.patternRange(tt.tripPattern[Int(run.instance.trip.raw)])
+        let alight = alightCall ?? p.count - 1
+        let times = Int(tt.tripTimes[Int(run.instance.trip.raw)])
+        var ride = JourneyPlanner.Ride(
+            instance: run.instance, boardCall: boardCall, alightCall: alight,
+            from: StopIndex(raw: tt.patternStop[p.lowerBound + boardCall]), to: StopIndex(raw: tt.patternStop[p.lowerBound + alight]),
+            departure: Instant(epochSeconds: planner.currentDeparture(of: run, call: boardCall, overlay: overlay)),
+            arrival: Instant(epochSeconds: arrival ?? planner.arrival(of: run, call: alight, overlay: overlay)),
+            scheduledDeparture: Instant(epochSeconds: run.base + Int64(tt.departures[times + boardCall])),
+            scheduledArrival: Instant(epochSeconds: run.base + Int64(tt.arrivals[times + alight])),
+            isLive: run.slot >= 0)
+        ride.staysSeated = seated
+        return ride
     }
 }

@@ -56,7 +56,8 @@ public struct JourneyPlanner: Sendable {
         public var departure: Instant { legs.first?.departure ?? .init(epochSeconds: 0) }
         public var arrival: Instant { legs.last?.arrival ?? .init(epochSeconds: 0) }
         public var rides: Int { legs.filter(\.isRide).count }
-        public var transfers: Int { max(rides - 1, 0) }
+        /// Changes of vehicle: a ride stayed on into is not one.
+        public var transfers: Int { max(legs.filter { if case .ride(let r) = $0 { !r.staysSeated } else { false } }.count - 1, 0) }
     }
 
     public enum Leg: Sendable, Hashable {
@@ -94,6 +95,17 @@ public struct JourneyPlanner: Sendable {
         public var scheduledArrival: Instant
         /// Whether `departure` and `arrival` come from live data.
         public var isLive: Bool
+        /// The traveller stays on board from the ride before: the vehicle goes on as this trip.
+        public var staysSeated = false
+        /// For a trip realtime data added: its place in the overlay's `added` (`instance` then means nothing).
+        public var addedTrip: Int?
+
+        public init(instance: TripInstance, boardCall: Int, alightCall: Int, from: StopIndex, to: StopIndex, departure: Instant, arrival: Instant,
+                    scheduledDeparture: Instant, scheduledArrival: Instant, isLive: Bool, staysSeated: Bool = false, addedTrip: Int? = nil) {
+            self.instance = instance; self.boardCall = boardCall; self.alightCall = alightCall; self.from = from; self.to = to
+            self.departure = departure; self.arrival = arrival; self.scheduledDeparture = scheduledDeparture; self.scheduledArrival = scheduledArrival
+            self.isLive = isLive; self.staysSeated = staysSeated; self.addedTrip = addedTrip
+        }
     }
 }
 
@@ -142,6 +154,13 @@ extension JourneyPlanner {
                     times.insert(found.departure - offset)
                     after = found.departure + 1
                 }
+            }
+        }
+        // Trips realtime data added, leaving a first stop within the window.
+        for (stop, offset) in firstStops {
+            for (t, k) in search.addedCalls[stop] ?? [] where k < search.overlay.added[t].calls.count - 1 {
+                let leaves = search.overlay.added[t].calls[k].departure
+                if leaves >= from + offset && leaves <= from + offset + length { times.insert(leaves - offset) }
             }
         }
         return times.sorted(by: >)

@@ -44,6 +44,16 @@ struct PlannerIndex: Sendable {
     var rulesIntoStart: [UInt32] = [0]
     var rulesInto: [Move] = []
 
+    /// Staying seated (`PlannerIndex+Seated.swift`): each trip's next in its block (block_id) by first departure,
+    /// whatever days the two run, or `Timetable.none`.
+    var blockNext: [UInt32] = []
+    /// transfers.txt's trip-to-trip rules: type 4 (stay on board into `to`) by the trip it starts from, and the pairs
+    /// type 5 says must not be ridden through (`from << 32 | to`).
+    var seatedInto: [UInt32: [UInt32]] = [:]
+    var notSeated: Set<UInt64> = []
+    /// Whether any trip can be ridden on into another (worked out once: the search asks each round).
+    var hasSeated = false
+
     /// How far apart two stops may be for the index to keep a walk between them; a
     /// query walks at most its own `maxWalk`, which may not exceed this.
     static let maxWalkIndexed: Double = 2_000
@@ -79,6 +89,7 @@ struct PlannerIndex: Sendable {
         (routePattern.count + routeTripStart.count + routeTrips.count + moveStart.count + rulesIntoStart.count
             + routeTimesStart.count + routeDepartures.count + routeService.count + routeLastDeparture.count + sameStopRule.count) * 4 + routeIsFrequency.count
             + stopRoutes.byteSize + stopRoutePositions.count * 2 + (moves.count + rulesInto.count) * MemoryLayout<Move>.stride
+            + blockNext.count * 4 + seatedInto.count * 32 + notSeated.count * 8
     }
 }
 
@@ -88,6 +99,7 @@ extension PlannerIndex {
         buildRouteTimes(tt)
         buildStopRoutes(tt)
         buildMoves(tt)
+        buildSeated(tt)
     }
 
     private mutating func buildRoutes(_ tt: Timetable) {

@@ -25,7 +25,13 @@ struct JourneyView {
                     continue
                 }
                 // Before each ride but the first, after the walk to it: how tight the change is.
-                if rides > 0, let changes = j.changes, rides - 1 < changes.count { lines.append(t.dim("     " + Self.margin(changes[rides - 1]))) }
+                if rides > 0, let changes = j.changes, rides - 1 < changes.count {
+                    let change = changes[rides - 1]
+                    let said = change.staysSeated == true
+                        ? "Stay on board: it goes on as the \([leg.routeShortName, leg.headsign.map { "to \($0)" }].compactMap { $0 }.joined(separator: " "))"
+                        : Self.margin(change)
+                    lines.append(t.dim("     " + said))
+                }
                 let line = [leg.routeShortName, leg.headsign.map { "to \($0)" }].compactMap { $0 }.joined(separator: " ")
                 lines.append("   \(Self.time(leg.departure, leg.expectedDeparture, t))  \(leg.from.name)\(Self.platform(leg.from))")
                 lines.append(t.dim("          \(line)"))

@@ -71,4 +71,16 @@ struct JourneyMarginTests {
         let missed = JourneyPage.journey(journey(arrivingLate: 180), strings: Strings(.id)).description
         #expect(margin(missed) == "<li class=\"leg leg-margin\" data-tight>4 mnt untuk pindah; kereta Anda terlambat 3 mnt: perpindahan tidak terkejar")
     }
+
+    @Test("staying on board is no change: the journey counts none, the API says so, and the page says to stay on")
+    func staysSeated() throws {
+        var j = changeJourney()
+        j.legs = [j.legs[0], j.legs[2]]
+        if case .transit(var second) = j.legs[1] { second.staysSeated = true; j.legs[1] = .transit(second) }
+        #expect(j.transfers == 0 && j.changes.map(\.staysSeated) == [true])
+        let dto = JourneyDTO(j)
+        #expect(dto.transfers == 0 && dto.changes?.first?.staysSeated == true && dto.legs[1].staysSeated == true && dto.legs[0].staysSeated == nil)
+        let page = JourneyPage.journey(dto, strings: Strings(.en)).description
+        #expect(page.contains("<li class=\"leg leg-margin leg-seated\">Stay on board: it goes on as the S to D</li>") && page.contains("No change"))
+    }
 }

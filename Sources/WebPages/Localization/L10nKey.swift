@@ -51,6 +51,8 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case journeyMarginLeavingLate = "journey.margin.leavingLate"
     case journeyMarginLive = "journey.margin.live"
     case journeyMarginMissed = "journey.margin.missed"
+    case journeyStaySeated = "journey.staySeated"
+    case journeyAddedTrip = "journey.addedTrip"
     case journeyTowards = "journey.towards"
     case journeyPlanFromHere = "journey.planFromHere"
     case journeyOptions = "journey.options"

@@ -34,6 +34,8 @@ extension Strings {
         case .journeyMarginLeavingLate: "the next one is {late} min late"
         case .journeyMarginLive: "live"
         case .journeyMarginMissed: "the change cannot be made"
+        case .journeyStaySeated: "Stay on board: it goes on as the {line} to {headsign}"
+        case .journeyAddedTrip: "extra service"
         case .journeyTowards: "to {headsign}"
         case .journeyPlanFromHere: "Plan a journey from here"
         case .journeyOptions: "Journeys"

@@ -34,6 +34,8 @@ extension Strings {
         case .journeyMarginLeavingLate: "kereta berikutnya terlambat {late} mnt"
         case .journeyMarginLive: "langsung"
         case .journeyMarginMissed: "perpindahan tidak terkejar"
+        case .journeyStaySeated: "Tetap di dalam: kendaraan berlanjut sebagai {line} ke {headsign}"
+        case .journeyAddedTrip: "perjalanan tambahan"
         case .journeyTowards: "ke {headsign}"
         case .journeyPlanFromHere: "Rencanakan perjalanan dari sini"
         case .journeyOptions: "Perjalanan"

@@ -143,7 +143,7 @@ public enum JourneyPage {
             guard l.kind == "transit" else { return shown }
             defer { rides += 1 }
             guard rides > 0, let changes = j.changes, rides - 1 < changes.count else { return shown }
-            return HTML.join([margin(changes[rides - 1], strings: s), shown])
+            return HTML.join([margin(changes[rides - 1], next: l, strings: s), shown])
         })
         return """
         <li class="journey panel">
@@ -186,7 +186,11 @@ public enum JourneyPage {
     }
 
     /// "4 min to change", or "4 min to change; your train is 2 min late: 2 min" when live times move it.
-    static func margin(_ c: JourneyChangeDTO, strings s: Strings) -> HTML {
+    static func margin(_ c: JourneyChangeDTO, next: JourneyLegDTO, strings s: Strings) -> HTML {
+        if c.staysSeated == true {
+            let text = s(.journeyStaySeated, ["line": next.routeShortName ?? "", "headsign": next.headsign ?? ""])
+            return "<li class=\"leg leg-margin leg-seated\">\(text)</li>"
+        }
         var text = s(.journeyMargin, ["minutes": String(JourneyChangeDTO.minutes(c.marginSeconds))])
         if let change = c.change, let live = c.liveMarginSeconds {
             let why = switch change {
@@ -221,7 +225,7 @@ public enum JourneyPage {
         <li class="leg leg-ride">
         <p class="leg-call"><span class="leg-time">\(TimeCell.render(scheduled: leg.departure, expected: leg.expectedDeparture, status: status, strings: s))</span> \
         \(stop(leg.from))</p>
-        <p class="leg-service">\(badge) \(service)</p>
+        <p class="leg-service">\(badge) \(service)\(leg.added == true ? " <span class=\"leg-added\">\(s(.journeyAddedTrip))</span>" : "")</p>
         <p class="leg-call"><span class="leg-time">\(TimeCell.render(scheduled: leg.arrival, expected: leg.expectedArrival, status: status, strings: s))</span> \
         \(stop(leg.to))</p>
         </li>
