@@ -1,6 +1,7 @@
 import OnwardCore
 import Synchronization
 import Timetable
+import TransitSources
 
 /// The timetable in service and what is built from it: its shapes, the version of each
 /// static feed it was made from, and (on the first journey asked for) the planner's indices.
@@ -65,4 +66,29 @@ public struct FeedVersion: Sendable, Hashable, Codable {
 
     /// The first 12 hex digits of the hash: enough to tell versions apart in a line of text.
     public var shortHash: String { String(hash.prefix(12)) }
+}
+
+extension ServedTimetable {
+    /// The canonical IDs an ID names: itself when canonical, or an unprefixed one tried in each feed.
+    func canonicalIDs(forLocal localID: String, as kind: IDKind) -> [String] {
+        switch kind {
+        // The ID alone, not the place: building the whole place was most of resolving a board's stop.
+        case .stop:
+            switch timetable.lookupStop(id: localID) {
+            case .found(let stop): [timetable.stopIDString(stop)]
+            case .ambiguous(let ids): ids
+            case .notFound: []
+            }
+        case .service: Self.ids(timetable.lookupTrip(id: localID)) { timetable.tripIdentifier($0) }
+        case .route: Self.ids(timetable.lookupRoute(id: localID)) { timetable.routeInfo($0).id }
+        }
+    }
+
+    private static func ids<I>(_ lookup: IDLookup<I>, _ canonical: (I) -> String) -> [String] {
+        switch lookup {
+        case .found(let i): [canonical(i)]
+        case .ambiguous(let ids): ids
+        case .notFound: []
+        }
+    }
 }
