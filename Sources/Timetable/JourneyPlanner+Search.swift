@@ -16,9 +16,12 @@ struct RaptorSearch {
     var arrivalRun: [JourneyPlanner.Run?]
     var arrivalBoardCall: [UInt16]
     var arrivalCall: [UInt16]
-    /// Where the traveller stayed on board into later trips to arrive here: an index into `chains` (the runs ridden,
-    /// in order, the first boarded at `arrivalBoardCall`), or -1 for one run.
+    /// Where the traveller stayed on board into later trips to arrive here, for a label whose `arrivalBoardCall` has
+    /// its top bit set (`seatedFlag`): an index into `chains` (the runs ridden, in order, the first boarded at the
+    /// call the other bits give). Empty when no trip goes on as another: most labels are of one run, and a fourth
+    /// array written with each would slow every search (by 12–15% on WMATA and the national network).
     var arrivalChain: [Int32]
+    static let seatedFlag: UInt16 = 0x8000
     var chains: [[JourneyPlanner.Run]] = []
     var board: [Int64]
     /// The stop a move to here came from, or `none` when one boards where one arrived (or at the origin).
@@ -69,7 +72,7 @@ struct RaptorSearch {
         arrivalRun = Array(repeating: nil, count: cells)
         arrivalBoardCall = Array(repeating: 0, count: cells)
         arrivalCall = Array(repeating: 0, count: cells)
-        arrivalChain = Array(repeating: -1, count: cells)
+        arrivalChain = planner.index.hasSeated ? Array(repeating: -1, count: cells) : []
         var addedCalls: [UInt32: [(trip: Int, call: Int)]] = [:]
         // The feed says nothing of an added trip's access: it is not offered to a traveller asking for step-free journeys.
         if !request.wheelchair {
@@ -239,6 +242,7 @@ struct RaptorSearch {
             }
         }
         var improved: [UInt32] = []
+        var ridden: [(run: JourneyPlanner.Run, boardCall: Int)] = []
         let previous = (k - 1) * stopCount, current = k * stopCount
         for (r, mask) in routes {
             let start = Int(firstCall[r])
@@ -264,11 +268,13 @@ struct RaptorSearch {
                     run = (found.run, call)
                 }
             }
-            // Riding on into the trips the vehicle goes on as. Only from the run ridden to the end (the earliest one
+            // Riding on into the trips the vehicle goes on as, once every route is scanned (kept out of this loop, so
+            // that nothing in it can grow the search's arrays). Only from the run ridden to the end (the earliest one
             // can catch): a later run whose vehicle leaves the end sooner is reached with a change instead.
-            if seated, let (riding, boardCall) = run {
-                rideOn(from: riding, boardCall: boardCall, round: k, bound: bound, isMarked: &isMarked, improved: &improved)
-            }
+            if seated, let (riding, boardCall) = run, boardCall < Int(Self.seatedFlag) { ridden.append((riding, boardCall)) }
+        }
+        for (riding, boardCall) in ridden {
+            rideOn(from: riding, boardCall: boardCall, round: k, bound: bound, isMarked: &isMarked, improved: &improved)
         }
         if !addedCalls.isEmpty { scanAdded(round: k, marked: marked, bound: bound, isMarked: &isMarked, improved: &improved) }
         for s in improved { isMarked[Int(s)] = false }
@@ -289,9 +295,13 @@ struct RaptorSearch {
         arrival[cell] = a
         bestArrival[Int(stop)] = a
         arrivalRun[cell] = run
-        arrivalBoardCall[cell] = UInt16(boardCall)
         arrivalCall[cell] = UInt16(call)
-        arrivalChain[cell] = chain
+        if chain >= 0 {
+            arrivalBoardCall[cell] = Self.seatedFlag | UInt16(boardCall)
+            arrivalChain[cell] = chain
+        } else {
+            arrivalBoardCall[cell] = UInt16(boardCall)
+        }
         return true
     }
 
@@ -365,10 +375,11 @@ extension RaptorSearch {
         while k >= 1 {
             let cell = k * stopCount + Int(stop)
             guard let run = arrivalRun[cell] else { break }
-            let boardCall = Int(arrivalBoardCall[cell]), alightCall = Int(arrivalCall[cell])
+            let seated = arrivalBoardCall[cell] & Self.seatedFlag != 0
+            let boardCall = Int(arrivalBoardCall[cell] & ~Self.seatedFlag), alightCall = Int(arrivalCall[cell])
             // The runs ridden without getting off, last first: the one arrived on from its first call, those before it
             // whole, and the first from where it was boarded.
-            let runs = arrivalChain[cell] < 0 ? [run] : chains[Int(arrivalChain[cell])]
+            let runs = seated ? chains[Int(arrivalChain[cell])] : [run]
             var departure: Int64 = 0, boardStop = stop
             for (n, ridden) in runs.enumerated().reversed() {
                 let ride = self.ride(ridden, from: n == 0 ? boardCall : 0, to: n == runs.count - 1 ? alightCall : nil, seated: n > 0,
