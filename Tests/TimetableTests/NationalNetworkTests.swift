@@ -111,7 +111,8 @@ struct NationalNetworkScanTests {
 
     /// The earliest arrival at `to` leaving `from` at `start`, with at most `maxRides` rides.
     static func scan(_ connections: [Connection], stops: Int, tripSlots: Int, from: Int, to: Int, start: Int64,
-                     change: (Int) -> Int, rules: [Int: [(to: Int, seconds: Int)]], maxRides: Int = 6) -> Int64? {
+                     change: (Int) -> Int, rules: [Int: [(to: Int, seconds: Int)]], walks: [Int: [(to: Int, seconds: Int)]] = [:],
+                     maxRides: Int = 6) -> Int64? {
         let never = Int64.max
         // ready[k * stops + s]: when one can board at s having ridden k times (or fewer).
         var ready = [Int64](repeating: never, count: (maxRides + 1) * stops)
@@ -121,7 +122,7 @@ struct NationalNetworkScanTests {
             for j in k...maxRides where time < ready[j * stops + s] { ready[j * stops + s] = time }
         }
         reached(from, 0, start)
-        for rule in rules[from] ?? [] { reached(rule.to, 0, start + Int64(rule.seconds)) }
+        for move in (rules[from] ?? []) + (walks[from] ?? []) { reached(move.to, 0, start + Int64(move.seconds)) }
         for c in connections where c.departure >= start {
             if c.departure >= best { break }
             var rides = Int(onTrip[Int(c.trip)])
@@ -135,16 +136,16 @@ struct NationalNetworkScanTests {
             onTrip[Int(c.trip)] = Int8(rides)
             let s = Int(c.to), a = c.arrival
             if s == to { best = min(best, a) }
-            if let into = rules[s]?.first(where: { $0.to == to }) { best = min(best, a + Int64(into.seconds)) }
+            for move in (rules[s] ?? []) + (walks[s] ?? []) where move.to == to { best = min(best, a + Int64(move.seconds)) }
             guard rides < maxRides else { continue }
             reached(s, rides, a + Int64(change(s)))
-            for rule in rules[s] ?? [] { reached(rule.to, rides, a + Int64(max(60, rule.seconds))) }
+            for move in (rules[s] ?? []) + (walks[s] ?? []) { reached(move.to, rides, a + Int64(max(60, move.seconds))) }
         }
         return best == never ? nil : best
     }
 
-    @Test("200 random pairs on a weekday: the same earliest arrival")
-    func sameEarliestArrival() throws {
+    @Test("200 random pairs on a weekday: the same earliest arrival, with no walks and with walks of up to 500 m", arguments: [0.0, 500])
+    func sameEarliestArrival(maxWalk: Double) throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         _ = try NationalNetwork(rows: 120_000, seed: 3).write(to: folder.url)
@@ -159,24 +160,51 @@ struct NationalNetworkScanTests {
                 if to == s { sameStop[Int(s.raw)] = seconds } else { rules[Int(s.raw), default: []].append((Int(to.raw), seconds)) }
             }
         }
+        // Walks: between stops (not stations) within `maxWalk` of each other that no rule joins, at 1.33 m/s rounded
+        // up to the second; the platforms of one station at any distance.
+        var walks: [Int: [(to: Int, seconds: Int)]] = [:]
+        if maxWalk > 0 {
+            let places = tt.allStops.map { tt.place($0) }
+            var byCell: [Int64: [Int]] = [:]
+            for (i, p) in places.enumerated() where p.kind == .stop { byCell[Int64((p.latitude * 100).rounded(.down)) << 32 ^ Int64((p.longitude * 100).rounded(.down)), default: []].append(i) }
+            for (i, p) in places.enumerated() where p.kind == .stop {
+                let y = Int64((p.latitude * 100).rounded(.down)), x = Int64((p.longitude * 100).rounded(.down))
+                for dy in -1...Int64(1) {
+                    for dx in -1...Int64(1) {
+                        for j in byCell[(y + dy) << 32 ^ (x + dx)] ?? [] where j != i && !(rules[i] ?? []).contains(where: { $0.to == j }) {
+                            let metres = GreatCircle.metres(p.latitude, p.longitude, places[j].latitude, places[j].longitude)
+                            let sameStation = p.parentID != nil && p.parentID == places[j].parentID
+                            guard sameStation || metres <= maxWalk else { continue }
+                            walks[i, default: []].append((j, Int((metres / 1.33).rounded(.up))))
+                        }
+                    }
+                }
+            }
+        }
         let planner = JourneyPlanner(tt)
         let served = tt.allStops.filter { planner.callsAt($0) }
         var random = SeededRandom(seed: 26)
-        var compared = 0, unreachable = 0
+        var compared = 0, unreachable = 0, walkingMatters = 0
         for _ in 0..<200 {
             let from = served.randomElement(using: &random)!, to = served.randomElement(using: &random)!
             guard from != to else { continue }
             // 06:00–22:00 in Zurich in March (CET, UTC+1).
             let start = Clock.local("2026-03-04", "06:00", offsetHours: 1).adding(seconds: Int64.random(in: 0..<16 * 3600, using: &random))
             var request = JourneyPlanner.Request(from: from, to: to, time: start)
-            request.maxWalk = 0
+            request.maxWalk = maxWalk
             let planned = planner.plan(request).map(\.arrival.epochSeconds).min()
             let scanned = Self.scan(connections, stops: tt.stopCount, tripSlots: tt.tripCount * 3, from: Int(from.raw), to: Int(to.raw),
-                                    start: start.epochSeconds, change: { max(60, sameStop[$0] ?? 0) }, rules: rules)
+                                    start: start.epochSeconds, change: { max(60, sameStop[$0] ?? 0) }, rules: rules, walks: walks)
             #expect(planned == scanned, "\(tt.stopIDString(from)) → \(tt.stopIDString(to)) at \(start.epochSeconds)")
+            if maxWalk > 0, scanned != Self.scan(connections, stops: tt.stopCount, tripSlots: tt.tripCount * 3, from: Int(from.raw), to: Int(to.raw),
+                                                 start: start.epochSeconds, change: { max(60, sameStop[$0] ?? 0) }, rules: rules) {
+                walkingMatters += 1
+            }
             compared += 1
             if scanned == nil { unreachable += 1 }
         }
         #expect(compared > 190 && unreachable < compared / 4, "\(unreachable) of \(compared) pairs unreachable")
+        // With walks allowed, they change the answer for some pairs: the check covers them.
+        #expect(maxWalk == 0 || walkingMatters >= 10, "walks changed \(walkingMatters) of \(compared) answers")
     }
 }
