@@ -65,7 +65,7 @@ public struct JourneyChangeDTO: Codable, Sendable, Equatable {
     }
 
     /// Whether the change can be made (the margin now covers the walk), and whether it is tight (under a minute to spare).
-    public var canBeMade: Bool { JourneyChange.canBeMade(margin: liveMarginSeconds ?? marginSeconds, walk: walkSeconds) }
+    public var canBeMade: Bool { staysSeated == true || JourneyChange.canBeMade(margin: liveMarginSeconds ?? marginSeconds, walk: walkSeconds) }
     public var isTight: Bool { JourneyChange.isTight(margin: liveMarginSeconds ?? marginSeconds, walk: walkSeconds) }
 
     /// Whole minutes, rounded down (4 min 30 s is 4 min; −30 s, −1 min).

@@ -25,7 +25,8 @@ extension CommuteSession {
     /// ride arrives there, keeping the rides up to it, so the alert before the change offers the way on.
     mutating func connectionsAtRisk(now: Instant) {
         guard replanFrom == nil else { return }
-        for i in journey.rides.indices.dropLast() where i < journey.walks.count {
+        // Staying on board is no change: the vehicle goes on however late it runs.
+        for i in journey.rides.indices.dropLast() where i < journey.walks.count && journey.rides[i + 1].staysSeated != true {
             let ride = journey.rides[i], next = journey.rides[i + 1]
             let arrives = journey.courses[i].arrives, leaves = journey.courses[i + 1].leaves
             guard now < arrives, !fired.contains(Target.key(.arrivingAtTransfer, ride.to)),

@@ -36,7 +36,7 @@ public struct WatchFindings: Sendable, Hashable, Codable {
         func lateMinutes(_ expected: Instant, _ scheduled: Instant) -> Int { max(0, Int(expected.epochSeconds - scheduled.epochSeconds) / 60) }
         delayMinutes = max(lateMinutes(live.departure, option.departure), lateMinutes(live.arrival, option.arrival))
         if let now = live.rides.first?.from.platform, now != option.rides.first?.from.platform { platform = now }
-        lostChangeAt = live.changes.first { !JourneyChange.canBeMade(margin: $0.currentMarginSeconds, walk: $0.walkSeconds) }?.arrivingAt.name
+        lostChangeAt = live.changes.first { !$0.canBeMade }?.arrivingAt.name
     }
 
     /// What a watcher has not been told yet, given what they were last told (`told`; nil: nothing yet) and their
@@ -85,7 +85,7 @@ public struct WatchNotice: Sendable, Hashable, Codable {
             let usable = journeys.filter { j in
                 option.map { runs(j) != runs($0) } ?? true
                     && !j.rides.contains { $0.status == .cancelled || $0.status == .skipped }
-                    && j.changes.allSatisfy { JourneyChange.canBeMade(margin: $0.currentMarginSeconds, walk: $0.walkSeconds) }
+                    && j.changes.allSatisfy(\.canBeMade)
             }
             guard let best = usable.min(by: { ($0.arrival, $0.departure) < ($1.arrival, $1.departure) }) else { return nil }
             return Alternative(departure: best.departure, arrival: best.arrival, route: best.rides.first?.routeShortName ?? "",

@@ -23,6 +23,10 @@ public struct JourneyChange: Sendable, Hashable {
     /// Whether the change can be made: the margin covers the walk.
     public static func canBeMade(margin: Int, walk: Int) -> Bool { margin >= walk }
 
+    /// Whether this change can be made now: always where the traveller stays on board (the vehicle goes on, however
+    /// late, and the next trip's own live times may not know it yet), else by the margin it has now.
+    public var canBeMade: Bool { staysSeated || Self.canBeMade(margin: currentMarginSeconds, walk: walkSeconds) }
+
     /// Whether it is tight: under a minute to spare beyond the walk.
     public static func isTight(margin: Int, walk: Int) -> Bool { margin < walk + 60 }
 }

@@ -291,6 +291,21 @@ struct CommuteSessionTests {
         #expect(fine.replanFrom == nil)
     }
 
+    @Test("staying on board: a late first trip loses no connection, and nothing is said where the vehicle goes on")
+    func staysSeated() {
+        func seated(_ late: Int64) -> Journey {
+            var j = journey(firstLate: late)
+            j.legs = [j.legs[0], j.legs[2]]
+            if case .transit(var next) = j.legs[1] { next.staysSeated = true; j.legs[1] = .transit(next) }
+            return j
+        }
+        var s = CommuteSession(journey: seated(0))
+        // 10 minutes late: the first trip reaches X at 08:25, after the second's timetabled 08:20 (which has no live times).
+        let alerts = replay(&s, [.tick(at("07:50")), .journey(seated(600), at: at("07:55"))], basis: true)
+        #expect(s.replanFrom == nil && s.replan == nil)
+        #expect(alerts == ["08:08:00 vehicleArriving A by liveTimes", "08:25:00 arrivingAtDestination D by timetable"])
+    }
+
     @Test("speed limits come from the ride's mode: 60 m/s is a jump on a bus, not on a train")
     func speedByMode() {
         func session(routeType: Int) -> CommuteSession {

@@ -82,5 +82,11 @@ struct JourneyMarginTests {
         #expect(dto.transfers == 0 && dto.changes?.first?.staysSeated == true && dto.legs[1].staysSeated == true && dto.legs[0].staysSeated == nil)
         let page = JourneyPage.journey(dto, strings: Strings(.en)).description
         #expect(page.contains("<li class=\"leg leg-margin leg-seated\">Stay on board: it goes on as the S to D</li>") && page.contains("No change"))
+        // However late the first trip, the vehicle goes on: nothing to miss.
+        var late = changeJourney(arrivingLate: 600)
+        late.legs = [late.legs[0], late.legs[2]]
+        if case .transit(var second) = late.legs[1] { second.staysSeated = true; late.legs[1] = .transit(second) }
+        #expect(late.changes.first?.canBeMade == true && JourneyDTO(late).changes?.first?.canBeMade == true)
+        #expect(changeJourney(arrivingLate: 600).changes.first?.canBeMade == false)
     }
 }
