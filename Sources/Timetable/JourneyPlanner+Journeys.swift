@@ -57,11 +57,12 @@ extension JourneyPlanner {
             tripID: tt.tripID[t], routeID: tt.routeID[route], routeShortName: tt.routeShortName[route],
             routeLongName: tt.routeLongName[route], routeColor: tt.routeColor[route].isEmpty ? nil : tt.routeColor[route],
             headsign: tt.headsign(trip: r.instance.trip.raw, position: r.boardCall), serviceDate: ServiceDate(dayNumber: r.instance.serviceDay),
-            startTime: tt.isFrequencyBased(r.instance.trip) ? Int(tt.departures[Int(tt.tripTimes[t])] + r.instance.shift) : nil,
+            startTime: tt.isFrequencyBased(r.instance.trip) ? Int(tt.scheduledDeparture(trip: t, call: 0) + r.instance.shift) : nil,
             from: stop(r.from), to: stop(r.to), departure: r.scheduledDeparture, arrival: r.scheduledArrival,
             status: live ? .noLiveData : .scheduled)
         leg.routeType = Int(tt.routeType[route])
         let p = tt.patternRange(tt.tripPattern[t]), times = Int(tt.tripTimes[t])
+        // The run's base for its shared running times (its day, start and frequency shift together).
         let base = r.scheduledDeparture.epochSeconds - Int64(tt.departures[times + r.boardCall])
         let slot = r.isLive ? overlay.slot(of: r.instance) : -1
         leg.calls = ((r.boardCall + 1)..<r.alightCall).map { k in

@@ -11,7 +11,8 @@ extension JourneyPlanner {
         /// Where its live data sits in the overlay, or -1; for a trip realtime data added, -2 less its place in the
         /// overlay's `added` (kept in this field so that a label stays 32 bytes: the search fills thousands per query).
         var slot: Int32
-        /// Where the trip's times start in `arrivals` and `departures`.
+        /// Where the trip's running times start in `arrivals` and `departures`, and what is added to them to give the
+        /// run's instants (its service day's base, the trip's start and any frequency shift).
         var times: Int32
         var base: Int64
 
@@ -87,9 +88,15 @@ extension JourneyPlanner {
         let late = live ? overlay.maxDelay : 0, early = live ? overlay.maxEarly : 0
         // The earliest any run of the route leaves call k, as a time of day: a later day whose
         // first run leaves after the best found so far need not be searched.
-        // The route's departures from call k, one per run in order, side by side in memory.
-        let column = Int(index.routeTimesStart[r]) + k * tripCount - tripsStart
-        let firstAtCall = Int64(index.routeDepartures[column + tripsStart])
+        // The route's departures from call k, one per run in order: the times its trips share plus each one's start, or
+        // its own column of times; either way side by side in memory.
+        let shared = index.routeTimesStart[r] == PlannerIndex.sharedTimes
+        let sharedAtCall = shared ? Int64(timetable.departures[Int(timetable.tripTimes[Int(first)]) + k]) : 0
+        let column = shared ? 0 : Int(index.routeTimesStart[r]) + k * tripCount - tripsStart
+        @inline(__always) func departureAt(_ j: Int) -> Int64 {
+            shared ? sharedAtCall + Int64(index.routeTripShift[j]) : Int64(index.routeDepartures[column + j])
+        }
+        let firstAtCall = departureAt(tripsStart)
         let checkEachTrip = index.routeService[r] == Timetable.none
         for day in lowDay...highDay where mask >> UInt16(day - days.first) & 1 == 1 {
             let base = timetable.base(zone: zone, day: day)
@@ -100,11 +107,11 @@ extension JourneyPlanner {
             var lo = tripsStart, hi = tripsEnd
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if Int64(index.routeDepartures[column + mid]) < earliestTime { lo = mid + 1 } else { hi = mid }
+                if departureAt(mid) < earliestTime { lo = mid + 1 } else { hi = mid }
             }
             for j in lo..<tripsEnd {
                 let trip = index.routeTrips[j]
-                let scheduled = base + Int64(index.routeDepartures[column + j])
+                let scheduled = base + departureAt(j)
                 if let b = best, scheduled - early >= b.departure { break }
                 if checkEachTrip && !timetable.isActive(service: timetable.tripService[Int(trip)], day: day) { continue }
                 if wheelchair && timetable.tripWheelchair[Int(trip)] != 1 { continue }
@@ -112,7 +119,9 @@ extension JourneyPlanner {
                 let slot = live ? overlay.slot(of: instance) : -1
                 guard let departure = departure(of: instance, slot: slot, call: k, scheduled: scheduled, overlay: overlay),
                       departure >= t else { continue }
-                if best == nil || departure < best!.departure { best = (Run(instance: instance, slot: slot, times: Int32(timetable.tripTimes[Int(trip)]), base: base), departure) }
+                if best == nil || departure < best!.departure {
+                    best = (Run(instance: instance, slot: slot, times: Int32(timetable.tripTimes[Int(trip)]), base: base + Int64(index.routeTripShift[j])), departure)
+                }
                 if !live { break }
             }
         }
@@ -123,8 +132,8 @@ extension JourneyPlanner {
     private func earliestFrequencyRun(trip: UInt32, day: Int32, call k: Int, after t: Int64,
                                       overlay: RealtimeOverlay) -> (run: Run, departure: Int64)? {
         let base = timetable.base(zone: timetable.tripZone[Int(trip)], day: day)
-        let times = Int(timetable.tripTimes[Int(trip)])
-        let templateStart = Int64(timetable.departures[times]), atCall = Int64(timetable.departures[times + k])
+        let times = Int(timetable.tripTimes[Int(trip)]), own = Int64(timetable.tripShift[Int(trip)])
+        let templateStart = Int64(timetable.departures[times]) + own, atCall = Int64(timetable.departures[times + k]) + own
         let live = !overlay.liveSlot.isEmpty
         let late = live ? overlay.maxDelay : 0
         var best: (run: Run, departure: Int64)?
@@ -140,7 +149,7 @@ extension JourneyPlanner {
                 let instance = TripInstance(trip: TripIndex(raw: trip), serviceDay: day, shift: Int32(shift))
                 let slot = live ? overlay.slot(of: instance) : -1
                 if let departure = departure(of: instance, slot: slot, call: k, scheduled: scheduled, overlay: overlay), departure >= t {
-                    if best == nil || departure < best!.departure { best = (Run(instance: instance, slot: slot, times: Int32(times), base: base + shift), departure) }
+                    if best == nil || departure < best!.departure { best = (Run(instance: instance, slot: slot, times: Int32(times), base: base + shift + own), departure) }
                     if !live { break }
                 }
                 runStart += headway

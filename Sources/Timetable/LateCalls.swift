@@ -91,7 +91,8 @@ extension Timetable {
         order.reserveCapacity(trips.count)
         for i in trips.indices where trips[i].value.status == .running {
             let key = trips[i].key
-            let dayBase = base(zone: tripZone[Int(key.trip.raw)], day: key.serviceDay) + Int64(key.shift)
+            // The instance's day base, with its frequency shift and its start (its running times are shared).
+            let dayBase = base(zone: tripZone[Int(key.trip.raw)], day: key.serviceDay) + Int64(key.shift) + Int64(tripShift[Int(key.trip.raw)])
             order.append((dayBase + Int64(departures[Int(tripTimes[Int(key.trip.raw)])]), dayBase, i))
         }
         order.sort { $0.start < $1.start }

@@ -12,7 +12,7 @@ extension PlannerIndex {
             && !tt.isFrequencyBased(TripIndex(raw: t)) {
             withBlock.append(t)
         }
-        withBlock.sort { (tt.tripBlock[Int($0)], tt.departures[Int(tt.tripTimes[Int($0)])], $0) < (tt.tripBlock[Int($1)], tt.departures[Int(tt.tripTimes[Int($1)])], $1) }
+        withBlock.sort { (tt.tripBlock[Int($0)], tt.scheduledDeparture(trip: Int($0), call: 0), $0) < (tt.tripBlock[Int($1)], tt.scheduledDeparture(trip: Int($1), call: 0), $1) }
         for (a, b) in zip(withBlock, withBlock.dropFirst()) where tt.tripBlock[Int(a)] == tt.tripBlock[Int(b)] { blockNext[Int(a)] = b }
         let table = tt.transfers
         for i in 0..<table.from.count where table.fromTrip[i] != Timetable.none && table.toTrip[i] != Timetable.none {
@@ -55,7 +55,8 @@ extension JourneyPlanner {
         let instance = TripInstance(trip: TripIndex(raw: b), serviceDay: day)
         let slot = overlay.liveSlot.isEmpty ? -1 : overlay.slot(of: instance)
         if slot >= 0, overlay.liveValues[Int(slot)].status != .running { return nil }
-        let next = Run(instance: instance, slot: slot, times: Int32(tt.tripTimes[Int(b)]), base: tt.base(zone: tt.tripZone[Int(b)], day: day))
+        let next = Run(instance: instance, slot: slot, times: Int32(tt.tripTimes[Int(b)]),
+                       base: tt.base(zone: tt.tripZone[Int(b)], day: day) + Int64(tt.tripShift[Int(b)]))
         return currentDeparture(of: next, call: 0, overlay: overlay) >= arriving ? next : nil
     }
 

@@ -15,12 +15,17 @@ struct PlannerIndex: Sendable {
     /// The trips of each route, in departure order (`routeTripStart[r]..<routeTripStart[r+1]`).
     var routeTripStart: [UInt32] = [0]
     var routeTrips: [UInt32] = []
-    /// Each route's departure times (seconds of its service day), call by call: for call k,
-    /// one per trip in the route's order (`routeTimesStart[r] + k * trips + j`). The search for
-    /// the run to catch at a call reads one short run of memory, not a time from each trip's
-    /// own stop times (a cache miss per step, most of a query's time before).
+    /// Each trip's start (`Timetable.tripShift`), beside it in `routeTrips`.
+    var routeTripShift: [Int32] = []
+    /// Where all the trips of a route run with the same times from their start (they share their running times in the
+    /// timetable, as most of a real feed's do), a trip's departure from call k is the shared time plus its start, and
+    /// the route needs no times of its own: `routeTimesStart[r]` is `sharedTimes`. Otherwise, the route's departure
+    /// times (seconds of its service day) call by call: for call k, one per trip in the route's order
+    /// (`routeTimesStart[r] + k * trips + j`). Either way, the search for the run to catch at a call reads one short
+    /// run of memory, not a time from each trip's own stop times (a cache miss per step, most of a query's time before).
     var routeTimesStart: [UInt32] = []
     var routeDepartures: [Int32] = []
+    static let sharedTimes = UInt32.max
     /// Set for a route holding one frequency-based trip.
     var routeIsFrequency: [Bool] = []
     /// The service (calendar) every trip of the route runs on, or `Timetable.none` where they differ:
@@ -86,7 +91,7 @@ struct PlannerIndex: Sendable {
     var routeCount: Int { routePattern.count }
 
     var byteSize: Int {
-        (routePattern.count + routeTripStart.count + routeTrips.count + moveStart.count + rulesIntoStart.count
+        (routePattern.count + routeTripStart.count + routeTrips.count + routeTripShift.count + moveStart.count + rulesIntoStart.count
             + routeTimesStart.count + routeDepartures.count + routeService.count + routeLastDeparture.count + sameStopRule.count) * 4 + routeIsFrequency.count
             + stopRoutes.byteSize + stopRoutePositions.count * 2 + (moves.count + rulesInto.count) * MemoryLayout<Move>.stride
             + blockNext.count * 4 + seatedInto.count * 32 + notSeated.count * 8
@@ -130,16 +135,16 @@ extension PlannerIndex {
         let calls = tt.patternRange(pattern).count
         // Sorted by zone, then first departure; each trip joins the first chain it does not overtake.
         let sorted = trips.sorted {
-            (tt.tripZone[Int($0)], tt.departures[Int(tt.tripTimes[Int($0)])], $0)
-                < (tt.tripZone[Int($1)], tt.departures[Int(tt.tripTimes[Int($1)])], $1)
+            (tt.tripZone[Int($0)], tt.scheduledDeparture(trip: Int($0), call: 0), $0) < (tt.tripZone[Int($1)], tt.scheduledDeparture(trip: Int($1), call: 0), $1)
         }
         var chains: [[UInt32]] = []
         for t in sorted {
             let fits = chains.firstIndex { chain in
                 let last = chain[chain.count - 1]
                 guard tt.tripZone[Int(last)] == tt.tripZone[Int(t)] else { return false }
-                let a = Int(tt.tripTimes[Int(last)]), b = Int(tt.tripTimes[Int(t)])
-                for k in 0..<calls where tt.departures[a + k] > tt.departures[b + k] || tt.arrivals[a + k] > tt.arrivals[b + k] { return false }
+                let a = Int(last), b = Int(t)
+                for k in 0..<calls where tt.scheduledDeparture(trip: a, call: k) > tt.scheduledDeparture(trip: b, call: k)
+                    || tt.scheduledArrival(trip: a, call: k) > tt.scheduledArrival(trip: b, call: k) { return false }
                 return true
             }
             if let i = fits { chains[i].append(t) } else { chains.append([t]) }
@@ -150,6 +155,7 @@ extension PlannerIndex {
     private mutating func addRoute(pattern: UInt32, trips: [UInt32], frequency: Bool, _ tt: Timetable) {
         routePattern.append(pattern)
         routeTrips.append(contentsOf: trips)
+        routeTripShift.append(contentsOf: trips.map { tt.tripShift[Int($0)] })
         routeTripStart.append(UInt32(routeTrips.count))
         routeIsFrequency.append(frequency)
         let service = tt.tripService[Int(trips[0])]
@@ -157,16 +163,20 @@ extension PlannerIndex {
         let calls = tt.patternRange(pattern).count
         routeLastDeparture.append(frequency ? Int32.max : trips.map { t in
             let times = Int(tt.tripTimes[Int(t)])
-            return tt.departures[times..<(times + calls)].max() ?? 0
+            return (tt.departures[times..<(times + calls)].max() ?? 0) + tt.tripShift[Int(t)]
         }.max() ?? 0)
     }
 
     private mutating func buildRouteTimes(_ tt: Timetable) {
         for r in 0..<routeCount {
-            routeTimesStart.append(UInt32(routeDepartures.count))
             let trips = self.trips(of: r), calls = tt.patternRange(routePattern[r]).count
+            if routeIsFrequency[r] || trips.allSatisfy({ tt.tripTimes[Int($0)] == tt.tripTimes[Int(trips.first!)] }) {
+                routeTimesStart.append(PlannerIndex.sharedTimes)
+                continue
+            }
+            routeTimesStart.append(UInt32(routeDepartures.count))
             for k in 0..<calls {
-                for t in trips { routeDepartures.append(tt.departures[Int(tt.tripTimes[Int(t)]) + k]) }
+                for t in trips { routeDepartures.append(tt.scheduledDeparture(trip: Int(t), call: k)) }
             }
         }
     }

@@ -169,7 +169,7 @@ extension Timetable {
             for d in firstCandidate...lastCandidate where isActive(service: tripService[t], day: d) {
                 let runs: [Int32] = isFrequencyBased(trip)
                     ? tripFrequencies[t].flatMap { f in
-                        stride(from: frequencyStart[Int(f)], to: frequencyEnd[Int(f)], by: Int(max(frequencyHeadway[Int(f)], 60))).map { $0 - departures[Int(tripTimes[t])] }
+                        stride(from: frequencyStart[Int(f)], to: frequencyEnd[Int(f)], by: Int(max(frequencyHeadway[Int(f)], 60))).map { $0 - scheduledDeparture(trip: t, call: 0) }
                     }
                     : [0]
                 for shift in runs {
@@ -193,5 +193,5 @@ extension Timetable {
 
 extension Timetable {
     /// The template's first departure (seconds of the service day); a frequency run adds its shift.
-    public func firstDepartureTime(of trip: TripIndex) -> Int32 { departures[Int(tripTimes[Int(trip.raw)])] }
+    public func firstDepartureTime(of trip: TripIndex) -> Int32 { scheduledDeparture(trip: Int(trip.raw), call: 0) }
 }

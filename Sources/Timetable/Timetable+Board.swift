@@ -72,7 +72,7 @@ extension Timetable {
         var minTimeOfDay = Int32.max
         for s in stops {
             let r = index.range(of: s)
-            if !r.isEmpty { minTimeOfDay = min(minTimeOfDay, times[Int(tripTimes[Int(index.trip[r.lowerBound])]) + Int(index.position[r.lowerBound])]) }
+            if !r.isEmpty { minTimeOfDay = min(minTimeOfDay, time(times, trip: index.trip[r.lowerBound], call: index.position[r.lowerBound])) }
             let f = frequencyIndex.range(of: s)
             if !f.isEmpty { minTimeOfDay = 0 }
         }
@@ -108,6 +108,10 @@ extension Timetable {
         return rows
     }
 
+    /// A trip's time at a call from `times` (`arrivals` or `departures`), in seconds of its service day.
+    @inline(__always)
+    private func time(_ times: [Int32], trip: UInt32, call: UInt16) -> Int32 { times[Int(tripTimes[Int(trip)]) + Int(call)] + tripShift[Int(trip)] }
+
     private func scanScheduled(stop: UInt32, index: EventIndex, times: [Int32], zone: UInt16, multiZone: Bool, day: Int32,
                                dayBase: Int64, tLow: Int64, tHigh: Int64, limit: Int, arrivalsBoard: Bool, via: [UInt32],
                                into rows: inout [BoardRow]) {
@@ -119,7 +123,7 @@ extension Timetable {
         var lo = range.lowerBound, hi = range.upperBound
         while lo < hi {
             let mid = (lo + hi) >> 1
-            let t = times[Int(tripTimes[Int(index.trip[mid])]) + Int(index.position[mid])]
+            let t = time(times, trip: index.trip[mid], call: index.position[mid])
             if Int64(t) < lowerTime { lo = mid + 1 } else { hi = mid }
         }
         var found = 0
@@ -128,7 +132,7 @@ extension Timetable {
             let trip = index.trip[i]
             let position = index.position[i]
             i += 1
-            let instant = dayBase + Int64(times[Int(tripTimes[Int(trip)]) + Int(position)])
+            let instant = dayBase + Int64(time(times, trip: trip, call: position))
             if instant > tHigh { break }
             if multiZone && tripZone[Int(trip)] != zone { continue }
             guard isActive(service: tripService[Int(trip)], day: day) else { continue }
@@ -156,9 +160,8 @@ extension Timetable {
                 viaPosition = findVia(trip: trip, position: Int(position), arrivalsBoard: arrivalsBoard, via: via)
                 if viaPosition < 0 { continue }
             }
-            let first = Int(tripTimes[Int(trip)])
-            let templateStart = departures[first]
-            let offsetAtStop = Int64(times[first + Int(position)] - templateStart)
+            let templateStart = scheduledDeparture(trip: Int(trip), call: 0)
+            let offsetAtStop = Int64(time(times, trip: trip, call: position) - templateStart)
             for f in tripFrequencies[Int(trip)] {
                 let start = Int64(frequencyStart[Int(f)]), end = Int64(frequencyEnd[Int(f)]), headway = Int64(frequencyHeadway[Int(f)])
                 guard headway > 0 else { continue }
@@ -216,14 +219,14 @@ extension Timetable {
             origin: stopName[Int(patternStop[p.lowerBound])])
         if row.viaPosition >= 0 {
             let k = first + Int(row.viaPosition)
-            let time = kind == .departures ? arrivals[k] : departures[k]
+            let time = (kind == .departures ? arrivals[k] : departures[k]) + tripShift[t]
             entry.destinationArrival = Instant(epochSeconds: dayBase + Int64(time) + Int64(row.shift))
             entry.destinationStopID = stopID[Int(patternStop[p.lowerBound + Int(row.viaPosition)])]
         }
         if row.frequency >= 0 {
             entry.headwaySeconds = Int(frequencyHeadway[Int(row.frequency)])
             entry.exactTimes = frequencyExact[Int(row.frequency)] == 1
-            entry.startTime = GTFSTime.format(departures[first] + row.shift)
+            entry.startTime = GTFSTime.format(departures[first] + tripShift[t] + row.shift)
         }
         return entry
     }

@@ -7,7 +7,7 @@ import OnwardCore
 /// applier reads two per stop time update, and going back to the timetable
 /// for each (zone, day base, times offset) was a tenth of its time.
 public struct TripSchedule {
-    /// The instance's day base plus its frequency shift.
+    /// The instance's day base plus its start (its running times are shared: `Timetable.arrivals`) and frequency shift.
     public let base: Int64
     public let arrivals: ArraySlice<Int32>
     public let departures: ArraySlice<Int32>
@@ -20,17 +20,17 @@ extension Timetable {
     /// The scheduled instants of every call of a trip instance.
     public func schedule(of key: TripInstance) -> TripSchedule {
         let first = Int(tripTimes[Int(key.trip.raw)]), calls = callCount(of: key.trip)
-        return TripSchedule(base: base(zone: tripZone[Int(key.trip.raw)], day: key.serviceDay) + Int64(key.shift),
+        return TripSchedule(base: base(zone: tripZone[Int(key.trip.raw)], day: key.serviceDay) + Int64(key.shift) + Int64(tripShift[Int(key.trip.raw)]),
                             arrivals: arrivals[first..<first + calls], departures: departures[first..<first + calls])
     }
 
     /// The scheduled departure instant of call `k` of a trip instance.
     public func scheduledDeparture(_ key: TripInstance, _ k: Int) -> Int64 {
-        base(zone: tripZone[Int(key.trip.raw)], day: key.serviceDay) + Int64(departures[Int(tripTimes[Int(key.trip.raw)]) + k] + key.shift)
+        base(zone: tripZone[Int(key.trip.raw)], day: key.serviceDay) + Int64(scheduledDeparture(trip: Int(key.trip.raw), call: k) + key.shift)
     }
 
     public func scheduledArrival(_ key: TripInstance, _ k: Int) -> Int64 {
-        base(zone: tripZone[Int(key.trip.raw)], day: key.serviceDay) + Int64(arrivals[Int(tripTimes[Int(key.trip.raw)]) + k] + key.shift)
+        base(zone: tripZone[Int(key.trip.raw)], day: key.serviceDay) + Int64(scheduledArrival(trip: Int(key.trip.raw), call: k) + key.shift)
     }
 
     /// How many calls the trip has (0 for a trip skipped at import).
@@ -59,7 +59,7 @@ extension Timetable {
     public func nearestServiceDay(of trip: TripIndex, shift: Int32 = 0, around reference: Instant) -> Int32? {
         let t = Int(trip.raw)
         guard tripPattern[t] != Timetable.none else { return nil }
-        let first = Int64(departures[Int(tripTimes[t])] + shift)
+        let first = Int64(scheduledDeparture(trip: t, call: 0) + shift)
         let guessDay = Int32(reference.epochSeconds / 86_400)
         var best: (Int64, Int32)?
         for d in (guessDay - 2)...(guessDay + 1) where d >= firstDay && d < firstDay + dayCount && isActive(service: tripService[t], day: d) {
@@ -76,7 +76,7 @@ extension Timetable {
     public func frequencyShift(of trip: TripIndex, startTime: Int32) -> Int32? {
         let blocks = tripFrequencies[Int(trip.raw)]
         guard !blocks.isEmpty else { return nil }
-        let templateStart = departures[Int(tripTimes[Int(trip.raw)])]
+        let templateStart = scheduledDeparture(trip: Int(trip.raw), call: 0)
         for f in blocks where startTime >= frequencyStart[Int(f)] && startTime < frequencyEnd[Int(f)] {
             return startTime - templateStart
         }

@@ -120,7 +120,7 @@ extension Timetable {
 
     /// The frequency block a run belongs to, or -1 for a scheduled trip.
     func frequencyBlock(of key: TripInstance) -> Int32 {
-        let start = departures[Int(tripTimes[Int(key.trip.raw)])] + key.shift
+        let start = scheduledDeparture(trip: Int(key.trip.raw), call: 0) + key.shift
         for f in tripFrequencies[Int(key.trip.raw)] where start >= frequencyStart[Int(f)] && start < frequencyEnd[Int(f)] { return Int32(f) }
         return -1
     }
@@ -203,8 +203,8 @@ extension Timetable {
                             now: Instant) throws(ServiceLookupError) -> ServiceDetails {
         var details = try service(trip, on: date, startTime: startTime)
         let t = Int(trip.raw)
-        let first = Int(tripTimes[t])
-        let shift = Int32(details.calls.first.map { $0.scheduledDeparture.epochSeconds - base(zone: tripZone[t], day: date.dayNumber) } ?? 0) - departures[first]
+        let shift = Int32(details.calls.first.map { $0.scheduledDeparture.epochSeconds - base(zone: tripZone[t], day: date.dayNumber) } ?? 0)
+            - scheduledDeparture(trip: t, call: 0)
         let key = TripInstance(trip: trip, serviceDay: date.dayNumber, shift: shift)
         details.vehicle = overlay.vehicles[key]
         let live = overlay.live(key)

@@ -23,12 +23,13 @@ extension Timetable {
         }
         let p = patternRange(tripPattern[t])
         let first = Int(tripTimes[t])
-        let dayBase = base(zone: tripZone[t], day: date.dayNumber)
+        // The trip's running times are shared (`arrivals`): its own start is added to its service day's base.
+        let dayBase = base(zone: tripZone[t], day: date.dayNumber) + Int64(tripShift[t])
         var shift: Int32 = 0
         var headway: Int?
         let blocks = tripFrequencies[t]
         if !blocks.isEmpty {
-            let templateStart = departures[first]
+            let templateStart = departures[first] + tripShift[t]
             let wanted = startTime ?? frequencyStart[Int(blocks.first!)]
             var chosen: (Int32, Int32)? = nil
             for f in blocks {

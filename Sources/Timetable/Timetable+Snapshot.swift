@@ -17,7 +17,7 @@ enum SnapshotLayout {
     static let magic: [UInt8] = Array("ONWARDTT".utf8)
     /// Bump whenever the layout changes: an old snapshot is then refused with a clear message.
     /// 5: every ID is canonical (`feed:local`), even with one feed.
-    static let version: UInt32 = 6
+    static let version: UInt32 = 7
     static let headerSize = 32
 
     /// Maps the file (untouched sections cost no memory) and hands its bytes to `body`.
@@ -80,7 +80,7 @@ extension Timetable {
         w.write(routeColor); w.write(routeTextColor)
         w.write(tripID); w.write(tripRoute); w.write(tripService); w.write(tripHeadsign); w.write(tripShortName)
         w.write(tripDirection); w.write(tripWheelchair); w.write(tripBlock); w.write(tripShape); w.write(tripPattern); w.write(tripTimes)
-        w.write(tripZone); w.write(tripOrder)
+        w.write(tripShift); w.write(tripZone); w.write(tripOrder)
         w.write(tripFrequencies.start); w.write(tripFrequencies.values)
         w.write(frequencyStart); w.write(frequencyEnd); w.write(frequencyHeadway); w.write(frequencyExact)
         w.write(patternStart); w.write(patternStop); w.write(patternFlags); w.write(patternSequence); w.write(patternHeadsign)
@@ -155,12 +155,13 @@ extension Timetable {
             routeType = try r.read(); routeAgency = try r.read(); routeColor = try r.readStrings(); routeTextColor = try r.readStrings()
             tripID = try r.readStrings(); tripRoute = try r.read(); tripService = try r.read(); tripHeadsign = try r.read()
             tripShortName = try r.read(); tripDirection = try r.read(); tripWheelchair = try r.read(); tripBlock = try r.read(); tripShape = try r.read()
-            tripPattern = try r.read(); tripTimes = try r.read(); tripZone = try r.read(); tripOrder = try r.read()
+            tripPattern = try r.read(); tripTimes = try r.read(); tripShift = try r.read(); tripZone = try r.read(); tripOrder = try r.read()
             tripFrequencies = Jagged(start: try r.read(), values: try r.read())
             frequencyStart = try r.read(); frequencyEnd = try r.read(); frequencyHeadway = try r.read(); frequencyExact = try r.read()
             patternStart = try r.read(); patternStop = try r.read(); patternFlags = try r.read()
             patternSequence = try r.read(); patternHeadsign = try r.read()
             arrivals = try r.read(); departures = try r.read()
+            stopTimeCount = Self.stopTimes(tripPattern, patternStart)
             var indices: [EventIndex] = []
             for _ in 0..<4 { indices.append(EventIndex(start: try r.read(), trip: try r.read(), position: try r.read())) }
             departureIndex = indices[0]; arrivalIndex = indices[1]
@@ -196,10 +197,13 @@ extension Timetable {
             && serviceBits.count == serviceID.count * Int(serviceWords)
             && patternStart.last.map { Int($0) == patternStop.count } ?? false
             && patternStop.allSatisfy { Int($0) < s }
-            && tripTimes.allSatisfy { $0 <= stopTimes }
+            && tripShift.count == t
+            && tripPattern.allSatisfy { $0 == Timetable.none || Int($0) < patternStart.count - 1 }
+            && tripTimes.indices.allSatisfy { i in
+                tripPattern[i] == Timetable.none || Int(tripTimes[i]) + Int(patternStart[Int(tripPattern[i]) + 1]) - Int(patternStart[Int(tripPattern[i])]) <= Int(stopTimes)
+            }
             && tripService.allSatisfy { Int($0) < serviceID.count }
             && tripRoute.allSatisfy { Int($0) < routeID.count }
-            && tripPattern.allSatisfy { $0 == Timetable.none || Int($0) < patternStart.count - 1 }
             && [transfers.to.count, transfers.fromTrip.count, transfers.toTrip.count, transfers.type.count, transfers.minimumSeconds.count].allSatisfy { $0 == transfers.from.count }
             && (transfers.from + transfers.to).allSatisfy { $0 == Timetable.none || Int($0) < s }
             && (transfers.fromTrip + transfers.toTrip).allSatisfy { $0 == Timetable.none || Int($0) < t }

@@ -19,7 +19,7 @@ extension Timetable {
         let first = Int(tripTimes[t])
         var times = [Int32]()
         times.reserveCapacity(calls.count * 2)
-        for k in 0..<calls.count { times.append(arrivals[first + k]); times.append(departures[first + k]) }
+        for k in 0..<calls.count { times.append(arrivals[first + k] + tripShift[t]); times.append(departures[first + k] + tripShift[t]) }
         var frequencies = [Int32]()
         for f in tripFrequencies[t] {
             let i = Int(f)

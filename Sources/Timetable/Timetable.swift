@@ -70,8 +70,11 @@ public struct Timetable: Sendable {
     /// Index into the feed's `ShapeTable`, or `Timetable.none`.
     var tripShape: [UInt32]
     var tripPattern: [UInt32]
-    /// Offset of the trip's first stop time in `arrivals` / `departures`.
+    /// Offset of the trip's running times in `arrivals` / `departures`: trips of one pattern that run with the same
+    /// times from their start share them (`TimetableBuilder`), and `tripShift` says when each starts.
     var tripTimes: [UInt32]
+    /// Added to the trip's shared running times to give its own (seconds of its service day).
+    var tripShift: [Int32]
     /// The time zone the trip's times count in (its agency's).
     var tripZone: [UInt16]
     var tripOrder: [UInt32]
@@ -93,9 +96,14 @@ public struct Timetable: Sendable {
     /// stop_headsign, index into `strings` (0 = none).
     var patternHeadsign: [UInt32]
 
-    // MARK: Stop times, in trip order
+    // MARK: Running times, shared by the trips of a pattern that run alike
+    /// Seconds after the trip's start (`tripShift`): a trip's own time at call k is `arrivals[tripTimes[t] + k] + tripShift[t]`
+    /// (`scheduledArrival`). Real feeds run most trips of a pattern alike: Halifax has one set of times for every 5 trips,
+    /// WMATA one for 200, so the times take a fifth of the memory or less.
     var arrivals: [Int32]
     var departures: [Int32]
+    /// The stop times the feed's trips have (each trip's calls, whether or not its times are shared).
+    public let stopTimeCount: Int
 
     // MARK: Per-stop event indices, sorted by time of day
     var departureIndex: EventIndex
@@ -129,7 +137,6 @@ public struct Timetable: Sendable {
     /// Every stop and every route, in index order: callers walk these rather than make indices from numbers.
     public var allStops: some RandomAccessCollection<StopIndex> { (0..<UInt32(stopCount)).lazy.map(StopIndex.init) }
     public var allRoutes: some RandomAccessCollection<RouteIndex> { (0..<UInt32(routeCount)).lazy.map(RouteIndex.init) }
-    public var stopTimeCount: Int { arrivals.count }
     public var patternCount: Int { patternStart.count - 1 }
 
     /// First and last day the calendar covers.
@@ -153,7 +160,7 @@ public struct Timetable: Sendable {
                 + b(tripBlock) + b(tripShape) + b(tripPattern) + b(tripTimes) + b(tripZone) + b(tripOrder) + tripFrequencies.byteSize
                 + b(frequencyStart) + b(frequencyEnd) + b(frequencyHeadway) + b(frequencyExact)),
             ("patterns", b(patternStart) + b(patternStop) + b(patternFlags) + b(patternSequence) + b(patternHeadsign)),
-            ("arrival and departure times", b(arrivals) + b(departures)),
+            ("arrival and departure times", b(arrivals) + b(departures) + b(tripShift)),
             ("boards' departure index", departureIndex.byteSize + frequencyDepartureIndex.byteSize),
             ("boards' arrival index", arrivalIndex.byteSize + frequencyArrivalIndex.byteSize),
             ("transfers, calendars, strings", transfers.byteSize + s(serviceID) + b(serviceBits) + b(dayBase) + s(strings)),
@@ -219,6 +226,19 @@ extension Timetable {
         let word = serviceBits[Int(service) * Int(serviceWords) + Int(d >> 6)]
         return (word >> UInt64(d & 63)) & 1 == 1
     }
+
+    /// The stop times of trips on `tripPattern` (each trip's calls).
+    static func stopTimes(_ tripPattern: [UInt32], _ patternStart: [UInt32]) -> Int {
+        var n = 0
+        for p in tripPattern where p != Timetable.none { n += Int(patternStart[Int(p) + 1]) - Int(patternStart[Int(p)]) }
+        return n
+    }
+
+    /// When trip `t` reaches and leaves its call `k`, in seconds of its service day (before any frequency shift).
+    @inline(__always)
+    func scheduledArrival(trip t: Int, call k: Int) -> Int32 { arrivals[Int(tripTimes[t]) + k] + tripShift[t] }
+    @inline(__always)
+    func scheduledDeparture(trip t: Int, call k: Int) -> Int32 { departures[Int(tripTimes[t]) + k] + tripShift[t] }
 
     @inline(__always)
     func base(zone: UInt16, day: Int32) -> Int64 {

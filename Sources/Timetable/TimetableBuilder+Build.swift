@@ -46,8 +46,10 @@ extension TimetableBuilder {
         var patternStop: [UInt32] = [], patternFlags: [UInt8] = [], patternSequence: [UInt32] = [], patternHeadsign: [UInt32] = []
         var tripPattern = [UInt32](repeating: Timetable.none, count: tripCount)
         var tripTimes = [UInt32](repeating: 0, count: tripCount)
+        var tripShift = [Int32](repeating: 0, count: tripCount)
         var arrivals: [Int32] = [], departures: [Int32] = []
-        arrivals.reserveCapacity(n); departures.reserveCapacity(n)
+        // Running times are shared by the trips that run alike (see `Timetable.arrivals`): found by their hash, then compared.
+        var sharedTimes: [Int: [UInt32]] = [:]
         var maxTime: Int32 = 0
         var arr: [Int32] = [], dep: [Int32] = []
 
@@ -118,9 +120,24 @@ extension TimetableBuilder {
                 patternStart.append(UInt32(patternStop.count))
             }
             tripPattern[t] = pattern
-            tripTimes[t] = UInt32(arrivals.count)
-            arrivals += arr; departures += dep
             maxTime = max(maxTime, dep[count - 1], arr[count - 1])
+            let shift = arr[0]
+            for k in 0..<count { arr[k] -= shift; dep[k] -= shift }
+            tripShift[t] = shift
+            var hasher = Hasher()
+            hasher.combine(count)
+            for k in 0..<count { hasher.combine(arr[k]); hasher.combine(dep[k]) }
+            let hash = hasher.finalize()
+            let same = sharedTimes[hash]?.first { o in
+                Int(o) + count <= arrivals.count && (0..<count).allSatisfy { arrivals[Int(o) + $0] == arr[$0] && departures[Int(o) + $0] == dep[$0] }
+            }
+            if let same {
+                tripTimes[t] = same
+            } else {
+                tripTimes[t] = UInt32(arrivals.count)
+                sharedTimes[hash, default: []].append(tripTimes[t])
+                arrivals += arr; departures += dep
+            }
         }
 
         // 3. Frequencies: the template trip's times are shifted to each start.
@@ -149,7 +166,7 @@ extension TimetableBuilder {
 
         // 5. Event indices.
         let isFrequency = (0..<tripCount).map { tripFrequencies.start[$0 + 1] > tripFrequencies.start[$0] }
-        let indices = buildEventIndices(tripPattern: tripPattern, tripTimes: tripTimes, isFrequency: isFrequency,
+        let indices = buildEventIndices(tripPattern: tripPattern, tripTimes: tripTimes, tripShift: tripShift, isFrequency: isFrequency,
                                         patternStart: patternStart, patternStop: patternStop, patternFlags: patternFlags,
                                         arrivals: arrivals, departures: departures)
 
@@ -185,11 +202,11 @@ extension TimetableBuilder {
             routeAgency: routeAgency, routeColor: routeColor, routeTextColor: routeTextColor,
             tripID: tripID, tripRoute: tripRoute, tripService: tripService, tripHeadsign: tripHeadsign,
             tripShortName: tripShortName, tripDirection: tripDirection, tripWheelchair: tripWheelchair, tripBlock: tripBlock, tripShape: tripShape, tripPattern: tripPattern,
-            tripTimes: tripTimes, tripZone: tripZone, tripOrder: tripOrder, tripFrequencies: tripFrequencies,
+            tripTimes: tripTimes, tripShift: tripShift, tripZone: tripZone, tripOrder: tripOrder, tripFrequencies: tripFrequencies,
             frequencyStart: fStart, frequencyEnd: fEnd, frequencyHeadway: fHeadway, frequencyExact: fExact,
             patternStart: patternStart, patternStop: patternStop, patternFlags: patternFlags,
             patternSequence: patternSequence, patternHeadsign: patternHeadsign,
-            arrivals: arrivals, departures: departures,
+            arrivals: arrivals, departures: departures, stopTimeCount: Timetable.stopTimes(tripPattern, patternStart),
             departureIndex: indices.departures, arrivalIndex: indices.arrivals,
             frequencyDepartureIndex: indices.frequencyDepartures, frequencyArrivalIndex: indices.frequencyArrivals,
             transfers: transfers, serviceID: serviceID, firstDay: calendar.firstDay, dayCount: calendar.dayCount,
@@ -254,19 +271,12 @@ extension TimetableBuilder {
         return (lo, dayCount, words, bits)
     }
 
-    private func buildEventIndices(tripPattern: [UInt32], tripTimes: [UInt32], isFrequency: [Bool], patternStart: [UInt32],
+    private func buildEventIndices(tripPattern: [UInt32], tripTimes: [UInt32], tripShift: [Int32], isFrequency: [Bool], patternStart: [UInt32],
                                    patternStop: [UInt32], patternFlags: [UInt8], arrivals: [Int32], departures: [Int32])
         -> (departures: EventIndex, arrivals: EventIndex, frequencyDepartures: EventIndex, frequencyArrivals: EventIndex) {
         let stopCount = stopID.count
-        // Map a global stop-time index back to its trip.
-        var tripOfTimes = [UInt32](repeating: 0, count: arrivals.count)
-        for t in 0..<tripPattern.count where tripPattern[t] != Timetable.none {
-            let len = Int(patternStart[Int(tripPattern[t]) + 1] - patternStart[Int(tripPattern[t])])
-            let o = Int(tripTimes[t])
-            for k in 0..<len { tripOfTimes[o + k] = UInt32(t) }
-        }
-        let tripOfTime = tripOfTimes
-        // Each event is packed as (time << 32 | global stop-time index) so one integer sort orders a stop's events by time.
+        // Each event is packed as (time << 32 | its place in the index), so one integer sort orders a stop's events by
+        // time, and events at the same time stay in the order of their trips and calls.
         @Sendable func index(frequency: Bool, arrivalsBoard: Bool) -> EventIndex {
             var counts = [UInt32](repeating: 0, count: stopCount + 1)
             func forEachEvent(_ body: (UInt32, Int, Int) -> Void) {
@@ -288,10 +298,14 @@ extension TimetableBuilder {
             for i in 0..<stopCount { counts[i + 1] &+= counts[i] }
             var fill = counts
             var keys = [UInt64](repeating: 0, count: Int(counts[stopCount]))
+            var eventTrip = [UInt32](repeating: 0, count: keys.count)
+            var eventPosition = [UInt16](repeating: 0, count: keys.count)
             let times = arrivalsBoard ? arrivals : departures
             forEachEvent { s, t, k in
-                let g = Int(tripTimes[t]) + k
-                keys[Int(fill[Int(s)])] = UInt64(UInt32(bitPattern: times[g])) << 32 | UInt64(g)
+                let place = Int(fill[Int(s)])
+                keys[place] = UInt64(UInt32(bitPattern: times[Int(tripTimes[t]) + k] + tripShift[t])) << 32 | UInt64(place)
+                eventTrip[place] = UInt32(t)
+                eventPosition[place] = UInt16(k)
                 fill[Int(s)] &+= 1
             }
             for s in 0..<stopCount {
@@ -301,10 +315,9 @@ extension TimetableBuilder {
             var trip = [UInt32](repeating: 0, count: keys.count)
             var position = [UInt16](repeating: 0, count: keys.count)
             for (i, key) in keys.enumerated() {
-                let g = Int(key & 0xFFFF_FFFF)
-                let t = tripOfTime[g]
-                trip[i] = t
-                position[i] = UInt16(g - Int(tripTimes[Int(t)]))
+                let place = Int(key & 0xFFFF_FFFF)
+                trip[i] = eventTrip[place]
+                position[i] = eventPosition[place]
             }
             return EventIndex(start: counts, trip: trip, position: position)
         }

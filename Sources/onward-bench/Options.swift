@@ -43,6 +43,7 @@ struct Options {
            onward-bench synth --rows N --out DIR [--stops renamed|shared] [--feed BASE]
            onward-bench synth --national --rows N --out DIR [--national-stops N] [--seed N]   (a country from a seed: towns, buses, rail)
            onward-bench national [--rows N] [--national-stops N] [--seed N] [--queries N]   (that country: written, imported, journeys planned)
+           onward-bench plan-snapshot FILE [--date YYYY-MM-DD --zone TZ] [--queries N]   (journeys on a compiled snapshot; the national network's date and zone by default)
     options:
       --data DIR            folder with the GTFS zips (default ../shared/data/gtfs or /work/shared/data/gtfs)
       --rows N              stop_times in the synthetic feed (default 10000000)

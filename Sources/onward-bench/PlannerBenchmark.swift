@@ -123,6 +123,18 @@ extension Suite {
 }
 
 extension Suite {
+    /// One-to-one and range journeys on a compiled snapshot (`onward import … --snapshot`), without generating and
+    /// importing a feed first: the national network's date and zone unless `--date` and `--zone` say otherwise.
+    func plannerOnSnapshot(_ file: URL) throws {
+        let tt = try Timetable.loadSnapshot(from: file)
+        let date = try options.date.map { d in try ServiceDate(iso: d) ?? { throw BenchError("--date: '\(d)' is not YYYY-MM-DD") }() }
+        let zone = try options.zone.map { z in try TimeZone(identifier: z) ?? { throw BenchError("--zone: unknown time zone '\(z)'") }() }
+        try plannerFigures(file.lastPathComponent, tt, date: date ?? ServiceDate(iso: "2026-03-04")!, zone: zone ?? TimeZone(identifier: "Europe/Zurich")!,
+                           oneToOneTarget: 25e6, rangeTarget: 150e6)
+    }
+}
+
+extension Suite {
     /// Issue 26, item 4: a GTFS-Realtime message of `count` trip updates for the national network's weekday trips
     /// leaving around 08:00 (each late by 1–10 minutes from its first call, with three stop time updates), decoded
     /// and applied, and a board with it against the board without.

@@ -43,7 +43,7 @@ func runBench() async throws {
         let report = Report()
         try UpstreamBenchmark.run(report: report, data: options.halifax.deletingLastPathComponent().deletingLastPathComponent())
         print(report.render())
-    case "import", "snapshot", "board", "large", "realtime", "page", "planner", "national", "all":
+    case "import", "snapshot", "board", "large", "realtime", "page", "planner", "national", "plan-snapshot", "all":
         let suite = try Suite(options: options)
         defer { suite.cleanup() }
         let feed = options.feed.map { URL(fileURLWithPath: $0) } ?? options.halifax
@@ -62,6 +62,9 @@ func runBench() async throws {
             try suite.planner(halifaxTimetable: nil)
         case "national":
             try suite.national()
+        case "plan-snapshot":
+            guard let path = options.positional.first else { throw BenchError("plan-snapshot needs a snapshot file") }
+            try suite.plannerOnSnapshot(URL(fileURLWithPath: path))
         case "realtime":
             let (result, _) = try ImportBenchmark.importOnce([options.halifax])
             try suite.realtime(halifaxTimetable: result.timetable)
