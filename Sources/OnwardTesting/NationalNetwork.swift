@@ -7,7 +7,11 @@ import Foundation
 ///   villages (the rest: 8–15 stops), each with stops of its own around its centre.
 /// - **Buses**: each town's stops fall into lines that run from its edge through its station and out the other side
 ///   (a village has one). Cities every 7–8 minutes by day, 15 in the evening and 30 at night (past midnight, as
-///   `24:40:00`); towns every 30 minutes; villages hourly; less at weekends.
+///   `24:40:00`); towns every 30 minutes; villages hourly; less at weekends. Buses are slower in the weekday peaks
+///   (a quarter longer between stops from 07:00 to 09:30 and 16:00 to 19:00) and quicker late in the evening, so that a
+///   line's trips run with a few sets of times, as a real city's do (Halifax has one set for every five trips). As a
+///   real timetable's, a bus never overtakes the one before it on its line: one that would is held a minute behind it
+///   (the trips around the end of a peak run with times of their own).
 /// - **Rail**: every town has a station (a parent station with a rail platform and the bus stop), with
 ///   `transfers.txt` giving 3 minutes between the two and 2 on the platform. Regional trains run along each row
 ///   and column of the grid in sections of 12 towns (a section's end is the next one's start, where the changes
@@ -233,6 +237,14 @@ public struct NationalNetwork: Sendable {
 
     // MARK: - Writing
 
+    /// How much longer a bus takes between stops when it leaves at `departure` (seconds of the day) on a day type:
+    /// longer in the weekday peaks, shorter in the late evening and at night.
+    static func busPace(_ service: String, _ departure: Int) -> Double {
+        let hour = Double(departure % 86_400) / 3600
+        if service == "WD" && ((7..<9.5).contains(hour) || (16..<19).contains(hour)) { return 1.25 }
+        return hour >= 20 || hour < 5 ? 0.85 : 1
+    }
+
     /// Trips of one line on one day type, one way.
     private static func rowsPerDayType(_ line: Line, _ bands: [(Int, Int, Double)]) -> Int { Bands.departures(bands).count * line.stops.count * 2 }
 
@@ -296,21 +308,27 @@ public struct NationalNetwork: Sendable {
         times.text("trip_id,arrival_time,departure_time,stop_id,stop_sequence"); times.newline()
         for line in plan.lines {
             for (service, bands) in [("WD", line.bands.weekday), ("SA", line.bands.saturday), ("SU", line.bands.sunday)] {
+                // Each direction's last trip's times at each stop, so that the next one stays behind it.
+                var before: [[Int]] = [[], []]
                 for departure in Bands.departures(bands) {
                     for direction in 0...1 {
                         let order = direction == 0 ? line.stops : line.stops.reversed()
-                        let hops = direction == 0 ? line.hops : line.hops.reversed()
+                        let pace = line.routeType == 3 ? Self.busPace(service, departure) : 1
+                        let hops = (direction == 0 ? line.hops : line.hops.reversed()).map { pace == 1 ? $0 : max(60, Int((Double($0) * pace / 60).rounded()) * 60) }
                         let tripID = "\(line.routeID)_\(service)_\(departure / 60)_\(direction)"
                         trips.text("\(line.routeID),\(service),\(tripID),\(plan.stops[order.last!].name),\(direction)"); trips.newline()
                         var t = departure
+                        var mine: [Int] = []
                         for (k, stop) in order.enumerated() {
-                            let arrival = t
+                            let arrival = k < before[direction].count ? max(t, before[direction][k] + 60) : t
+                            mine.append(arrival)
                             let leave = k == 0 || k == order.count - 1 ? arrival : arrival + line.dwell
                             times.text(tripID); times.comma(); times.time(arrival); times.comma(); times.time(leave); times.comma()
                             times.text(plan.stops[stop].id); times.comma(); times.int(k + 1); times.newline()
                             if k < hops.count { t = leave + hops[k] }
                             try times.flushIfFull()
                         }
+                        before[direction] = mine
                         summary.trips += 1
                         summary.stopTimes += order.count
                         try trips.flushIfFull()

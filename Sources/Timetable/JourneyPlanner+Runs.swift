@@ -91,12 +91,8 @@ extension JourneyPlanner {
         // The route's departures from call k, one per run in order: the times its trips share plus each one's start, or
         // its own column of times; either way side by side in memory.
         let shared = index.routeTimesStart[r] == PlannerIndex.sharedTimes
-        let sharedAtCall = shared ? Int64(timetable.departures[Int(timetable.tripTimes[Int(first)]) + k]) : 0
-        let column = shared ? 0 : Int(index.routeTimesStart[r]) + k * tripCount - tripsStart
-        @inline(__always) func departureAt(_ j: Int) -> Int64 {
-            shared ? sharedAtCall + Int64(index.routeTripShift[j]) : Int64(index.routeDepartures[column + j])
-        }
-        let firstAtCall = departureAt(tripsStart)
+        let column = shared ? k : Int(index.routeTimesStart[r]) + k * tripCount - tripsStart
+        let firstAtCall = routeDeparture(tripsStart, shared: shared, column: column)
         let checkEachTrip = index.routeService[r] == Timetable.none
         for day in lowDay...highDay where mask >> UInt16(day - days.first) & 1 == 1 {
             let base = timetable.base(zone: zone, day: day)
@@ -107,11 +103,11 @@ extension JourneyPlanner {
             var lo = tripsStart, hi = tripsEnd
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if departureAt(mid) < earliestTime { lo = mid + 1 } else { hi = mid }
+                if routeDeparture(mid, shared: shared, column: column) < earliestTime { lo = mid + 1 } else { hi = mid }
             }
             for j in lo..<tripsEnd {
                 let trip = index.routeTrips[j]
-                let scheduled = base + departureAt(j)
+                let scheduled = base + routeDeparture(j, shared: shared, column: column)
                 if let b = best, scheduled - early >= b.departure { break }
                 if checkEachTrip && !timetable.isActive(service: timetable.tripService[Int(trip)], day: day) { continue }
                 if wheelchair && timetable.tripWheelchair[Int(trip)] != 1 { continue }
@@ -126,6 +122,14 @@ extension JourneyPlanner {
             }
         }
         return best
+    }
+
+    /// The departure of the `j`th trip of `routeTrips` from a call of its route, in seconds of its service day: its
+    /// start plus its running times' there (`column` is the call) where the route's trips share them, else from the
+    /// route's column of times (`column` is where the call's column starts, less the route's first trip).
+    @inline(__always)
+    private func routeDeparture(_ j: Int, shared: Bool, column: Int) -> Int64 {
+        shared ? Int64(index.routeTripShift[j]) + Int64(timetable.departures[Int(index.routeTripTimes[j]) + column]) : Int64(index.routeDepartures[column + j])
     }
 
     /// A frequency-based trip's first run on `day` leaving call `k` at or after `t`.

@@ -15,14 +15,15 @@ struct PlannerIndex: Sendable {
     /// The trips of each route, in departure order (`routeTripStart[r]..<routeTripStart[r+1]`).
     var routeTripStart: [UInt32] = [0]
     var routeTrips: [UInt32] = []
-    /// Each trip's start (`Timetable.tripShift`), beside it in `routeTrips`.
+    /// Each trip's start and where its running times are (`Timetable.tripShift`, `tripTimes`), beside it in `routeTrips`.
     var routeTripShift: [Int32] = []
-    /// Where all the trips of a route run with the same times from their start (they share their running times in the
-    /// timetable, as most of a real feed's do), a trip's departure from call k is the shared time plus its start, and
-    /// the route needs no times of its own: `routeTimesStart[r]` is `sharedTimes`. Otherwise, the route's departure
-    /// times (seconds of its service day) call by call: for call k, one per trip in the route's order
-    /// (`routeTimesStart[r] + k * trips + j`). Either way, the search for the run to catch at a call reads one short
-    /// run of memory, not a time from each trip's own stop times (a cache miss per step, most of a query's time before).
+    var routeTripTimes: [UInt32] = []
+    /// Where the trips of a route share a few sets of running times (four trips or more to a set, as most of a real
+    /// feed's do), a trip's departure from call k is its start plus its set's time there: the sets are few and stay in
+    /// the cache, and the route needs no times of its own (`routeTimesStart[r]` is `sharedTimes`). Otherwise, the
+    /// route's departure times (seconds of its service day) call by call: for call k, one per trip in the route's order
+    /// (`routeTimesStart[r] + k * trips + j`). Either way, the search for the run to catch at a call does not read a
+    /// time from each trip's own stop times (a cache miss per step, most of a query's time before).
     var routeTimesStart: [UInt32] = []
     var routeDepartures: [Int32] = []
     static let sharedTimes = UInt32.max
@@ -91,7 +92,7 @@ struct PlannerIndex: Sendable {
     var routeCount: Int { routePattern.count }
 
     var byteSize: Int {
-        (routePattern.count + routeTripStart.count + routeTrips.count + routeTripShift.count + moveStart.count + rulesIntoStart.count
+        (routePattern.count + routeTripStart.count + routeTrips.count + routeTripShift.count + routeTripTimes.count + moveStart.count + rulesIntoStart.count
             + routeTimesStart.count + routeDepartures.count + routeService.count + routeLastDeparture.count + sameStopRule.count) * 4 + routeIsFrequency.count
             + stopRoutes.byteSize + stopRoutePositions.count * 2 + (moves.count + rulesInto.count) * MemoryLayout<Move>.stride
             + blockNext.count * 4 + seatedInto.count * 32 + notSeated.count * 8
@@ -156,6 +157,7 @@ extension PlannerIndex {
         routePattern.append(pattern)
         routeTrips.append(contentsOf: trips)
         routeTripShift.append(contentsOf: trips.map { tt.tripShift[Int($0)] })
+        routeTripTimes.append(contentsOf: trips.map { tt.tripTimes[Int($0)] })
         routeTripStart.append(UInt32(routeTrips.count))
         routeIsFrequency.append(frequency)
         let service = tt.tripService[Int(trips[0])]
@@ -170,7 +172,7 @@ extension PlannerIndex {
     private mutating func buildRouteTimes(_ tt: Timetable) {
         for r in 0..<routeCount {
             let trips = self.trips(of: r), calls = tt.patternRange(routePattern[r]).count
-            if routeIsFrequency[r] || trips.allSatisfy({ tt.tripTimes[Int($0)] == tt.tripTimes[Int(trips.first!)] }) {
+            if routeIsFrequency[r] || Set(trips.map { tt.tripTimes[Int($0)] }).count * 4 <= trips.count {
                 routeTimesStart.append(PlannerIndex.sharedTimes)
                 continue
             }
