@@ -42,7 +42,7 @@ def start(onward, snapshot, folder, name, cpu=None):
     port = free_port()
     env = dict(os.environ, ONWARD_RATE_LIMIT="100000", ONWARD_RATE_BURST="100000", ONWARD_LOG_LEVEL="warning")
     log = open(folder / f"{name}.log", "w")
-    # Pinned to one core, an instance sees one (sched_getaffinity) and plans one journey at a time.
+    # Pinned to one core, an instance sees one (its affinity: `Cores.available`) and plans one journey at a time.
     pin = ["taskset", "-c", cpu] if cpu else []
     proc = subprocess.Popen(pin + [onward, "serve", "--port", str(port), "--data-dir", str(folder / name), "--feed", str(snapshot)],
                             stdout=log, stderr=subprocess.STDOUT, env=env)

@@ -1,4 +1,5 @@
 import Foundation
+import OnwardCore
 
 /// Journey plans run here, on threads of their own, first come first served, as many at once as
 /// there are cores. A plan is a millisecond or more of CPU with no suspension point: run on Swift's
@@ -9,7 +10,7 @@ import Foundation
 /// (OperationQueue did the same job with more overhead: at 16 connections 1,091 plans a second
 /// against 1,276 with these threads, one run each.)
 final class PlanningPool: @unchecked Sendable {
-    static let shared = PlanningPool(width: ProcessInfo.processInfo.activeProcessorCount)
+    static let shared = PlanningPool(width: Cores.available)
 
     // Guarded by `condition`.
     private let condition = NSCondition()

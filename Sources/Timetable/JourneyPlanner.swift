@@ -22,8 +22,8 @@ public struct JourneyPlanner: Sendable {
 
     /// A range query runs on up to this many cores (see `plan`).
     static let maxLanes = 4
-    /// The cores this process may run on, asked once: asking costs 13 µs, a fifth of a one-to-one query on WMATA.
-    static let cores = ProcessInfo.processInfo.activeProcessorCount
+    /// The cores this process may run on, asked once (asking Foundation costs 13 µs, a fifth of a one-to-one query on WMATA).
+    static let cores = Cores.available
 
     /// The longest walk a request may ask for, in metres (the planner indexes walks up to it).
     public static let maxWalk: Double = PlannerIndex.maxWalkIndexed

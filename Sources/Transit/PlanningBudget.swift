@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import OnwardCore
 
 /// How many journeys are planned at once, and how many wait their turn. Planning is the one heavy query (tens of
 /// milliseconds on a national network, all of one core): with no limit, a burst of requests would each get a slice
@@ -20,7 +21,7 @@ public final class PlanningBudget: Sendable {
     private let state = Mutex(State())
 
     /// By default, a plan per core at once and eight per core waiting (16 connections on 2 cores all get an answer).
-    public init(concurrent: Int = ProcessInfo.processInfo.activeProcessorCount, waiting: Int? = nil) {
+    public init(concurrent: Int = Cores.available, waiting: Int? = nil) {
         self.concurrent = max(1, concurrent)
         self.waiting = max(0, waiting ?? 8 * self.concurrent)
     }
