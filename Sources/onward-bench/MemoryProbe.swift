@@ -1,4 +1,5 @@
 import Foundation
+import OnwardCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,12 +22,7 @@ enum MemoryProbe {
     static var resident: Int? { status("VmRSS") }
 
     /// Returns freed heap memory to the system, so RSS shows what is still in use.
-    static func trimHeap() {
-        #if canImport(Glibc)
-        typealias Trim = @convention(c) (Int) -> Int32
-        if let symbol = dlsym(nil, "malloc_trim") { _ = unsafeBitCast(symbol, to: Trim.self)(0) }
-        #endif
-    }
+    static func trimHeap() { returnFreedMemory() }
 }
 
 /// Runs this executable again with other arguments, to measure something in a fresh process.
