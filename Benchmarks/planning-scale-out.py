@@ -18,20 +18,14 @@ import json
 import os
 import pathlib
 import re
-import shutil
-import socket
 import subprocess
 import tempfile
 import time
 import urllib.request
 
+from processes import free_port, stop, wait
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def rss_mb(pid):
@@ -46,17 +40,7 @@ def start(onward, snapshot, folder, name, cpu=None):
     pin = ["taskset", "-c", cpu] if cpu else []
     proc = subprocess.Popen(pin + [onward, "serve", "--port", str(port), "--data-dir", str(folder / name), "--feed", str(snapshot)],
                             stdout=log, stderr=subprocess.STDOUT, env=env)
-    deadline = time.time() + 120
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/ready", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.time() > deadline:
-            raise SystemExit(f"{name} did not start:\n" + (folder / f"{name}.log").read_text())
-        time.sleep(0.2)
+    wait(f"http://127.0.0.1:{port}/health/ready", proc, folder / f"{name}.log", seconds=120)
     return proc, port
 
 
@@ -138,14 +122,7 @@ def main():
                 print("    nginx says: " + errors[-1][:300])
         print(f"resident memory after: A {rss_mb(A.pid)} MB, B {rss_mb(B.pid)} MB")
     finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        shutil.rmtree(folder, ignore_errors=True)
+        stop(procs, folder)
 
 
 if __name__ == "__main__":

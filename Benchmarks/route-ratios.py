@@ -15,37 +15,16 @@ import argparse
 import os
 import pathlib
 import re
-import shutil
-import socket
 import statistics
 import subprocess
 import tempfile
-import time
 import urllib.request
+
+from processes import free_port, stop, wait
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DEPARTURES = "/api/v1/stops/SLBB/departures?limit=10"
 PAGE = "/stops/SLBB"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait(url, proc, log):
-    deadline = time.time() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            pass
-        if proc.poll() is not None or time.time() > deadline:
-            raise SystemExit(f"{url} did not answer:\n" + log.read_text(errors="replace"))
-        time.sleep(0.2)
 
 
 def wrk(url, a):
@@ -104,14 +83,7 @@ def main():
             print(f"median ratio, {name}: {m:.3f} (target ≥ {target}: {'met' if m >= target else 'NOT MET'}); "
                   f"range {min(ratios[name]):.3f}–{max(ratios[name]):.3f}")
     finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        shutil.rmtree(folder, ignore_errors=True)
+        stop(procs, folder, seconds=20)
 
 
 if __name__ == "__main__":

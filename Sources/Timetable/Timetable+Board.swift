@@ -208,7 +208,6 @@ extension Timetable {
         let route = Int(tripRoute[t])
         let p = patternRange(tripPattern[t])
         let stop = Int(patternStop[p.lowerBound + Int(row.position)])
-        let first = Int(tripTimes[t])
         let dayBase = base(zone: tripZone[t], day: row.serviceDay)
         var entry = BoardEntry(
             tripID: tripID[t], routeID: routeID[route], routeShortName: routeShortName[route],
@@ -218,15 +217,15 @@ extension Timetable {
             scheduled: Instant(epochSeconds: row.instant), timeZone: zoneIDs[Int(stopZone[stop])],
             origin: stopName[Int(patternStop[p.lowerBound])])
         if row.viaPosition >= 0 {
-            let k = first + Int(row.viaPosition)
-            let time = (kind == .departures ? arrivals[k] : departures[k]) + tripShift[t]
+            let via = Int(row.viaPosition)
+            let time = kind == .departures ? scheduledArrival(trip: t, call: via) : scheduledDeparture(trip: t, call: via)
             entry.destinationArrival = Instant(epochSeconds: dayBase + Int64(time) + Int64(row.shift))
             entry.destinationStopID = stopID[Int(patternStop[p.lowerBound + Int(row.viaPosition)])]
         }
         if row.frequency >= 0 {
             entry.headwaySeconds = Int(frequencyHeadway[Int(row.frequency)])
             entry.exactTimes = frequencyExact[Int(row.frequency)] == 1
-            entry.startTime = GTFSTime.format(departures[first] + tripShift[t] + row.shift)
+            entry.startTime = GTFSTime.format(scheduledDeparture(trip: t, call: 0) + row.shift)
         }
         return entry
     }

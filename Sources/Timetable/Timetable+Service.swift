@@ -22,14 +22,12 @@ extension Timetable {
             throw .notRunning(trip: tripID[t], date: date, runsOn: Array(fallback))
         }
         let p = patternRange(tripPattern[t])
-        let first = Int(tripTimes[t])
-        // The trip's running times are shared (`arrivals`): its own start is added to its service day's base.
-        let dayBase = base(zone: tripZone[t], day: date.dayNumber) + Int64(tripShift[t])
+        let dayBase = base(zone: tripZone[t], day: date.dayNumber)
         var shift: Int32 = 0
         var headway: Int?
         let blocks = tripFrequencies[t]
         if !blocks.isEmpty {
-            let templateStart = departures[first] + tripShift[t]
+            let templateStart = scheduledDeparture(trip: t, call: 0)
             let wanted = startTime ?? frequencyStart[Int(blocks.first!)]
             var chosen: (Int32, Int32)? = nil
             for f in blocks {
@@ -52,8 +50,8 @@ extension Timetable {
                 stopID: stopID[stop], stopName: stopName[stop],
                 platform: stopPlatform[stop].isEmpty ? nil : stopPlatform[stop],
                 stopSequence: Int(patternSequence[p.lowerBound + k]),
-                scheduledArrival: Instant(epochSeconds: dayBase + Int64(arrivals[first + k] + shift)),
-                scheduledDeparture: Instant(epochSeconds: dayBase + Int64(departures[first + k] + shift)),
+                scheduledArrival: Instant(epochSeconds: dayBase + Int64(scheduledArrival(trip: t, call: k) + shift)),
+                scheduledDeparture: Instant(epochSeconds: dayBase + Int64(scheduledDeparture(trip: t, call: k) + shift)),
                 timeZone: zoneIDs[Int(stopZone[stop])], pickup: pickup(flags: flags), dropOff: dropOff(flags: flags),
                 isTimepoint: flags & 0x10 != 0, stopHeadsign: headsignIndex == 0 ? nil : strings[Int(headsignIndex)]))
         }
