@@ -11,13 +11,20 @@ public struct CSVReader {
 
     private var pending: [UInt8] = []
     private var atStart = true
-    /// The physical line the next record starts on (1-based).
-    private var line = 1
+    /// The physical line the next record starts on (1-based; counted from where the reader started).
+    public private(set) var line = 1
     /// Field boundaries of the record being parsed. Plain buffers rather than
     /// arrays: appending to arrays here cost an allocation check per field.
     private let spans = FieldSpans()
 
     public init() {}
+
+    /// A reader for bytes that start partway through a file, at the start of a record: no byte-order mark is looked for,
+    /// and lines are counted from 1 there.
+    public init(midFile: Bool) { atStart = !midFile }
+
+    /// Whether everything fed so far ended with a complete record (nothing is held for the next chunk).
+    public var isBetweenRecords: Bool { pending.isEmpty }
 
     /// Parses as many complete records as `chunk` finishes; keeps the rest for the next call.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (CSVRecord) throws -> Void) throws {

@@ -260,32 +260,51 @@ struct FeedImport {
         let routes = self.routes, services = self.services, prefix = self.prefix
         var tripShapes: [(trip: TripIndex, shapeID: String, line: Int)] = []
         let file = b.fileIndex(qualifiesFiles ? "\(name)/trips.txt" : "trips.txt")
-        try GTFSTable.read(source, "trips.txt", required: ["route_id", "service_id", "trip_id"], progress: report("trips.txt")) { t, row in
-            let idC = try t.required("trip_id"), routeC = try t.required("route_id"), serviceC = try t.required("service_id")
+        if let size = source.size(of: "trips.txt") { trips.reserveCapacity(trips.count + size / 40) }
+        // Columns found once from the header, and the last row's values remembered: a national feed has a million trips,
+        // listed route by route, and hashing each row's column names, route, service and strings was most of reading them.
+        var idC = 0, routeC = 0, serviceC = 0
+        var directionC: Int?, headsignC: Int?, shortNameC: Int?, blockC: Int?, wheelchairC: Int?, shapeC: Int?
+        var route = Remembered<RouteIndex>(), service = Remembered<UInt32>()
+        var headsign = Remembered<UInt32>(), shortName = Remembered<UInt32>(), block = Remembered<UInt32>()
+        try GTFSTable.read(source, "trips.txt", required: ["route_id", "service_id", "trip_id"], progress: report("trips.txt"), header: { t in
+            idC = try t.required("trip_id"); routeC = try t.required("route_id"); serviceC = try t.required("service_id")
+            directionC = t.column("direction_id"); headsignC = t.column("trip_headsign"); shortNameC = t.column("trip_short_name")
+            blockC = t.column("block_id"); wheelchairC = t.column("wheelchair_accessible"); shapeC = t.column("shape_id")
+        }) { t, row in
             let id = row.string(idC)
             guard !id.isEmpty else { throw t.error("invalidValue", line: row.line, field: "trip_id", "trip_id is empty") }
-            guard trips[id] == nil else { throw t.error("duplicateKey", line: row.line, field: "trip_id", "trip_id '\(id)' appears twice") }
-            let r = row.string(routeC)
-            guard let route = routes[r] else { throw t.error("unknownReference", line: row.line, field: "route_id", "route_id '\(r)' is not in routes.txt") }
-            let s = row.string(serviceC)
-            guard let service = services[s] else {
-                throw t.error("unknownReference", line: row.line, field: "service_id", "service_id '\(s)' is in neither calendar.txt nor calendar_dates.txt")
+            let routeIndex = try route.value(for: row.bytes(routeC)) {
+                let r = row.string(routeC)
+                guard let index = routes[r] else { throw t.error("unknownReference", line: row.line, field: "route_id", "route_id '\(r)' is not in routes.txt") }
+                return index
+            }
+            let serviceIndex = try service.value(for: row.bytes(serviceC)) {
+                let s = row.string(serviceC)
+                guard let index = services[s] else {
+                    throw t.error("unknownReference", line: row.line, field: "service_id", "service_id '\(s)' is in neither calendar.txt nor calendar_dates.txt")
+                }
+                return index
             }
             var direction: UInt8 = 2
-            if let c = t.column("direction_id"), !row.isEmpty(c) {
+            if let c = directionC, !row.isEmpty(c) {
                 guard let d = FieldParsing.int(row.bytes(c)), d == 0 || d == 1 else {
                     throw t.error("invalidValue", line: row.line, field: "direction_id", "'\(row.string(c))' must be 0 or 1")
                 }
                 direction = UInt8(d)
             }
-            let trip = b.addTrip(id: prefix + id, route: route, service: service,
-                                  headsign: t.column("trip_headsign").map { row.string($0) } ?? "",
-                                  shortName: t.column("trip_short_name").map { row.string($0) } ?? "",
-                                  direction: direction, block: t.column("block_id").map { row.string($0) } ?? "",
-                                  file: file, line: row.line)
-            trips[id] = trip
-            if let c = t.column("wheelchair_accessible"), let w = FieldParsing.int(row.bytes(c)), (0...2).contains(w) { b.setWheelchair(trip: trip, UInt8(w)) }
-            if let c = t.column("shape_id"), !row.isEmpty(c) { tripShapes.append((trip, row.string(c), row.line)) }
+            func interned(_ c: Int?, _ memo: inout Remembered<UInt32>) -> UInt32 {
+                guard let c else { return 0 }
+                return memo.value(for: row.bytes(c)) { b.intern(row.string(c)) }
+            }
+            let trip = b.addTrip(id: prefix + id, route: routeIndex, service: serviceIndex, headsign: interned(headsignC, &headsign),
+                                 shortName: interned(shortNameC, &shortName), direction: direction, block: interned(blockC, &block),
+                                 file: file, line: row.line)
+            guard trips.updateValue(trip, forKey: id) == nil else {
+                throw t.error("duplicateKey", line: row.line, field: "trip_id", "trip_id '\(id)' appears twice")
+            }
+            if let c = wheelchairC, let w = FieldParsing.int(row.bytes(c)), (0...2).contains(w) { b.setWheelchair(trip: trip, UInt8(w)) }
+            if let c = shapeC, !row.isEmpty(c) { tripShapes.append((trip, row.string(c), row.line)) }
         }
         self.tripShapes = tripShapes
         self.trips = trips

@@ -12,6 +12,14 @@ public protocol GTFSSource {
     func size(of file: String) -> Int?
     /// Streams a file's bytes in chunks. May be called from several threads at once for different files.
     func read(_ file: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws
+    /// Hands `body` the whole file's bytes at once where the source holds them so (a mapped file, text in memory), so
+    /// that a big file can be parsed in pieces on several cores; nil where it can only stream them (a zip, inflated in
+    /// order), or when the file is missing.
+    func withBytes<R>(_ file: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R?
+}
+
+extension GTFSSource {
+    public func withBytes<R>(_ file: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? { nil }
 }
 
 /// A feed in a zip archive. Files may sit at the top or inside one folder.
@@ -167,10 +175,8 @@ public struct DirectoryGTFSSource: GTFSSource, Sendable {
     }
 
     public func read(_ file: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
-        // Mapped, not read: the kernel's copying into a buffer was a tenth of a big import
-        // (perf). Handed on in 1 MB pieces, as before, for progress.
-        let data = try Data(contentsOf: url.appendingPathComponent(file), options: .alwaysMapped)
-        try data.withUnsafeBytes { raw in
+        // Handed on in 1 MB pieces, as before, for progress.
+        _ = try withBytes(file) { raw in
             var offset = 0
             while offset < raw.count {
                 let end = min(offset + (1 << 20), raw.count)
@@ -178,6 +184,12 @@ public struct DirectoryGTFSSource: GTFSSource, Sendable {
                 offset = end
             }
         }
+    }
+
+    public func withBytes<R>(_ file: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        // Mapped, not read: the kernel's copying into a buffer was a tenth of a big import (perf).
+        let data = try Data(contentsOf: url.appendingPathComponent(file), options: .alwaysMapped)
+        return try data.withUnsafeBytes(body)
     }
 }
 
@@ -195,8 +207,12 @@ public struct InMemoryGTFSSource: GTFSSource, Sendable {
     public func size(of file: String) -> Int? { files[file]?.utf8.count }
 
     public func read(_ file: String, _ chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
-        guard let text = files[file] else { return }
+        _ = try withBytes(file, chunk)
+    }
+
+    public func withBytes<R>(_ file: String, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        guard let text = files[file] else { return nil }
         var copy = text
-        try copy.withUTF8 { try chunk(UnsafeRawBufferPointer($0)) }
+        return try copy.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
     }
 }

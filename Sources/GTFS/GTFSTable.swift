@@ -5,6 +5,14 @@ struct GTFSTable {
     let file: String
     let columns: [String: Int]
 
+    /// Field names are matched in lower case; of two columns with one name, the first counts.
+    init(file: String, header: [String]) {
+        var columns: [String: Int] = [:]
+        for (i, name) in header.enumerated() where columns[name.lowercased()] == nil { columns[name.lowercased()] = i }
+        self.file = file
+        self.columns = columns
+    }
+
     func column(_ name: String) -> Int? { columns[name] }
 
     func required(_ name: String) throws(FeedError) -> Int {
@@ -31,12 +39,7 @@ struct GTFSTable {
             if let table {
                 try body(table, record)
             } else {
-                var columns: [String: Int] = [:]
-                for i in 0..<record.count {
-                    let name = record.string(i).lowercased()
-                    if columns[name] == nil { columns[name] = i }
-                }
-                let t = GTFSTable(file: file, columns: columns)
+                let t = GTFSTable(file: file, header: (0..<record.count).map { record.string($0) })
                 for name in required { _ = try t.required(name) }
                 table = t
                 try header(t)

@@ -61,6 +61,39 @@ extension Timetable {
         var w = BinaryWriter()
         // The arrays' sizes, strings' bytes and the shapes' points, with some room: one allocation.
         w.reserve(approximateByteSize + shapes.approximateByteSize + (1 << 16))
+        let lengths = writeSnapshot(&w, shapes: shapes)
+        var bytes = w.bytes
+        w = BinaryWriter()  // the only owner of the bytes now: patched in place, not copied
+        bytes.replaceSubrange(16..<32, with: lengths)
+        return bytes
+    }
+
+    /// Writes the snapshot whole or not at all: into a file beside `url`, renamed over it when complete. The arrays go
+    /// from their own storage to the file (see `BinaryWriter`).
+    public func writeSnapshot(to url: URL, shapes: ShapeTable = .empty) throws {
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: partial)
+            defer { try? handle.close() }
+            var w = BinaryWriter { try handle.write(contentsOf: $0) }
+            let lengths = writeSnapshot(&w, shapes: shapes)
+            w.flush()
+            if let failure = w.failure { throw failure }
+            try handle.seek(toOffset: 16)
+            try handle.write(contentsOf: lengths)
+            guard rename(partial.path, url.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+    }
+
+    /// Writes the whole snapshot; returns the header's last 16 bytes (the shapes' offset and the total length), which
+    /// are only known at the end and are written as zeros first.
+    private func writeSnapshot(_ w: inout BinaryWriter, shapes: ShapeTable) -> [UInt8] {
         for b in SnapshotLayout.magic { w.write(b) }
         w.write(SnapshotLayout.version)
         w.write(UInt32(0))
@@ -93,32 +126,12 @@ extension Timetable {
         w.write(serviceID); w.write(firstDay); w.write(dayCount); w.write(serviceWords); w.write(serviceBits); w.write(dayBase)
         w.write(maxTime)
         w.write(strings)
-        let shapesOffset = UInt64(w.bytes.count)
+        let shapesOffset = UInt64(w.count)
         w.write(shapes.ids); w.write(shapes.start); w.write(shapes.latE7); w.write(shapes.lonE7); w.write(shapes.distance)
-        var bytes = w.bytes
-        withUnsafeBytes(of: shapesOffset.littleEndian) { for (i, b) in $0.enumerated() { bytes[16 + i] = b } }
-        withUnsafeBytes(of: UInt64(bytes.count).littleEndian) { for (i, b) in $0.enumerated() { bytes[24 + i] = b } }
-        return bytes
-    }
-
-    /// Writes the snapshot whole or not at all: into a file beside `url`, renamed over it when
-    /// complete. The bytes go from the array to the file as they are (wrapping them in `Data`
-    /// first copied the whole snapshot once more).
-    public func writeSnapshot(to url: URL, shapes: ShapeTable = .empty) throws {
-        let bytes = snapshotData(shapes: shapes)
-        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path])
-        }
-        do {
-            let handle = try FileHandle(forWritingTo: partial)
-            defer { try? handle.close() }
-            try handle.write(contentsOf: bytes)
-            guard rename(partial.path, url.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        } catch {
-            try? FileManager.default.removeItem(at: partial)
-            throw error
-        }
+        var lengths: [UInt8] = []
+        withUnsafeBytes(of: shapesOffset.littleEndian) { lengths.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt64(w.count).littleEndian) { lengths.append(contentsOf: $0) }
+        return lengths
     }
 
     /// Whether these bytes start like a snapshot (as opposed to a zip or a folder).

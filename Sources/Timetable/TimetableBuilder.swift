@@ -22,7 +22,24 @@ public struct TimetableBuilder {
         /// Which file (by index into `files`) each row came from, for messages.
         public var file: [UInt16] = []
 
+        public init() {}
+
         public var count: Int { trip.count }
+
+        /// Appends `other`'s rows; into an empty table, takes `other`'s columns as they are.
+        public mutating func append(_ other: consuming StopTimeRows) {
+            if count == 0 { self = other; return }
+            trip.append(contentsOf: other.trip); other.trip = []
+            sequence.append(contentsOf: other.sequence); other.sequence = []
+            stop.append(contentsOf: other.stop); other.stop = []
+            arrival.append(contentsOf: other.arrival); other.arrival = []
+            departure.append(contentsOf: other.departure); other.departure = []
+            flags.append(contentsOf: other.flags); other.flags = []
+            headsign.append(contentsOf: other.headsign); other.headsign = []
+            distance.append(contentsOf: other.distance); other.distance = []
+            line.append(contentsOf: other.line); other.line = []
+            file.append(contentsOf: other.file); other.file = []
+        }
 
         public mutating func reserve(_ n: Int) {
             trip.reserveCapacity(n); sequence.reserveCapacity(n); stop.reserveCapacity(n)
@@ -148,13 +165,14 @@ public struct TimetableBuilder {
     public mutating func setShape(of trip: TripIndex, to shape: UInt32) { tripShape[Int(trip.raw)] = shape }
 
     /// `service` is the index `addService(id:)` returned.
-    public mutating func addTrip(id: String, route: RouteIndex, service: UInt32, headsign: String, shortName: String,
-                                 direction: UInt8, block: String, file: UInt16? = nil, line: Int = 0) -> TripIndex {
+    /// `headsign`, `shortName` and `block` are strings from `intern`.
+    public mutating func addTrip(id: String, route: RouteIndex, service: UInt32, headsign: UInt32, shortName: UInt32,
+                                 direction: UInt8, block: UInt32, file: UInt16? = nil, line: Int = 0) -> TripIndex {
         tripShape.append(Timetable.none)
         tripSource.append((file ?? fileIndex("trips.txt"), UInt32(clamping: line)))
         tripID.append(id); tripRoute.append(route.raw); tripService.append(service)
-        tripHeadsign.append(intern(headsign)); tripShortName.append(intern(shortName))
-        tripDirection.append(direction); tripBlock.append(intern(block)); tripWheelchair.append(0)
+        tripHeadsign.append(headsign); tripShortName.append(shortName)
+        tripDirection.append(direction); tripBlock.append(block); tripWheelchair.append(0)
         return TripIndex(raw: UInt32(tripID.count - 1))
     }
 

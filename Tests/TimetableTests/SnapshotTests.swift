@@ -106,6 +106,21 @@ struct SnapshotTests {
                 == tt.nearbyStops(latitude: 37.7764, longitude: -122.3949, radius: 3000))
     }
 
+
+    /// Halifax's arrays of 328,000 stop times are handed from their own storage to the file, the small ones between
+    /// through a buffer: the file must hold exactly the bytes of the snapshot made in memory.
+    @Test(.enabled(if: Fixtures.hasSharedData, "needs ../shared/data"))
+    func writtenFileIsTheSnapshotsBytes() throws {
+        let tt = try RealFeeds.halifax.get()
+        #expect(tt.stopTimeCount * 4 > 1 << 20)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("onward-tt-\(UUID().uuidString).snapshot")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try tt.writeSnapshot(to: url)
+        let written = try Data(contentsOf: url)
+        #expect(written == Data(tt.snapshotData()))
+        let copy = try Timetable.loadSnapshot(from: url)
+        #expect(copy.stopTimeCount == tt.stopTimeCount)
+    }
     @Test func truncatedSnapshotsThrow() throws {
         let bytes = try Self.frequencyFeed().snapshotData()
         // The timetable's arrays end where the shapes section starts (a UInt64 at byte 16 of the
