@@ -28,17 +28,40 @@ public struct BatchedLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var all = metadata
-        if let provided = metadataProvider?.get(), !provided.isEmpty { all.merge(provided) { _, new in new } }
-        if let explicit = event.metadata, !explicit.isEmpty { all.merge(explicit) { _, new in new } }
-        if let error = event.error {
-            all["error.message"] = "\(error)"
-            all["error.type"] = "\(String(reflecting: type(of: error)))"
+        // The logger's, the provider's and the call's metadata, a later value winning, sorted by key. In a small array
+        // rather than merged dictionaries: a request's line has two or three keys, and the merging and sorting of
+        // dictionaries were a quarter of the access log's time under wrk (perf).
+        var pairs: [(key: String, value: Logger.MetadataValue)] = []
+        pairs.reserveCapacity(metadata.count + (event.metadata?.count ?? 0) + 2)
+        for (key, value) in metadata { pairs.append((key, value)) }
+        func add(_ key: String, _ value: Logger.MetadataValue) {
+            if let i = pairs.firstIndex(where: { $0.key == key }) { pairs[i].value = value } else { pairs.append((key, value)) }
         }
-        // As StreamLogHandler: "<time> <level> <label>: k=v k=v [<source>] <message>", keys sorted.
-        var line = " \(event.level)" + (label.isEmpty ? "" : " ") + label + ":"
-        for (key, value) in all.sorted(by: { $0.key < $1.key }) { line += " \(key)=\(value)" }
-        line += " [\(event.source)] \(event.message)\n"
+        if let provided = metadataProvider?.get() { for (key, value) in provided { add(key, value) } }
+        if let explicit = event.metadata { for (key, value) in explicit { add(key, value) } }
+        if let error = event.error {
+            add("error.message", "\(error)")
+            add("error.type", "\(String(reflecting: type(of: error)))")
+        }
+        if pairs.count > 1 { pairs.sort { $0.key < $1.key } }
+        // As StreamLogHandler: "<time> <level> <label>: k=v k=v [<source>] <message>".
+        var line = " "
+        line.reserveCapacity(160)
+        line += event.level.rawValue
+        if !label.isEmpty { line += " " }
+        line += label
+        line += ":"
+        for (key, value) in pairs {
+            line += " "
+            line += key
+            line += "="
+            if case .string(let text) = value { line += text } else { line += value.description }
+        }
+        line += " ["
+        line += event.source
+        line += "] "
+        line += event.message.description
+        line += "\n"
         sink.append(line)
         if event.level >= .warning { sink.flush() }
     }

@@ -73,7 +73,7 @@ struct BatchedLogHandlerTests {
         theirs[metadataKey: "hb.request.id"] = "abc"
         for logger in [ours, theirs] {
             logger.info("plain")
-            logger.notice("with more", metadata: ["z": "last", "a": .array(["1", "2"]), "request.id": "abc"])
+            logger.notice("with more", metadata: ["z": "last", "a": .array(["1", "2"]), "request.id": "abc", "hb.request.id": "the call's wins"])
             logger.error("failed", error: Broken())
         }
         sink.flush()
