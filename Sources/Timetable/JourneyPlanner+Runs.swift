@@ -64,9 +64,9 @@ extension JourneyPlanner {
     }
 
     /// The run of `route` that leaves call `k` earliest at or after `t`, or nil, among the runs of
-    /// the days in `mask` (from `routeDays`).
+    /// the days in `mask` (from `routeDays`); with its trip's place in `routeTrips` (-1 for a frequency-based route).
     func earliestRun(route r: Int, call k: Int, after t: Int64, overlay: RealtimeOverlay, wheelchair: Bool = false,
-                     days: SearchDays, mask: UInt16) -> (run: Run, departure: Int64)? {
+                     days: SearchDays, mask: UInt16) -> (run: Run, departure: Int64, position: Int)? {
         // Indices into `routeTrips`, not a slice of it: a slice retains the array, once per call.
         let tripsStart = Int(index.routeTripStart[r]), tripsEnd = Int(index.routeTripStart[r + 1]), tripCount = tripsEnd - tripsStart
         let first = index.routeTrips[tripsStart]
@@ -76,12 +76,12 @@ extension JourneyPlanner {
         let lowDay = max(earliestServiceDay(runningAt: t), days.first)
         let highDay = min(Int32(clamping: t / 86_400 + 1), days.last)
         guard lowDay <= highDay, mask != 0 else { return nil }
-        var best: (run: Run, departure: Int64)?
+        var best: (run: Run, departure: Int64, position: Int)?
         if wheelchair && timetable.tripWheelchair[Int(first)] != 1 && index.routeIsFrequency[r] { return nil }
         if index.routeIsFrequency[r] {
             for day in lowDay...highDay where mask >> UInt16(day - days.first) & 1 == 1 {
                 if let found = earliestFrequencyRun(trip: first, day: day, call: k, after: t, overlay: overlay),
-                   best == nil || found.departure < best!.departure { best = found }
+                   best == nil || found.departure < best!.departure { best = (found.run, found.departure, -1) }
             }
             return best
         }
@@ -116,7 +116,7 @@ extension JourneyPlanner {
                 guard let departure = departure(of: instance, slot: slot, call: k, scheduled: scheduled, overlay: overlay),
                       departure >= t else { continue }
                 if best == nil || departure < best!.departure {
-                    best = (Run(instance: instance, slot: slot, times: Int32(timetable.tripTimes[Int(trip)]), base: base + Int64(index.routeTripShift[j])), departure)
+                    best = (Run(instance: instance, slot: slot, times: Int32(timetable.tripTimes[Int(trip)]), base: base + Int64(index.routeTripShift[j])), departure, j)
                 }
                 if !live { break }
             }

@@ -242,17 +242,17 @@ struct RaptorSearch {
             }
         }
         var improved: [UInt32] = []
-        var ridden: [(run: JourneyPlanner.Run, boardCall: Int)] = []
+        var ridden: [(run: JourneyPlanner.Run, next: JourneyPlanner.Run, boardCall: Int)] = []
         let previous = (k - 1) * stopCount, current = k * stopCount
         for (r, mask) in routes {
             let start = Int(firstCall[r])
             firstCall[r] = Int32.max
             let p = tt.patternRange(index.routePattern[r])
-            var run: (run: JourneyPlanner.Run, boardCall: Int)?
+            var run: (run: JourneyPlanner.Run, boardCall: Int, position: Int)?
             for call in start..<p.count {
                 let stop = tt.patternStop[p.lowerBound + call]
                 let usable = !wheelchair || tt.isWheelchairAccessible(stop)
-                if usable, let (riding, boardCall) = run, let a = planner.arrival(of: riding, call: call, pattern: p.lowerBound, overlay: overlay) {
+                if usable, let (riding, boardCall, _) = run, let a = planner.arrival(of: riding, call: call, pattern: p.lowerBound, overlay: overlay) {
                     let cell = current + Int(stop)
                     // Checked here before the call: most calls improve nothing, and this is the planner's hottest loop.
                     if a < arrival[cell], a < bestArrival[Int(stop)], a < bound {
@@ -262,19 +262,22 @@ struct RaptorSearch {
                 }
                 let canBoard = board[previous + Int(stop)]
                 guard canBoard != Self.unreached, usable else { continue }
-                if let (riding, _) = run, planner.currentDeparture(of: riding, call: call, overlay: overlay) <= canBoard { continue }
+                if let (riding, _, _) = run, planner.currentDeparture(of: riding, call: call, overlay: overlay) <= canBoard { continue }
                 if let found = planner.earliestRun(route: r, call: call, after: canBoard, overlay: overlay, wheelchair: wheelchair, days: days, mask: mask) {
-                    if let (riding, _) = run, planner.currentDeparture(of: riding, call: call, overlay: overlay) <= found.departure { continue }
-                    run = (found.run, call)
+                    if let (riding, _, _) = run, planner.currentDeparture(of: riding, call: call, overlay: overlay) <= found.departure { continue }
+                    run = (found.run, call, found.position)
                 }
             }
             // Riding on into the trips the vehicle goes on as, once every route is scanned (kept out of this loop, so
-            // that nothing in it can grow the search's arrays). Only from the run ridden to the end (the earliest one
-            // can catch): a later run whose vehicle leaves the end sooner is reached with a change instead.
-            if seated, let (riding, boardCall) = run, boardCall < Int(Self.seatedFlag) { ridden.append((riding, boardCall)) }
+            // that nothing in it can grow the search's arrays): from the run ridden to the end (the earliest one can
+            // catch), and from any later run whose vehicle goes on sooner.
+            if seated, let (riding, boardCall, position) = run, boardCall < Int(Self.seatedFlag) {
+                planner.seatedContinuations(route: r, riding: riding, position: position, boardCall: boardCall, bound: bound, overlay: overlay, wheelchair: wheelchair,
+                                            days: days, mask: mask, into: &ridden)
+            }
         }
-        for (riding, boardCall) in ridden {
-            rideOn(from: riding, boardCall: boardCall, round: k, bound: bound, isMarked: &isMarked, improved: &improved)
+        for (riding, next, boardCall) in ridden {
+            rideOn(from: riding, into: next, boardCall: boardCall, round: k, bound: bound, isMarked: &isMarked, improved: &improved)
         }
         if !addedCalls.isEmpty { scanAdded(round: k, marked: marked, bound: bound, isMarked: &isMarked, improved: &improved) }
         for s in improved { isMarked[Int(s)] = false }
@@ -305,15 +308,12 @@ struct RaptorSearch {
         return true
     }
 
-    /// From the end of `riding` (boarded at `boardCall`), on through up to four trips the same vehicle goes on as.
-    private mutating func rideOn(from riding: JourneyPlanner.Run, boardCall: Int, round k: Int, bound: Int64, isMarked: inout [Bool],
-                                 improved: inout [UInt32]) {
+    /// From the end of `riding` (boarded at `boardCall`), on into `next` and up to three more trips the same vehicle goes on as.
+    private mutating func rideOn(from riding: JourneyPlanner.Run, into first: JourneyPlanner.Run, boardCall: Int, round k: Int, bound: Int64,
+                                 isMarked: inout [Bool], improved: inout [UInt32]) {
         let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair
         let tt = planner.timetable
-        // A vehicle reaching the end after the best arrival at the destination goes on no sooner.
-        let end = tt.patternRange(tt.tripPattern[Int(riding.instance.trip.raw)]).count - 1
-        guard planner.arrival(of: riding, call: end, overlay: overlay) < bound,
-              var next = planner.seatedRun(after: riding, overlay: overlay, wheelchair: wheelchair) else { return }
+        var next = first
         var chain = [riding]
         while true {
             // Nothing reached on a vehicle leaving after the best arrival at the destination can beat it.

@@ -23,6 +23,27 @@ extension PlannerIndex {
             }
         }
         hasSeated = !seatedInto.isEmpty || blockNext.contains { $0 != Timetable.none }
+        guard hasSeated else { return }
+        // Whether a trip's vehicle may go on as another on some day: a type-4 rule, or a trip of its block (the next, or
+        // one after it, on a day the next does not run) starting where it ends.
+        mayGoOn = (0..<tt.tripCount).map { t in
+            if seatedInto[UInt32(t)] != nil { return true }
+            var b = blockNext[t]
+            while b != Timetable.none {
+                if Self.sameplace(tt, lastStopOf: UInt32(t), firstStopOf: b) { return true }
+                b = blockNext[Int(b)]
+            }
+            return false
+        }
+        nextRunEndGap = Array(repeating: 0, count: tt.tripCount)
+        for r in 0..<routeCount where !routeIsFrequency[r] {
+            let trips = self.trips(of: r), last = tt.patternRange(routePattern[r]).count - 1
+            let ends = trips.map { tt.scheduledArrival(trip: Int($0), call: last) }
+            for (i, t) in trips.enumerated() {
+                let next = i + 1 < ends.count ? ends[i + 1] : ends[0] + 86_400
+                nextRunEndGap[Int(t)] = Int32(clamping: max(0, next - ends[i]))
+            }
+        }
     }
 }
 
@@ -48,6 +69,68 @@ extension JourneyPlanner {
         return nil
     }
 
+    /// Adds to `found` the runs of route `r` to ride on from, each with the run its vehicle goes on as: `riding` (boarded
+    /// at call `boardCall`, the earliest one could catch; `position` is its trip's place in `routeTrips`), and any later
+    /// run whose vehicle goes on sooner than those of every run before it. Vehicles wait at a terminus for different
+    /// times, so a later run may go on as a trip that leaves before the one the earliest run goes on as: a traveller on it
+    /// stays seated where one on the earliest would change. The runs are looked at in order until one reaches the route's
+    /// end after the soonest continuation so far leaves (no later run can then go on sooner: a route's runs keep their
+    /// order) or after `bound`, and at most eight of them.
+    func seatedContinuations(route r: Int, riding: Run, position: Int, boardCall: Int, bound: Int64, overlay: RealtimeOverlay, wheelchair: Bool,
+                             days: SearchDays, mask: UInt16, into found: inout [(run: Run, next: Run, boardCall: Int)]) {
+        let last = timetable.patternRange(index.routePattern[r]).count - 1
+        // A vehicle reaching the end after the best arrival at the destination goes on no sooner; nor does a later one.
+        let ends = arrival(of: riding, call: last, overlay: overlay)
+        guard ends < bound else { return }
+        var soonest = Int64.max
+        if let next = seatedRun(after: riding, overlay: overlay, wheelchair: wheelchair) {
+            found.append((riding, next, boardCall))
+            soonest = currentDeparture(of: next, call: 0, overlay: overlay)
+        }
+        func consider(_ later: Run) -> Bool {
+            let end = arrival(of: later, call: last, overlay: overlay)
+            guard end < bound, end < soonest else { return false }
+            if let next = seatedRun(after: later, overlay: overlay, wheelchair: wheelchair) {
+                let departs = currentDeparture(of: next, call: 0, overlay: overlay)
+                if departs < soonest {
+                    soonest = departs
+                    found.append((later, next, boardCall))
+                }
+            }
+            return true
+        }
+        guard overlay.liveSlot.isEmpty, position >= 0 else {
+            // Live times can change the runs' order, and a frequency-based route's runs are worked out: each next run
+            // is searched for.
+            var current = riding
+            for _ in 0..<8 {
+                let leaves = currentDeparture(of: current, call: boardCall, overlay: overlay)
+                guard let later = earliestRun(route: r, call: boardCall, after: leaves + 1, overlay: overlay, wheelchair: wheelchair, days: days, mask: mask),
+                      consider(later.run) else { return }
+                current = later.run
+            }
+            return
+        }
+        // By the timetable, the next run reaches the end no sooner than the gap to it after: most vehicles go on before
+        // that. Otherwise the route's next trips of the same service day, in order; one whose vehicle cannot go on
+        // anywhere (its block goes on from elsewhere, or it has none) is passed over without working out its run.
+        let trip = Int(riding.instance.trip.raw)
+        guard soonest > ends + Int64(index.nextRunEndGap[trip]) else { return }
+        let day = riding.instance.serviceDay, dayBase = riding.base - Int64(index.routeTripShift[position])
+        let tripsEnd = Int(index.routeTripStart[r + 1])
+        let checkEachTrip = index.routeService[r] == Timetable.none
+        for j in (position + 1)..<min(position + 9, tripsEnd) {
+            let later = index.routeTrips[j]
+            let end = dayBase + Int64(index.routeTripShift[j]) + Int64(timetable.arrivals[Int(index.routeTripTimes[j]) + last])
+            guard end < bound, end < soonest else { return }
+            guard index.mayGoOn[Int(later)], !checkEachTrip || timetable.isActive(service: timetable.tripService[Int(later)], day: day),
+                  !wheelchair || timetable.tripWheelchair[Int(later)] == 1 else { continue }
+            let run = Run(instance: TripInstance(trip: TripIndex(raw: later), serviceDay: day), slot: -1, times: Int32(index.routeTripTimes[j]),
+                          base: dayBase + Int64(index.routeTripShift[j]))
+            _ = consider(run)
+        }
+    }
+
     /// The run of trip `b` on `day`, when a traveller arriving at `arriving` can stay on into it.
     private func seated(into b: UInt32, day: Int32, arriving: Int64, overlay: RealtimeOverlay, wheelchair: Bool) -> Run? {
         let tt = timetable
@@ -67,8 +150,12 @@ extension JourneyPlanner {
         return overlay.expectedTime(slot: run.slot, call: k, departure: false) ?? scheduled
     }
 
-    private func sameplace(lastStopOf a: UInt32, firstStopOf b: UInt32) -> Bool {
-        let tt = timetable
+    private func sameplace(lastStopOf a: UInt32, firstStopOf b: UInt32) -> Bool { PlannerIndex.sameplace(timetable, lastStopOf: a, firstStopOf: b) }
+}
+
+extension PlannerIndex {
+    /// Whether trip `b` starts where trip `a` ends: the same stop, or platforms of one station.
+    static func sameplace(_ tt: Timetable, lastStopOf a: UInt32, firstStopOf b: UInt32) -> Bool {
         let pa = tt.patternRange(tt.tripPattern[Int(a)]), pb = tt.patternRange(tt.tripPattern[Int(b)])
         let end = tt.patternStop[pa.upperBound - 1], start = tt.patternStop[pb.lowerBound]
         if end == start { return true }

@@ -35,6 +35,12 @@ struct PlannerIndex: Sendable {
     /// The latest departure of any of the route's runs from any call, in seconds of its service day
     /// (`Int32.max` for a frequency-based route): a day whose runs have all left is not looked at.
     var routeLastDeparture: [Int32] = []
+    /// For each trip, the time from its arrival at its route's last call to the next run's there, by the timetable (the
+    /// next day's first run after the last): a later run goes on into a trip sooner than this one's vehicle only if that
+    /// one waits longer (`seatedContinuations`). Empty when no trip can be ridden on into another.
+    var nextRunEndGap: [Int32] = []
+    /// For each trip, whether its vehicle may go on as another trip on some day (`seatedContinuations`). Empty when none can.
+    var mayGoOn: [Bool] = []
     /// The routes calling at each stop, with the position of the stop in the route's pattern.
     var stopRoutes = Jagged(start: [0], values: [])
     var stopRoutePositions: [UInt16] = []
@@ -93,8 +99,8 @@ struct PlannerIndex: Sendable {
 
     var byteSize: Int {
         (routePattern.count + routeTripStart.count + routeTrips.count + routeTripShift.count + routeTripTimes.count + moveStart.count + rulesIntoStart.count
-            + routeTimesStart.count + routeDepartures.count + routeService.count + routeLastDeparture.count + sameStopRule.count) * 4 + routeIsFrequency.count
-            + stopRoutes.byteSize + stopRoutePositions.count * 2 + (moves.count + rulesInto.count) * MemoryLayout<Move>.stride
+            + routeTimesStart.count + routeDepartures.count + routeService.count + routeLastDeparture.count + nextRunEndGap.count + sameStopRule.count) * 4 + routeIsFrequency.count
+            + mayGoOn.count + stopRoutes.byteSize + stopRoutePositions.count * 2 + (moves.count + rulesInto.count) * MemoryLayout<Move>.stride
             + blockNext.count * 4 + seatedInto.count * 32 + notSeated.count * 8
     }
 }

@@ -11,6 +11,8 @@ import Timetable
 // S1 ─A (block V1)─▶ S2 ─▶ S3 08:19:30, then B (block V1) S3 08:20 ─▶ S4 08:30; C S3 08:40 ─▶ S4 08:50 (no block).
 // S5 ─D 09:00─▶ S3 09:10, then E S3 09:10 ─▶ S6 09:20 (no block: a type-4 rule D → E).
 // Block V2: G S1 10:00 ─▶ S3 10:20, H (Sundays only) S3 10:21 ─▶ S4, J S3 10:22 ─▶ S6 10:40.
+// Blocks V3 and V4 at a terminus, S8: K S7 11:00 ─▶ S8 11:10 waits, then M S8 11:50 ─▶ S9 12:00; L S7 11:05 ─▶ S8 11:20
+// goes on at once as N S8 11:20:30 ─▶ S9 11:30.
 
 private let date = "2025-06-02"  // a Monday
 private func at(_ hhmm: String) -> Instant { Clock.utc(date, hhmm) }
@@ -25,12 +27,17 @@ private func files(transfers: String = "") -> [String: String] {
             S4,Four,40.06,-74.0
             S5,Five,40.08,-74.0
             S6,Six,40.10,-74.0
+            S7,Seven,40.20,-74.0
+            S8,Eight,40.22,-74.0
+            S9,Nine,40.24,-74.0
             """,
         "routes.txt": """
             route_id,route_short_name,route_long_name,route_type
             R1,1,One,3
             R2,2,Two,3
             R3,3,Three,3
+            R4,4,Four,3
+            R5,5,Five,3
             """,
         "trips.txt": """
             route_id,service_id,trip_id,block_id
@@ -42,6 +49,10 @@ private func files(transfers: String = "") -> [String: String] {
             R1,DAILY,G,V2
             R2,SUNDAY,H,V2
             R3,DAILY,J,V2
+            R4,DAILY,K,V3
+            R4,DAILY,L,V4
+            R5,DAILY,M,V3
+            R5,DAILY,N,V4
             """,
         "stop_times.txt": """
             trip_id,arrival_time,departure_time,stop_id,stop_sequence
@@ -62,6 +73,14 @@ private func files(transfers: String = "") -> [String: String] {
             H,10:30:00,10:30:00,S4,2
             J,10:22:00,10:22:00,S3,1
             J,10:40:00,10:40:00,S6,2
+            K,11:00:00,11:00:00,S7,1
+            K,11:10:00,11:10:00,S8,2
+            L,11:05:00,11:05:00,S7,1
+            L,11:20:00,11:20:00,S8,2
+            M,11:50:00,11:50:00,S8,1
+            M,12:00:00,12:00:00,S9,2
+            N,11:20:30,11:20:30,S8,1
+            N,11:30:00,11:30:00,S9,2
             """,
         "calendar.txt": """
             service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
@@ -143,6 +162,30 @@ struct SeatedAndAddedTests {
         #expect(p.describe(try p.earliest("S1", "S4", at: sunday)) == ["G S1 10:00:00 → S3 10:20:00", "H S3 10:21:00 → S4 10:30:00 seated"])
         let toSix = try p.earliest("S1", "S6", at: sunday)
         #expect(p.describe(toSix) == ["G S1 10:00:00 → S3 10:20:00", "J S3 10:22:00 → S6 10:40:00"] && toSix?.transfers == 1)
+    }
+
+    @Test("a later run whose vehicle goes on sooner: L into N seated, not K and a change to N, nor K into M")
+    func laterRunGoesOnSooner() throws {
+        let p = try planner()
+        let found = p.plan(JourneyPlanner.Request(from: try #require(p.timetable.stop(id: "S7")), to: try #require(p.timetable.stop(id: "S9")),
+                                                  time: at("10:55")))
+        // The only answer: as soon as any, with no change (K then N, changing at S8, arrives as soon but with a change).
+        #expect(found.map { p.describe($0) } == [["L S7 11:05:00 → S8 11:20:00", "N S8 11:20:30 → S9 11:30:00 seated"]])
+        #expect(found.map(\.transfers) == [0])
+        // Boarded after K has gone, the same.
+        #expect(p.describe(try p.earliest("S7", "S9", at: at("11:01"))) == ["L S7 11:05:00 → S8 11:20:00", "N S8 11:20:30 → S9 11:30:00 seated"])
+        // With live times (the runs are then searched for one by one, as live times can reorder them): N 2 min late.
+        let n = try #require(p.timetable.trip(id: "N"))
+        var late = TripLive(status: .running, calls: 2)
+        late.departure = [at("11:22:30").epochSeconds, at("11:32").epochSeconds]
+        late.arrival = late.departure
+        var live = RealtimeOverlay()
+        live.trips[TripInstance(trip: n, serviceDay: ServiceDate(iso: date)!.dayNumber)] = late
+        live.tripUpdatesTimestamp = at("10:50")
+        live.reindex(timetable: p.timetable)
+        let withLive = p.plan(JourneyPlanner.Request(from: try #require(p.timetable.stop(id: "S7")), to: try #require(p.timetable.stop(id: "S9")),
+                                                     time: at("10:55")), overlay: live)
+        #expect(withLive.map { p.describe($0) } == [["L S7 11:05:00 → S8 11:20:00", "N S8 11:22:30 → S9 11:32:00 seated"]])
     }
 
     @Test("a trip realtime data added is planned like any other, with its own times; a skipped call is not boarded")
