@@ -57,24 +57,10 @@ public final class RecordedResponseServer: @unchecked Sendable {
         let fd = try Self.check(Self.makeSocket(), "socket")
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 128) == 0 else {
+        guard let port = bindLoopback(fd), listen(fd, 128) == 0 else {
             let failure = StartFailure("bind/listen on 127.0.0.1 failed: errno \(errno)")
             close(fd)
             throw failure
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
@@ -86,7 +72,7 @@ public final class RecordedResponseServer: @unchecked Sendable {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         listener = fd
         stopPipe = (fds[0], fds[1])
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         startThread { $0.acceptLoop() }
     }
 
@@ -287,7 +273,7 @@ public final class RecordedResponseServer: @unchecked Sendable {
 
     // MARK: Sockets
 
-    private static func makeSocket() -> Int32 {
+    static func makeSocket() -> Int32 {
         #if canImport(Glibc)
         socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else

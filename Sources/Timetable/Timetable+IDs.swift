@@ -35,7 +35,9 @@ extension Timetable {
     /// the whole timetable (retaining each of its arrays) on every lookup, which showed in
     /// profiles of a board served from the cache.
     static func resolveID(_ id: String, feeds: [FeedSummary], exact: (String) -> UInt32?) -> IDLookup<UInt32> {
-        if let i = exact(id) { return .found(i) }
+        // An ID with no ':' is never a stored one when every feed prefixes its IDs (as an import does): no search.
+        let mayBeStored = id.utf8.contains(UInt8(ascii: ":")) || feeds.isEmpty || feeds.contains { $0.idPrefix.isEmpty }
+        if mayBeStored, let i = exact(id) { return .found(i) }
         if let (source, _) = CanonicalID.split(id), feeds.contains(where: { $0.name == source }) { return .notFound }
         var found: [(id: String, index: UInt32)] = []
         for feed in feeds where !feed.idPrefix.isEmpty {

@@ -37,9 +37,9 @@ struct SecretRedactionTests {
     }
 
     @Test func aRefusedConnectionDoesNotShowTheSecret() async throws {
-        let server = try RecordedResponseServer()
-        let port = server.port
-        await server.stopInBackground()  // nothing listens there now
+        let closed = try ClosedPort()
+        let port = closed.port
+        defer { withExtendedLifetime(closed) {} }
         do {
             _ = try await URLSessionFetcher().fetch(HTTPRequest(url: secretURL(port: port), timeout: .seconds(5)))
             Issue.record("expected a network error")
