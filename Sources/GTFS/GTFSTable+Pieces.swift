@@ -11,8 +11,9 @@ extension GTFSTable {
     /// feed's stop_times.txt (1.2 GB, 25 million rows) was a third of its import, on one core.
     ///
     /// `piece` makes the state one piece collects into, given the header and the bytes from the piece's start to the
-    /// file's end (room to reserve: the first piece's rows may take in the others'); `row` reads each row into it. Pieces are returned in file order, each with the number to add to the lines it recorded
-    /// (`row.line` counts from the piece's start). Errors name the file's own line; when several pieces fail, the first
+    /// file's end (room to reserve: the first piece's rows may take in the others'); `row` reads each row into it.
+    /// Pieces are returned in file order, each with the number to add to the lines it recorded (`row.line` counts from
+    /// the piece's start). Errors name the file's own line; when several pieces fail, the first
     /// in the file wins, as in a reading from the start. If a quoted field holds a line break where the file was cut,
     /// the pieces are dropped and the file is read again in one.
     static func readInPieces<Piece>(_ source: any GTFSSource, _ file: String, required: [String] = [],

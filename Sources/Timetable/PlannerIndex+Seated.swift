@@ -59,7 +59,7 @@ extension JourneyPlanner {
         var block = index.blockNext[Int(a)]
         while block != Timetable.none, !tt.isActive(service: tt.tripService[Int(block)], day: day) { block = index.blockNext[Int(block)] }
         if block != Timetable.none, index.notSeated.isEmpty || !index.notSeated.contains(UInt64(a) << 32 | UInt64(block)),
-           sameplace(lastStopOf: a, firstStopOf: block), let next = seated(into: block, day: day, arriving: arrives, overlay: overlay, wheelchair: wheelchair) {
+           PlannerIndex.sameplace(tt, lastStopOf: a, firstStopOf: block), let next = seated(into: block, day: day, arriving: arrives, overlay: overlay, wheelchair: wheelchair) {
             return next
         }
         guard !index.seatedInto.isEmpty, let ruled = index.seatedInto[a] else { return nil }
@@ -150,7 +150,6 @@ extension JourneyPlanner {
         return overlay.expectedTime(slot: run.slot, call: k, departure: false) ?? scheduled
     }
 
-    private func sameplace(lastStopOf a: UInt32, firstStopOf b: UInt32) -> Bool { PlannerIndex.sameplace(timetable, lastStopOf: a, firstStopOf: b) }
 }
 
 extension PlannerIndex {
