@@ -124,6 +124,47 @@ extension JourneyPlanner {
         return best
     }
 
+    /// `earliestRun` for a call where the run ridden (`riding`, at `position` in `routeTrips`) leaves at or after `t`, by
+    /// the timetable: the answer is it or an earlier run of its day, found by stepping back from it (most often one step,
+    /// where a binary search takes a dozen: the scan asks at half the calls it passes). Nil when it cannot tell cheaply
+    /// (live times, which may reorder runs; another day whose runs may leave between `t` and the answer): then `earliestRun`.
+    func earliestRun(route r: Int, call k: Int, after t: Int64, before riding: Run, position: Int, overlay: RealtimeOverlay, wheelchair: Bool,
+                     days: SearchDays, mask: UInt16) -> (run: Run, departure: Int64, position: Int)? {
+        guard overlay.liveSlot.isEmpty, position >= 0, riding.slot == -1 else { return nil }
+        let day = riding.instance.serviceDay
+        let lowDay = max(earliestServiceDay(runningAt: t), days.first), highDay = min(Int32(clamping: t / 86_400 + 1), days.last)
+        guard day >= lowDay, day <= highDay, mask >> UInt16(day - days.first) & 1 == 1 else { return nil }
+        let tripsStart = Int(index.routeTripStart[r]), tripsEnd = Int(index.routeTripStart[r + 1]), tripCount = tripsEnd - tripsStart
+        let shared = index.routeTimesStart[r] == PlannerIndex.sharedTimes
+        let column = shared ? k : Int(index.routeTimesStart[r]) + k * tripCount - tripsStart
+        let dayBase = riding.base - Int64(index.routeTripShift[position])
+        let checkEachTrip = index.routeService[r] == Timetable.none
+        // The route's runs leave every call in the same order: the earliest to catch is the first one still caught (none
+        // where no one may board, as `departure(of:)` says: the run ridden is kept).
+        let boards = timetable.patternFlags[timetable.patternRange(index.routePattern[r]).lowerBound + k] & 3 != BoardingRule.none.rawValue
+        var best = position, j = position - 1
+        while boards, j >= tripsStart, dayBase + routeDeparture(j, shared: shared, column: column) >= t {
+            let trip = Int(index.routeTrips[j])
+            if (!checkEachTrip || timetable.isActive(service: timetable.tripService[trip], day: day)) && (!wheelchair || timetable.tripWheelchair[trip] == 1) {
+                best = j
+            }
+            j -= 1
+        }
+        let departure = dayBase + routeDeparture(best, shared: shared, column: column)
+        // Another day's runs all leave call k before `t` (an earlier day) or no earlier than the answer (a later one).
+        let zone = timetable.tripZone[Int(index.routeTrips[tripsStart])]
+        let firstAtCall = routeDeparture(tripsStart, shared: shared, column: column), lastAtCall = routeDeparture(tripsEnd - 1, shared: shared, column: column)
+        for other in lowDay...highDay where other != day && mask >> UInt16(other - days.first) & 1 == 1 {
+            let base = timetable.base(zone: zone, day: other)
+            if other < day ? base + lastAtCall >= t : base + firstAtCall < departure { return nil }
+        }
+        if best == position { return (riding, departure, position) }
+        let trip = index.routeTrips[best]
+        let run = Run(instance: TripInstance(trip: TripIndex(raw: trip), serviceDay: day), slot: -1, times: Int32(timetable.tripTimes[Int(trip)]),
+                      base: dayBase + Int64(index.routeTripShift[best]))
+        return (run, departure, best)
+    }
+
     /// The departure of the `j`th trip of `routeTrips` from a call of its route, in seconds of its service day: its
     /// start plus its running times' there (`column` is the call) where the route's trips share them, else from the
     /// route's column of times (`column` is where the call's column starts, less the route's first trip).

@@ -92,10 +92,7 @@ struct RaptorSearch {
         for d in planner.timetable.boardStops(request.to) {
             setEgress(from: d, to: d, seconds: 0)
             // Walks and platform changes go both ways; rules only the way they are written.
-            for m in planner.index.moves(from: d) where m.kind != .rule {
-                guard let sec = moveSeconds(m) else { break }
-                setEgress(from: m.to, to: d, seconds: sec)
-            }
+            Self.forEachMove(planner.index, request, from: d, rules: false) { to, sec in setEgress(from: to, to: d, seconds: sec) }
             for m in planner.index.rules(into: d) {
                 if let sec = moveSeconds(m) { setEgress(from: m.to, to: d, seconds: sec) } else if egressTo[Int(m.to)] == d { egressTo[Int(m.to)] = Self.none }
             }
@@ -129,19 +126,27 @@ struct RaptorSearch {
             return move.ruleSeconds
         case .walk, .platform:
             guard request.maxWalk > 0, move.kind == .platform || Double(move.metres) <= request.maxWalk else { return nil }
-            return Int((Double(move.metres) / request.walkSpeed).rounded(.up))
+            // Rounded up without `rounded(.up)`, which calls the C library's ceil: a tenth of the moves' cost.
+            let exact = Double(move.metres) / request.walkSpeed, whole = Int(exact)
+            return Double(whole) < exact ? whole + 1 : whole
         }
     }
 
     /// Each move the request allows from `stop` to another stop, with its seconds. Static, so a
     /// caller may change the search in `body` without copying its arrays (a method on `self`
     /// would hold a copy of it across the call, and each change would then copy every label).
-    static func forEachMove(_ index: PlannerIndex, _ request: JourneyPlanner.Request, from stop: UInt32, _ body: (UInt32, Int) -> Void) {
-        for m in index.moves(from: stop) where m.to != stop {
+    static func forEachMove(_ index: PlannerIndex, _ request: JourneyPlanner.Request, from stop: UInt32, rules: Bool = true,
+                            _ body: (UInt32, Int) -> Void) {
+        for m in index.moves(from: stop) where m.to != stop && (rules || m.kind != .rule) {
             guard let seconds = moveSeconds(m, request) else {
-                if m.kind == .walk { break }  // nearest first: the rest are longer
+                if m.kind == .walk { return }  // nearest first: the rest are longer
                 continue
             }
+            body(m.to, seconds)
+        }
+        guard request.maxWalk > Double(PlannerIndex.nearWalk) else { return }
+        for m in index.farMoves(from: stop) {
+            guard let seconds = moveSeconds(m, request) else { return }
             body(m.to, seconds)
         }
     }
@@ -263,7 +268,11 @@ struct RaptorSearch {
                 let canBoard = board[previous + Int(stop)]
                 guard canBoard != Self.unreached, usable else { continue }
                 if let (riding, _, _) = run, planner.currentDeparture(of: riding, call: call, overlay: overlay) <= canBoard { continue }
-                if let found = planner.earliestRun(route: r, call: call, after: canBoard, overlay: overlay, wheelchair: wheelchair, days: days, mask: mask) {
+                let earlier = run.flatMap { (riding, _, position) in
+                    planner.earliestRun(route: r, call: call, after: canBoard, before: riding, position: position, overlay: overlay, wheelchair: wheelchair,
+                                        days: days, mask: mask)
+                }
+                if let found = earlier ?? planner.earliestRun(route: r, call: call, after: canBoard, overlay: overlay, wheelchair: wheelchair, days: days, mask: mask) {
                     if let (riding, _, _) = run, planner.currentDeparture(of: riding, call: call, overlay: overlay) <= found.departure { continue }
                     run = (found.run, call, found.position)
                 }

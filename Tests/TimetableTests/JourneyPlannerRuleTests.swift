@@ -196,6 +196,28 @@ struct JourneyPlannerRuleTests {
             == [["U1 P 08:00 → Q 08:10", "V2 Q 08:20 → R 08:40"]])
     }
 
+    @Test("no one boards where pickup_type=1 says so, though an earlier run of the route leaves there after one could walk there")
+    func noPickupOnTheWay() throws {
+        // P1 and P2 never overtake; B (222 m from A, a 167 s walk) is drop-off only. At 08:20 P1 has left A, and leaves B
+        // at 08:35, after one could walk there: the scan, riding P2 from A, must not take P1 at B.
+        let p = JourneyPlanner(try InlineFeed.load(timeZone: "UTC", [
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,A,40.0,-74.0\nB,B,40.002,-74.0\nC,C,40.05,-74.0\n",
+            "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nP,A,P,P,3\n",
+            "trips.txt": "route_id,service_id,trip_id\nP,DAILY,P1\nP,DAILY,P2\n",
+            "stop_times.txt": """
+                trip_id,arrival_time,departure_time,stop_id,stop_sequence,pickup_type
+                P1,08:00:00,08:00:00,A,1,0
+                P1,08:35:00,08:35:00,B,2,1
+                P1,08:45:00,08:45:00,C,3,0
+                P2,08:30:00,08:30:00,A,1,0
+                P2,08:40:00,08:40:00,B,2,1
+                P2,08:50:00,08:50:00,C,3,0
+                """,
+            "calendar.txt": files()["calendar.txt"]!,
+        ]).timetable)
+        #expect(try p.plan("A", "C", at: at("08:20")).map(p.describe) == [["P2 A 08:30 → C 08:50"]])
+    }
+
     @Test("moves are allowed from the origin at the start time and to the destination after the last ride")
     func movesAtTheEnds() throws {
         let p = try planner()
