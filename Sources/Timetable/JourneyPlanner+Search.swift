@@ -11,27 +11,20 @@ struct RaptorSearch {
     let overlay: RealtimeOverlay
     let rounds: Int
     let stopCount: Int
-    /// Per round, per stop (`round * stopCount + stop`).
-    var arrival: [Int64]
-    var arrivalRun: [JourneyPlanner.Run?]
-    var arrivalBoardCall: [UInt16]
-    var arrivalCall: [UInt16]
-    /// Where the traveller stayed on board into later trips to arrive here, for a label whose `arrivalBoardCall` has
-    /// its top bit set (`seatedFlag`): an index into `chains` (the runs ridden, in order, the first boarded at the
-    /// call the other bits give). Empty when no trip goes on as another: most labels are of one run, and a fourth
-    /// array written with each would slow every search (by 12–15% on WMATA and the national network).
-    var arrivalChain: [Int32]
+    /// The labels (`RaptorLabels`), per round, per stop (`round * stopCount + stop`): `arrival`, with the run ridden
+    /// there (`arrivalRun`), the call it was boarded at (`arrivalBoardCall`) and the call left at (`arrivalCall`);
+    /// `board`, with the stop a move to here came from (`boardFrom`, `none` when one boards where one arrived, or at
+    /// the origin) and its seconds (`boardMoveSeconds`).
+    /// `arrivalChain`: where the traveller stayed on board into later trips to arrive here, for a label whose
+    /// `arrivalBoardCall` has its top bit set (`seatedFlag`): an index into `chains` (the runs ridden, in order, the
+    /// first boarded at the call the other bits give). Empty when no trip goes on as another: most labels are of one
+    /// run, and a fourth column written with each would slow every search (by 12–15% on WMATA and the national network).
+    /// `bestArrival` and `bestBoard`: the best at each stop over all rounds of one departure, for pruning. Not kept
+    /// from one departure to the next, as the labels of each round are: a later departure reaching a stop first with
+    /// more rides must not hide an earlier one reaching it with fewer.
+    let labels: RaptorLabels
     static let seatedFlag: UInt16 = 0x8000
     var chains: [[JourneyPlanner.Run]] = []
-    var board: [Int64]
-    /// The stop a move to here came from, or `none` when one boards where one arrived (or at the origin).
-    var boardFrom: [UInt32]
-    var boardMoveSeconds: [Int32]
-    /// The best arrival at each stop over all rounds of one departure, for pruning. Not kept from
-    /// one departure to the next, as the labels of each round are: a later departure reaching a
-    /// stop first with more rides must not hide an earlier one reaching it with fewer.
-    var bestArrival: [Int64]
-    var bestBoard: [Int64]
     let origins: [UInt32]
     /// For each stop, the destination stop reached from it after the last ride and the move's seconds
     /// (`egressTo` is `none` where there is none; a destination stop reaches itself in 0 s).
@@ -67,12 +60,7 @@ struct RaptorSearch {
         routeDays = Array(repeating: 0, count: planner.index.routeCount)
         rounds = max(request.maxTransfers, 0) + 1
         stopCount = planner.timetable.stopCount
-        let cells = (rounds + 1) * stopCount
-        arrival = Array(repeating: Self.unreached, count: cells)
-        arrivalRun = Array(repeating: nil, count: cells)
-        arrivalBoardCall = Array(repeating: 0, count: cells)
-        arrivalCall = Array(repeating: 0, count: cells)
-        arrivalChain = planner.index.hasSeated ? Array(repeating: -1, count: cells) : []
+        labels = RaptorLabels(cells: (rounds + 1) * stopCount, stops: stopCount, routes: planner.index.routeCount, seated: planner.index.hasSeated)
         var addedCalls: [UInt32: [(trip: Int, call: Int)]] = [:]
         // The feed says nothing of an added trip's access: it is not offered to a traveller asking for step-free journeys.
         if !request.wheelchair {
@@ -81,11 +69,6 @@ struct RaptorSearch {
             }
         }
         self.addedCalls = addedCalls
-        board = Array(repeating: Self.unreached, count: cells)
-        boardFrom = Array(repeating: Self.none, count: cells)
-        boardMoveSeconds = Array(repeating: 0, count: cells)
-        bestArrival = Array(repeating: Self.unreached, count: stopCount)
-        bestBoard = Array(repeating: Self.unreached, count: stopCount)
         origins = planner.timetable.boardStops(request.from)
         egressTo = Array(repeating: Self.none, count: stopCount)
         egressSeconds = Array(repeating: 0, count: stopCount)
@@ -126,9 +109,8 @@ struct RaptorSearch {
             return move.ruleSeconds
         case .walk, .platform:
             guard request.maxWalk > 0, move.kind == .platform || Double(move.metres) <= request.maxWalk else { return nil }
-            // Rounded up without `rounded(.up)`, which calls the C library's ceil: a tenth of the moves' cost.
-            let exact = Double(move.metres) / request.walkSpeed, whole = Int(exact)
-            return Double(whole) < exact ? whole + 1 : whole
+            // Worked out once in the index for the default speed: the division was a tenth of a query's time.
+            return request.walkSpeed == JourneyPlanner.Request.defaultWalkSpeed ? Int(move.defaultSeconds) : move.walkSeconds(atSpeed: request.walkSpeed)
         }
     }
 
@@ -163,16 +145,16 @@ struct RaptorSearch {
     /// Runs the rounds for a departure at `t` from the origin. Returns, per number
     /// of rides, the destination arrival improved in this run (and how it was reached).
     mutating func run(departingAt t: Int64) -> [Reached] {
-        for i in bestArrival.indices { bestArrival[i] = Self.unreached; bestBoard[i] = Self.unreached }
-        // Scratch, kept outside `self` so that changing it never copies the labels: which stops
-        // are marked, and the first marked call of each route.
-        var isMarked = [Bool](repeating: false, count: stopCount)
-        var firstCall = [Int32](repeating: Int32.max, count: planner.index.routeCount)
+        let labels = self.labels, arrival = labels.arrival, isMarked = labels.isMarked
+        labels.bestArrival.update(repeating: Self.unreached)
+        labels.bestBoard.update(repeating: Self.unreached)
+        // `firstCall` is left as it started by each round's scan; `isMarked` by each round, but is cheap to make sure of.
+        isMarked.update(repeating: false)
         var marked: [UInt32] = []
         for o in origins {
-            improveBoard(round: 0, stop: o, time: t, from: Self.none, seconds: 0, marked: &marked, isMarked: &isMarked)
+            improveBoard(round: 0, stop: o, time: t, from: Self.none, seconds: 0, marked: &marked)
             Self.forEachMove(planner.index, request, from: o) { to, s in
-                improveBoard(round: 0, stop: to, time: t + Int64(s), from: o, seconds: s, marked: &marked, isMarked: &isMarked)
+                improveBoard(round: 0, stop: to, time: t + Int64(s), from: o, seconds: s, marked: &marked)
             }
         }
         var found: [Reached] = []
@@ -180,7 +162,7 @@ struct RaptorSearch {
         for k in 1...rounds {
             if marked.isEmpty { break }
             for s in marked { isMarked[Int(s)] = false }
-            let improved = scanRoutes(round: k, marked: marked, bound: bestAtDestination, isMarked: &isMarked, firstCall: &firstCall)
+            let improved = scanRoutes(round: k, marked: marked, bound: bestAtDestination)
             marked = []
             // The destination, reached by a ride, or by a move after the last ride.
             var best: Reached?
@@ -200,25 +182,24 @@ struct RaptorSearch {
                 // Nothing boarded after the best arrival at the destination so far can arrive before it.
                 guard a < bestAtDestination else { continue }
                 if let change = sameStopChange(s) {
-                    improveBoard(round: k, stop: s, time: a + Int64(change), from: Self.none, seconds: 0, marked: &marked, isMarked: &isMarked)
+                    improveBoard(round: k, stop: s, time: a + Int64(change), from: Self.none, seconds: 0, marked: &marked)
                 }
                 let slack = request.transferSlack
                 Self.forEachMove(planner.index, request, from: s) { to, sec in
-                    improveBoard(round: k, stop: to, time: a + Int64(max(slack, sec)), from: s, seconds: sec, marked: &marked, isMarked: &isMarked)
+                    improveBoard(round: k, stop: to, time: a + Int64(max(slack, sec)), from: s, seconds: sec, marked: &marked)
                 }
             }
         }
         return found
     }
 
-    private mutating func improveBoard(round k: Int, stop: UInt32, time: Int64, from: UInt32, seconds: Int, marked: inout [UInt32],
-                                       isMarked: inout [Bool]) {
-        let cell = k * stopCount + Int(stop)
-        guard time < board[cell], time < bestBoard[Int(stop)] else { return }
-        board[cell] = time
-        bestBoard[Int(stop)] = time
-        boardFrom[cell] = from
-        boardMoveSeconds[cell] = Int32(seconds)
+    private func improveBoard(round k: Int, stop: UInt32, time: Int64, from: UInt32, seconds: Int, marked: inout [UInt32]) {
+        let cell = k * stopCount + Int(stop), labels = self.labels, isMarked = labels.isMarked
+        guard time < labels.board[cell], time < labels.bestBoard[Int(stop)] else { return }
+        labels.board[cell] = time
+        labels.bestBoard[Int(stop)] = time
+        labels.boardFrom[cell] = from
+        labels.boardMoveSeconds[cell] = Int32(seconds)
         if !isMarked[Int(stop)] {
             isMarked[Int(stop)] = true
             marked.append(stop)
@@ -227,11 +208,13 @@ struct RaptorSearch {
 
     /// Scans every route calling at a marked stop from the first marked call on,
     /// riding the earliest run one can board; returns the stops whose arrival improved.
-    private mutating func scanRoutes(round k: Int, marked: [UInt32], bound: Int64, isMarked: inout [Bool], firstCall: inout [Int32]) -> [UInt32] {
+    private mutating func scanRoutes(round k: Int, marked: [UInt32], bound: Int64) -> [UInt32] {
         // Locals, once: calling the planner's methods through `self` while `self` changes made
         // Swift copy the planner (a large struct) for every call.
         let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair, days = self.days, t0 = self.t0
         let tt = planner.timetable, index = planner.index, seated = index.hasSeated
+        let labels = self.labels, arrival = labels.arrival, bestArrival = labels.bestArrival, board = labels.board
+        let isMarked = labels.isMarked, firstCall = labels.firstCall
         // The routes to scan, with their days; a route that runs on none of them is not looked at.
         var routes: [(route: Int, days: UInt16)] = []
         for s in marked {
@@ -261,8 +244,7 @@ struct RaptorSearch {
                     let cell = current + Int(stop)
                     // Checked here before the call: most calls improve nothing, and this is the planner's hottest loop.
                     if a < arrival[cell], a < bestArrival[Int(stop)], a < bound {
-                        improveArrival(stop, at: current, time: a, run: riding, boardCall: boardCall, call: call, chain: -1, bound: bound,
-                                       isMarked: &isMarked, improved: &improved)
+                        improveArrival(stop, at: current, time: a, run: riding, boardCall: boardCall, call: call, chain: -1, bound: bound, improved: &improved)
                     }
                 }
                 let canBoard = board[previous + Int(stop)]
@@ -286,9 +268,9 @@ struct RaptorSearch {
             }
         }
         for (riding, next, boardCall) in ridden {
-            rideOn(from: riding, into: next, boardCall: boardCall, round: k, bound: bound, isMarked: &isMarked, improved: &improved)
+            rideOn(from: riding, into: next, boardCall: boardCall, round: k, bound: bound, improved: &improved)
         }
-        if !addedCalls.isEmpty { scanAdded(round: k, marked: marked, bound: bound, isMarked: &isMarked, improved: &improved) }
+        if !addedCalls.isEmpty { scanAdded(round: k, marked: marked, bound: bound, improved: &improved) }
         for s in improved { isMarked[Int(s)] = false }
         return improved
     }
@@ -296,30 +278,30 @@ struct RaptorSearch {
     /// Improves the arrival at `stop` in the round whose labels start at `current`. `isMarked` doubles as "improved
     /// this round" until the round's moves are done.
     @inline(__always) @discardableResult
-    private mutating func improveArrival(_ stop: UInt32, at current: Int, time a: Int64, run: JourneyPlanner.Run, boardCall: Int, call: Int,
-                                         chain: Int32, bound: Int64, isMarked: inout [Bool], improved: inout [UInt32]) -> Bool {
-        let cell = current + Int(stop)
-        guard a < arrival[cell], a < bestArrival[Int(stop)], a < bound else { return false }
-        if !isMarked[Int(stop)] {
-            isMarked[Int(stop)] = true
+    private func improveArrival(_ stop: UInt32, at current: Int, time a: Int64, run: JourneyPlanner.Run, boardCall: Int, call: Int,
+                                chain: Int32, bound: Int64, improved: inout [UInt32]) -> Bool {
+        let cell = current + Int(stop), labels = self.labels
+        guard a < labels.arrival[cell], a < labels.bestArrival[Int(stop)], a < bound else { return false }
+        if !labels.isMarked[Int(stop)] {
+            labels.isMarked[Int(stop)] = true
             improved.append(stop)
         }
-        arrival[cell] = a
-        bestArrival[Int(stop)] = a
-        arrivalRun[cell] = run
-        arrivalCall[cell] = UInt16(call)
+        labels.arrival[cell] = a
+        labels.bestArrival[Int(stop)] = a
+        labels.arrivalRun[cell] = run
+        labels.arrivalCall[cell] = UInt16(call)
         if chain >= 0 {
-            arrivalBoardCall[cell] = Self.seatedFlag | UInt16(boardCall)
-            arrivalChain[cell] = chain
+            labels.arrivalBoardCall[cell] = Self.seatedFlag | UInt16(boardCall)
+            labels.arrivalChain[cell] = chain
         } else {
-            arrivalBoardCall[cell] = UInt16(boardCall)
+            labels.arrivalBoardCall[cell] = UInt16(boardCall)
         }
         return true
     }
 
     /// From the end of `riding` (boarded at `boardCall`), on into `next` and up to three more trips the same vehicle goes on as.
     private mutating func rideOn(from riding: JourneyPlanner.Run, into first: JourneyPlanner.Run, boardCall: Int, round k: Int, bound: Int64,
-                                 isMarked: inout [Bool], improved: inout [UInt32]) {
+                                 improved: inout [UInt32]) {
         let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair
         let tt = planner.timetable
         var next = first
@@ -336,8 +318,7 @@ struct RaptorSearch {
                 let stop = tt.patternStop[p.lowerBound + call]
                 guard !wheelchair || tt.isWheelchairAccessible(stop),
                       let a = planner.arrival(of: next, call: call, pattern: p.lowerBound, overlay: overlay) else { continue }
-                if improveArrival(stop, at: k * stopCount, time: a, run: next, boardCall: boardCall, call: call, chain: place, bound: bound,
-                                  isMarked: &isMarked, improved: &improved), !kept {
+                if improveArrival(stop, at: k * stopCount, time: a, run: next, boardCall: boardCall, call: call, chain: place, bound: bound, improved: &improved), !kept {
                     chains.append(chain)
                     kept = true
                 }
@@ -348,7 +329,7 @@ struct RaptorSearch {
     }
 
     /// Trips realtime data added: each is a route of one run, scanned from its first call at a marked stop.
-    private mutating func scanAdded(round k: Int, marked: [UInt32], bound: Int64, isMarked: inout [Bool], improved: inout [UInt32]) {
+    private func scanAdded(round k: Int, marked: [UInt32], bound: Int64, improved: inout [UInt32]) {
         var first: [Int: Int] = [:]
         for s in marked {
             for (t, call) in addedCalls[s] ?? [] { first[t] = min(first[t] ?? Int.max, call) }
@@ -361,9 +342,8 @@ struct RaptorSearch {
                 let c = trip.calls[call]
                 if let b = boardCall {
                     let run = JourneyPlanner.Run.added(t, serviceDay: trip.serviceDay)
-                    improveArrival(c.stop.raw, at: k * stopCount, time: c.arrival, run: run, boardCall: b, call: call, chain: -1, bound: bound,
-                                   isMarked: &isMarked, improved: &improved)
-                } else if call < trip.calls.count - 1, board[previous + Int(c.stop.raw)] <= c.departure {
+                    improveArrival(c.stop.raw, at: k * stopCount, time: c.arrival, run: run, boardCall: b, call: call, chain: -1, bound: bound, improved: &improved)
+                } else if call < trip.calls.count - 1, labels.board[previous + Int(c.stop.raw)] <= c.departure {
                     boardCall = call
                 }
             }

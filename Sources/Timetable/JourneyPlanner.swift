@@ -47,7 +47,9 @@ public struct JourneyPlanner: Sendable {
         /// At most this many journeys.
         public var limit = 5
         /// Walking speed in metres per second (OpenTripPlanner's default).
-        public var walkSpeed = 1.33
+        public var walkSpeed = Self.defaultWalkSpeed
+        /// The planner's index keeps each walk's seconds at this speed.
+        public static let defaultWalkSpeed = 1.33
         /// Only trips the feed says are wheelchair accessible, boarded and left only at stops
         /// (or stations) it says are.
         public var wheelchair = false

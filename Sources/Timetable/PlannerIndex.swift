@@ -79,12 +79,27 @@ struct PlannerIndex: Sendable {
     struct Move: Sendable, Hashable {
         enum Kind: UInt8, Sendable { case walk, platform, rule }
         var to: UInt32
-        var kind: Kind
-        /// For a walk: metres. For a rule: transfer_type.
+        /// For a walk or a platform change: metres.
         var metres: Float
-        var ruleType: UInt8
         /// For a rule of type 2: min_transfer_time, in seconds.
         var minimumSeconds: Int32
+        /// For a walk or a platform change: its seconds at the default walking speed (`walkSeconds(atSpeed:)`).
+        var defaultSeconds: Int32 = 0
+        var kind: Kind
+        /// For a rule: transfer_type.
+        var ruleType: UInt8
+
+        init(to: UInt32, kind: Kind, metres: Float, ruleType: UInt8, minimumSeconds: Int32) {
+            self.to = to; self.kind = kind; self.metres = metres; self.ruleType = ruleType; self.minimumSeconds = minimumSeconds
+            if kind != .rule { defaultSeconds = Int32(clamping: walkSeconds(atSpeed: JourneyPlanner.Request.defaultWalkSpeed)) }
+        }
+
+        /// The whole seconds a walk of `metres` takes, rounded up.
+        func walkSeconds(atSpeed speed: Double) -> Int {
+            // Rounded up without `rounded(.up)`, which calls the C library's ceil.
+            let exact = Double(metres) / speed, whole = Int(exact)
+            return Double(whole) < exact ? whole + 1 : whole
+        }
 
         /// For a rule: the seconds it asks for (min_transfer_time for type 2, none for 0 and 1),
         /// or nil where type 3 forbids the move.

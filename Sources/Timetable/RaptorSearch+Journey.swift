@@ -7,32 +7,33 @@ extension RaptorSearch {
         var legs: [JourneyPlanner.Leg] = []
         if reached.to != reached.via {
             legs.append(.move(from: StopIndex(raw: reached.via), to: StopIndex(raw: reached.to), seconds: reached.moveSeconds,
-                              departure: Instant(epochSeconds: arrival[reached.rides * stopCount + Int(reached.via)])))
+                              departure: Instant(epochSeconds: labels.arrival[reached.rides * stopCount + Int(reached.via)])))
         }
         var stop = reached.via
         var k = reached.rides
         while k >= 1 {
             let cell = k * stopCount + Int(stop)
-            guard let run = arrivalRun[cell] else { break }
-            let seated = arrivalBoardCall[cell] & Self.seatedFlag != 0
-            let boardCall = Int(arrivalBoardCall[cell] & ~Self.seatedFlag), alightCall = Int(arrivalCall[cell])
+            guard labels.arrival[cell] != Self.unreached else { break }
+            let run = labels.arrivalRun[cell]
+            let seated = labels.arrivalBoardCall[cell] & Self.seatedFlag != 0
+            let boardCall = Int(labels.arrivalBoardCall[cell] & ~Self.seatedFlag), alightCall = Int(labels.arrivalCall[cell])
             // The runs ridden without getting off, last first: the one arrived on from its first call, those before it
             // whole, and the first from where it was boarded.
-            let runs = seated ? chains[Int(arrivalChain[cell])] : [run]
+            let runs = seated ? chains[Int(labels.arrivalChain[cell])] : [run]
             var departure: Int64 = 0, boardStop = stop
             for (n, ridden) in runs.enumerated().reversed() {
                 let ride = self.ride(ridden, from: n == 0 ? boardCall : 0, to: n == runs.count - 1 ? alightCall : nil, seated: n > 0,
-                                     arrival: n == runs.count - 1 ? arrival[cell] : nil)
+                                     arrival: n == runs.count - 1 ? labels.arrival[cell] : nil)
                 legs.append(.ride(ride))
                 departure = ride.departure.epochSeconds
                 boardStop = ride.from.raw
             }
             let before = (k - 1) * stopCount + Int(boardStop)
-            let from = boardFrom[before]
+            let from = labels.boardFrom[before]
             if from != Self.none {
-                let seconds = Int(boardMoveSeconds[before])
+                let seconds = Int(labels.boardMoveSeconds[before])
                 // After a ride the move starts on arriving; from the origin, just in time for the ride.
-                let leaves = k > 1 ? arrival[(k - 1) * stopCount + Int(from)] : departure - Int64(seconds)
+                let leaves = k > 1 ? labels.arrival[(k - 1) * stopCount + Int(from)] : departure - Int64(seconds)
                 legs.append(.move(from: StopIndex(raw: from), to: StopIndex(raw: boardStop), seconds: seconds, departure: Instant(epochSeconds: leaves)))
                 stop = from
             } else {
