@@ -51,8 +51,7 @@ extension JourneyPlanner {
     /// before `t0` (allowing for the largest delay): bit i for day `days.first + i`.
     func routeDays(_ r: Int, _ days: SearchDays, from t0: Int64, overlay: RealtimeOverlay) -> UInt16 {
         guard days.first <= days.last else { return 0 }
-        let zone = timetable.tripZone[Int(index.routeTrips[Int(index.routeTripStart[r])])]
-        let service = index.routeService[r], lastDeparture = index.routeLastDeparture[r]
+        let route = index.routes[r], zone = route.zone, service = route.service, lastDeparture = route.lastDeparture
         let late = overlay.liveSlot.isEmpty ? 0 : overlay.maxDelay
         var mask: UInt16 = 0
         for day in days.first...days.last {
@@ -68,17 +67,18 @@ extension JourneyPlanner {
     func earliestRun(route r: Int, call k: Int, after t: Int64, overlay: RealtimeOverlay, wheelchair: Bool = false,
                      days: SearchDays, mask: UInt16) -> (run: Run, departure: Int64, position: Int)? {
         // Indices into `routeTrips`, not a slice of it: a slice retains the array, once per call.
-        let tripsStart = Int(index.routeTripStart[r]), tripsEnd = Int(index.routeTripStart[r + 1]), tripCount = tripsEnd - tripsStart
+        let route = index.routes[r]
+        let tripsStart = Int(route.tripsStart), tripsEnd = Int(route.tripsEnd), tripCount = tripsEnd - tripsStart
         let first = index.routeTrips[tripsStart]
-        let zone = timetable.tripZone[Int(first)]
+        let zone = route.zone
         let live = !overlay.liveSlot.isEmpty
         // Service days whose runs can still be leaving at `t`; a run is never caught more than a day ahead.
         let lowDay = max(earliestServiceDay(runningAt: t), days.first)
         let highDay = min(Int32(clamping: t / 86_400 + 1), days.last)
         guard lowDay <= highDay, mask != 0 else { return nil }
         var best: (run: Run, departure: Int64, position: Int)?
-        if wheelchair && timetable.tripWheelchair[Int(first)] != 1 && index.routeIsFrequency[r] { return nil }
-        if index.routeIsFrequency[r] {
+        if wheelchair && timetable.tripWheelchair[Int(first)] != 1 && route.isFrequency { return nil }
+        if route.isFrequency {
             for day in lowDay...highDay where mask >> UInt16(day - days.first) & 1 == 1 {
                 if let found = earliestFrequencyRun(trip: first, day: day, call: k, after: t, overlay: overlay),
                    best == nil || found.departure < best!.departure { best = (found.run, found.departure, -1) }
@@ -90,10 +90,10 @@ extension JourneyPlanner {
         // first run leaves after the best found so far need not be searched.
         // The route's departures from call k, one per run in order: the times its trips share plus each one's start, or
         // its own column of times; either way side by side in memory.
-        let shared = index.routeTimesStart[r] == PlannerIndex.sharedTimes
-        let column = shared ? k : Int(index.routeTimesStart[r]) + k * tripCount - tripsStart
+        let shared = route.timesStart == PlannerIndex.sharedTimes
+        let column = shared ? k : Int(route.timesStart) + k * tripCount - tripsStart
         let firstAtCall = routeDeparture(tripsStart, shared: shared, column: column)
-        let checkEachTrip = index.routeService[r] == Timetable.none
+        let checkEachTrip = route.service == Timetable.none
         for day in lowDay...highDay where mask >> UInt16(day - days.first) & 1 == 1 {
             let base = timetable.base(zone: zone, day: day)
             if let b = best, base + firstAtCall - early >= b.departure { break }
@@ -134,14 +134,15 @@ extension JourneyPlanner {
         let day = riding.instance.serviceDay
         let lowDay = max(earliestServiceDay(runningAt: t), days.first), highDay = min(Int32(clamping: t / 86_400 + 1), days.last)
         guard day >= lowDay, day <= highDay, mask >> UInt16(day - days.first) & 1 == 1 else { return nil }
-        let tripsStart = Int(index.routeTripStart[r]), tripsEnd = Int(index.routeTripStart[r + 1]), tripCount = tripsEnd - tripsStart
-        let shared = index.routeTimesStart[r] == PlannerIndex.sharedTimes
-        let column = shared ? k : Int(index.routeTimesStart[r]) + k * tripCount - tripsStart
+        let route = index.routes[r]
+        let tripsStart = Int(route.tripsStart), tripsEnd = Int(route.tripsEnd), tripCount = tripsEnd - tripsStart
+        let shared = route.timesStart == PlannerIndex.sharedTimes
+        let column = shared ? k : Int(route.timesStart) + k * tripCount - tripsStart
         let dayBase = riding.base - Int64(index.routeTripShift[position])
-        let checkEachTrip = index.routeService[r] == Timetable.none
+        let checkEachTrip = route.service == Timetable.none
         // The route's runs leave every call in the same order: the earliest to catch is the first one still caught (none
         // where no one may board, as `departure(of:)` says: the run ridden is kept).
-        let boards = timetable.patternFlags[timetable.patternRange(index.routePattern[r]).lowerBound + k] & 3 != BoardingRule.none.rawValue
+        let boards = timetable.patternFlags[Int(route.callStart) + k] & 3 != BoardingRule.none.rawValue
         var best = position, j = position - 1
         while boards, j >= tripsStart, dayBase + routeDeparture(j, shared: shared, column: column) >= t {
             let trip = Int(index.routeTrips[j])
@@ -152,7 +153,7 @@ extension JourneyPlanner {
         }
         let departure = dayBase + routeDeparture(best, shared: shared, column: column)
         // Another day's runs all leave call k before `t` (an earlier day) or no earlier than the answer (a later one).
-        let zone = timetable.tripZone[Int(index.routeTrips[tripsStart])]
+        let zone = route.zone
         let firstAtCall = routeDeparture(tripsStart, shared: shared, column: column), lastAtCall = routeDeparture(tripsEnd - 1, shared: shared, column: column)
         for other in lowDay...highDay where other != day && mask >> UInt16(other - days.first) & 1 == 1 {
             let base = timetable.base(zone: zone, day: other)

@@ -235,7 +235,7 @@ struct RaptorSearch {
         for (r, mask) in routes {
             let start = Int(firstCall[r])
             firstCall[r] = Int32.max
-            let p = tt.patternRange(index.routePattern[r])
+            let p = index.routes[r].callRange
             var run: (run: JourneyPlanner.Run, boardCall: Int, position: Int)?
             for call in start..<p.count {
                 let stop = tt.patternStop[p.lowerBound + call]

@@ -36,8 +36,8 @@ extension PlannerIndex {
             return false
         }
         nextRunEndGap = Array(repeating: 0, count: tt.tripCount)
-        for r in 0..<routeCount where !routeIsFrequency[r] {
-            let trips = self.trips(of: r), last = tt.patternRange(routePattern[r]).count - 1
+        for r in 0..<routeCount where !routes[r].isFrequency {
+            let trips = self.trips(of: r), last = Int(routes[r].calls) - 1
             let ends = trips.map { tt.scheduledArrival(trip: Int($0), call: last) }
             for (i, t) in trips.enumerated() {
                 let next = i + 1 < ends.count ? ends[i + 1] : ends[0] + 86_400
@@ -78,7 +78,7 @@ extension JourneyPlanner {
     /// order) or after `bound`, and at most eight of them.
     func seatedContinuations(route r: Int, riding: Run, position: Int, boardCall: Int, bound: Int64, overlay: RealtimeOverlay, wheelchair: Bool,
                              days: SearchDays, mask: UInt16, into found: inout [(run: Run, next: Run, boardCall: Int)]) {
-        let last = timetable.patternRange(index.routePattern[r]).count - 1
+        let last = Int(index.routes[r].calls) - 1
         // A vehicle reaching the end after the best arrival at the destination goes on no sooner; nor does a later one.
         let ends = arrival(of: riding, call: last, overlay: overlay)
         guard ends < bound else { return }
@@ -117,8 +117,8 @@ extension JourneyPlanner {
         let trip = Int(riding.instance.trip.raw)
         guard soonest > ends + Int64(index.nextRunEndGap[trip]) else { return }
         let day = riding.instance.serviceDay, dayBase = riding.base - Int64(index.routeTripShift[position])
-        let tripsEnd = Int(index.routeTripStart[r + 1])
-        let checkEachTrip = index.routeService[r] == Timetable.none
+        let tripsEnd = Int(index.routes[r].tripsEnd)
+        let checkEachTrip = index.routes[r].service == Timetable.none
         for j in (position + 1)..<min(position + 9, tripsEnd) {
             let later = index.routeTrips[j]
             let end = dayBase + Int64(index.routeTripShift[j]) + Int64(timetable.arrivals[Int(index.routeTripTimes[j]) + last])

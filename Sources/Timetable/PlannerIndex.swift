@@ -10,31 +10,48 @@ import OnwardCore
 /// overtake is split into several routes. Frequency-based trips are routes of
 /// their own, whose runs are worked out from their headways at query time.
 struct PlannerIndex: Sendable {
-    /// The pattern each route runs on.
-    var routePattern: [UInt32] = []
-    /// The trips of each route, in departure order (`routeTripStart[r]..<routeTripStart[r+1]`).
-    var routeTripStart: [UInt32] = [0]
+    /// What the search reads of each route, side by side (`Route`).
+    var routes: [Route] = []
+    /// The trips of each route, in departure order (`routes[r].trips`).
     var routeTrips: [UInt32] = []
     /// Each trip's start and where its running times are (`Timetable.tripShift`, `tripTimes`), beside it in `routeTrips`.
     var routeTripShift: [Int32] = []
     var routeTripTimes: [UInt32] = []
     /// Where the trips of a route share a few sets of running times (four trips or more to a set, as most of a real
     /// feed's do), a trip's departure from call k is its start plus its set's time there: the sets are few and stay in
-    /// the cache, and the route needs no times of its own (`routeTimesStart[r]` is `sharedTimes`). Otherwise, the
+    /// the cache, and the route needs no times of its own (`routes[r].timesStart` is `sharedTimes`). Otherwise, the
     /// route's departure times (seconds of its service day) call by call: for call k, one per trip in the route's order
-    /// (`routeTimesStart[r] + k * trips + j`). Either way, the search for the run to catch at a call does not read a
+    /// (`timesStart + k * trips + j`). Either way, the search for the run to catch at a call does not read a
     /// time from each trip's own stop times (a cache miss per step, most of a query's time before).
-    var routeTimesStart: [UInt32] = []
     var routeDepartures: [Int32] = []
     static let sharedTimes = UInt32.max
-    /// Set for a route holding one frequency-based trip.
-    var routeIsFrequency: [Bool] = []
-    /// The service (calendar) every trip of the route runs on, or `Timetable.none` where they differ:
-    /// a route of one service is looked at only on the days it runs, and its trips need no check of their own.
-    var routeService: [UInt32] = []
-    /// The latest departure of any of the route's runs from any call, in seconds of its service day
-    /// (`Int32.max` for a frequency-based route): a day whose runs have all left is not looked at.
-    var routeLastDeparture: [Int32] = []
+
+    /// A RAPTOR route as the search reads it: all in one place, because on a national network each of these in an
+    /// array of its own was a cache miss of its own (working out a route's days was a tenth of a query, all of it
+    /// waiting for memory).
+    struct Route: Sendable {
+        /// Where its pattern's calls start in the timetable's `patternStop` and `patternFlags`, and how many there are.
+        var callStart: UInt32
+        var calls: UInt32
+        /// Its trips' places in `routeTrips`.
+        var tripsStart: UInt32
+        var tripsEnd: UInt32
+        /// Where its departure times start in `routeDepartures`, or `sharedTimes`.
+        var timesStart: UInt32
+        /// The service (calendar) every trip of the route runs on, or `Timetable.none` where they differ:
+        /// a route of one service is looked at only on the days it runs, and its trips need no check of their own.
+        var service: UInt32
+        /// The latest departure of any of the route's runs from any call, in seconds of its service day
+        /// (`Int32.max` for a frequency-based route): a day whose runs have all left is not looked at.
+        var lastDeparture: Int32
+        /// The time zone its trips' times count in.
+        var zone: UInt16
+        /// Whether it holds one frequency-based trip.
+        var isFrequency: Bool
+
+        var callRange: Range<Int> { Int(callStart)..<Int(callStart + calls) }
+        var trips: Range<Int> { Int(tripsStart)..<Int(tripsEnd) }
+    }
     /// For each trip, the time from its arrival at its route's last call to the next run's there, by the timetable (the
     /// next day's first run after the last): a later run goes on into a trip sooner than this one's vehicle only if that
     /// one waits longer (`seatedContinuations`). Empty when no trip can be ridden on into another.
@@ -112,17 +129,18 @@ struct PlannerIndex: Sendable {
         }
     }
 
-    func trips(of route: Int) -> ArraySlice<UInt32> { routeTrips[Int(routeTripStart[route])..<Int(routeTripStart[route + 1])] }
+    func trips(of route: Int) -> ArraySlice<UInt32> { routeTrips[routes[route].trips] }
     /// Rules first, then the platforms of the stop's station, then walks up to `nearWalk`, nearest first.
     func moves(from stop: UInt32) -> ArraySlice<Move> { moves[Int(moveStart[Int(stop)])..<Int(moveStart[Int(stop) + 1])] }
     /// The walks longer than `nearWalk`, nearest first.
     func farMoves(from stop: UInt32) -> ArraySlice<Move> { farMoves[Int(farMoveStart[Int(stop)])..<Int(farMoveStart[Int(stop) + 1])] }
     func rules(into stop: UInt32) -> ArraySlice<Move> { rulesInto[Int(rulesIntoStart[Int(stop)])..<Int(rulesIntoStart[Int(stop) + 1])] }
-    var routeCount: Int { routePattern.count }
+    var routeCount: Int { routes.count }
 
     var byteSize: Int {
-        (routePattern.count + routeTripStart.count + routeTrips.count + routeTripShift.count + routeTripTimes.count + moveStart.count + farMoveStart.count + rulesIntoStart.count
-            + routeTimesStart.count + routeDepartures.count + routeService.count + routeLastDeparture.count + nextRunEndGap.count + sameStopRule.count) * 4 + routeIsFrequency.count
+        routes.count * MemoryLayout<Route>.stride
+            + (routeTrips.count + routeTripShift.count + routeTripTimes.count + moveStart.count + farMoveStart.count + rulesIntoStart.count
+            + routeDepartures.count + nextRunEndGap.count + sameStopRule.count) * 4
             + mayGoOn.count + stopRoutes.byteSize + stopRoutePositions.count * 2 + (moves.count + farMoves.count + rulesInto.count) * MemoryLayout<Move>.stride
             + blockNext.count * 4 + seatedInto.count * 32 + notSeated.count * 8
     }
@@ -183,29 +201,26 @@ extension PlannerIndex {
     }
 
     private mutating func addRoute(pattern: UInt32, trips: [UInt32], frequency: Bool, _ tt: Timetable) {
-        routePattern.append(pattern)
+        let tripsStart = UInt32(routeTrips.count)
         routeTrips.append(contentsOf: trips)
         routeTripShift.append(contentsOf: trips.map { tt.tripShift[Int($0)] })
         routeTripTimes.append(contentsOf: trips.map { tt.tripTimes[Int($0)] })
-        routeTripStart.append(UInt32(routeTrips.count))
-        routeIsFrequency.append(frequency)
-        let service = tt.tripService[Int(trips[0])]
-        routeService.append(trips.allSatisfy { tt.tripService[Int($0)] == service } ? service : Timetable.none)
-        let calls = tt.patternRange(pattern).count
-        routeLastDeparture.append(frequency ? Int32.max : trips.map { t in
+        let service = tt.tripService[Int(trips[0])], p = tt.patternRange(pattern)
+        let lastDeparture = frequency ? Int32.max : trips.map { t in
             let times = Int(tt.tripTimes[Int(t)])
-            return (tt.departures[times..<(times + calls)].max() ?? 0) + tt.tripShift[Int(t)]
-        }.max() ?? 0)
+            return (tt.departures[times..<(times + p.count)].max() ?? 0) + tt.tripShift[Int(t)]
+        }.max() ?? 0
+        // `timesStart` is set by `buildRouteTimes`.
+        routes.append(Route(callStart: UInt32(p.lowerBound), calls: UInt32(p.count), tripsStart: tripsStart, tripsEnd: UInt32(routeTrips.count),
+                            timesStart: PlannerIndex.sharedTimes, service: trips.allSatisfy { tt.tripService[Int($0)] == service } ? service : Timetable.none,
+                            lastDeparture: lastDeparture, zone: tt.tripZone[Int(trips[0])], isFrequency: frequency))
     }
 
     private mutating func buildRouteTimes(_ tt: Timetable) {
         for r in 0..<routeCount {
-            let trips = self.trips(of: r), calls = tt.patternRange(routePattern[r]).count
-            if routeIsFrequency[r] || Set(trips.map { tt.tripTimes[Int($0)] }).count * 4 <= trips.count {
-                routeTimesStart.append(PlannerIndex.sharedTimes)
-                continue
-            }
-            routeTimesStart.append(UInt32(routeDepartures.count))
+            let trips = self.trips(of: r), calls = Int(routes[r].calls)
+            if routes[r].isFrequency || Set(trips.map { tt.tripTimes[Int($0)] }).count * 4 <= trips.count { continue }
+            routes[r].timesStart = UInt32(routeDepartures.count)
             for k in 0..<calls {
                 for t in trips { routeDepartures.append(tt.scheduledDeparture(trip: Int(t), call: k)) }
             }
@@ -215,7 +230,7 @@ extension PlannerIndex {
     private mutating func buildStopRoutes(_ tt: Timetable) {
         var perStop = [[(route: UInt32, position: UInt16)]](repeating: [], count: tt.stopCount)
         for r in 0..<routeCount {
-            let p = tt.patternRange(routePattern[r])
+            let p = routes[r].callRange
             for k in 0..<p.count { perStop[Int(tt.patternStop[p.lowerBound + k])].append((UInt32(r), UInt16(k))) }
         }
         var start: [UInt32] = [0], values: [UInt32] = []
