@@ -23,6 +23,8 @@ struct RaptorSearch {
     /// from one departure to the next, as the labels of each round are: a later departure reaching a stop first with
     /// more rides must not hide an earlier one reaching it with fewer.
     let labels: RaptorLabels
+    /// A lower bound on the time from a stop to the destination (`SpeedBound.swift`), or nil.
+    let toDestination: TimeToDestination?
     static let seatedFlag: UInt16 = 0x8000
     var chains: [[JourneyPlanner.Run]] = []
     let origins: [UInt32]
@@ -51,7 +53,7 @@ struct RaptorSearch {
     static let none = UInt32.max
 
     /// A search for departures from `t0` to `t1`.
-    init(_ planner: JourneyPlanner, _ request: JourneyPlanner.Request, overlay: RealtimeOverlay, from t0: Int64, to t1: Int64) {
+    init(_ planner: JourneyPlanner, _ request: JourneyPlanner.Request, overlay: RealtimeOverlay, from t0: Int64, to t1: Int64, boundBySpeed: Bool = true) {
         self.planner = planner
         self.request = request
         self.overlay = overlay
@@ -60,6 +62,7 @@ struct RaptorSearch {
         routeDays = Array(repeating: 0, count: planner.index.routeCount)
         rounds = max(request.maxTransfers, 0) + 1
         stopCount = planner.timetable.stopCount
+        toDestination = boundBySpeed ? TimeToDestination(planner, request, overlay: overlay, rounds: rounds) : nil
         labels = RaptorLabels(cells: (rounds + 1) * stopCount, stops: stopCount, routes: planner.index.routeCount, seated: planner.index.hasSeated)
         var addedCalls: [UInt32: [(trip: Int, call: Int)]] = [:]
         // The feed says nothing of an added trip's access: it is not offered to a traveller asking for step-free journeys.
@@ -152,9 +155,9 @@ struct RaptorSearch {
         isMarked.update(repeating: false)
         var marked: [UInt32] = []
         for o in origins {
-            improveBoard(round: 0, stop: o, time: t, from: Self.none, seconds: 0, marked: &marked)
+            improveBoard(round: 0, stop: o, time: t, from: Self.none, seconds: 0, bound: Self.unreached, marked: &marked)
             Self.forEachMove(planner.index, request, from: o) { to, s in
-                improveBoard(round: 0, stop: to, time: t + Int64(s), from: o, seconds: s, marked: &marked)
+                improveBoard(round: 0, stop: to, time: t + Int64(s), from: o, seconds: s, bound: Self.unreached, marked: &marked)
             }
         }
         var found: [Reached] = []
@@ -180,22 +183,22 @@ struct RaptorSearch {
             for s in improved {
                 let a = arrival[k * stopCount + Int(s)]
                 // Nothing boarded after the best arrival at the destination so far can arrive before it.
-                guard a < bestAtDestination else { continue }
+                guard mayBeat(bestAtDestination, from: s, at: a) else { continue }
                 if let change = sameStopChange(s) {
-                    improveBoard(round: k, stop: s, time: a + Int64(change), from: Self.none, seconds: 0, marked: &marked)
+                    improveBoard(round: k, stop: s, time: a + Int64(change), from: Self.none, seconds: 0, bound: bestAtDestination, marked: &marked)
                 }
                 let slack = request.transferSlack
                 Self.forEachMove(planner.index, request, from: s) { to, sec in
-                    improveBoard(round: k, stop: to, time: a + Int64(max(slack, sec)), from: s, seconds: sec, marked: &marked)
+                    improveBoard(round: k, stop: to, time: a + Int64(max(slack, sec)), from: s, seconds: sec, bound: bestAtDestination, marked: &marked)
                 }
             }
         }
         return found
     }
 
-    private func improveBoard(round k: Int, stop: UInt32, time: Int64, from: UInt32, seconds: Int, marked: inout [UInt32]) {
+    private func improveBoard(round k: Int, stop: UInt32, time: Int64, from: UInt32, seconds: Int, bound: Int64, marked: inout [UInt32]) {
         let cell = k * stopCount + Int(stop), labels = self.labels, isMarked = labels.isMarked
-        guard time < labels.board[cell], time < labels.bestBoard[Int(stop)] else { return }
+        guard time < labels.board[cell], time < labels.bestBoard[Int(stop)], mayBeat(bound, from: stop, at: time) else { return }
         labels.board[cell] = time
         labels.bestBoard[Int(stop)] = time
         labels.boardFrom[cell] = from
@@ -243,7 +246,7 @@ struct RaptorSearch {
                 if usable, let (riding, boardCall, _) = run, let a = planner.arrival(of: riding, call: call, pattern: p.lowerBound, overlay: overlay) {
                     let cell = current + Int(stop)
                     // Checked here before the call: most calls improve nothing, and this is the planner's hottest loop.
-                    if a < arrival[cell], a < bestArrival[Int(stop)], a < bound {
+                    if a < arrival[cell], a < bestArrival[Int(stop)], mayBeat(bound, from: stop, at: a) {
                         improveArrival(stop, at: current, time: a, run: riding, boardCall: boardCall, call: call, chain: -1, bound: bound, improved: &improved)
                     }
                 }
@@ -281,7 +284,7 @@ struct RaptorSearch {
     private func improveArrival(_ stop: UInt32, at current: Int, time a: Int64, run: JourneyPlanner.Run, boardCall: Int, call: Int,
                                 chain: Int32, bound: Int64, improved: inout [UInt32]) -> Bool {
         let cell = current + Int(stop), labels = self.labels
-        guard a < labels.arrival[cell], a < labels.bestArrival[Int(stop)], a < bound else { return false }
+        guard a < labels.arrival[cell], a < labels.bestArrival[Int(stop)], mayBeat(bound, from: stop, at: a) else { return false }
         if !labels.isMarked[Int(stop)] {
             labels.isMarked[Int(stop)] = true
             improved.append(stop)

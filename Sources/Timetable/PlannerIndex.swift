@@ -88,6 +88,9 @@ struct PlannerIndex: Sendable {
     var notSeated: Set<UInt64> = []
     /// Whether any trip can be ridden on into another (worked out once: the search asks each round).
     var hasSeated = false
+    /// The network's top speed, for a lower bound on the time to the destination (`PlannerIndex+Speed.swift`); nil
+    /// where the timetable cannot bound it.
+    var speedBound: SpeedBound?
 
     /// How far apart two stops may be for the index to keep a walk between them; a
     /// query walks at most its own `maxWalk`, which may not exceed this.
@@ -142,7 +145,7 @@ struct PlannerIndex: Sendable {
             + (routeTrips.count + routeTripShift.count + routeTripTimes.count + moveStart.count + farMoveStart.count + rulesIntoStart.count
             + routeDepartures.count + nextRunEndGap.count + sameStopRule.count) * 4
             + mayGoOn.count + stopRoutes.byteSize + stopRoutePositions.count * 2 + (moves.count + farMoves.count + rulesInto.count) * MemoryLayout<Move>.stride
-            + blockNext.count * 4 + seatedInto.count * 32 + notSeated.count * 8
+            + blockNext.count * 4 + seatedInto.count * 32 + notSeated.count * 8 + (speedBound?.points.count ?? 0) * MemoryLayout<SIMD3<Double>>.stride
     }
 }
 
@@ -153,6 +156,7 @@ extension PlannerIndex {
         buildStopRoutes(tt)
         buildMoves(tt)
         buildSeated(tt)
+        buildSpeedBound(tt)
     }
 
     private mutating func buildRoutes(_ tt: Timetable) {

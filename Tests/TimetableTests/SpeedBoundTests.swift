@@ -1,0 +1,100 @@
+import Foundation
+import GTFS
+import OnwardCore
+import OnwardTesting
+import Testing
+@testable import Timetable
+
+/// The lower bound on the time to the destination (`SpeedBound.swift`) only drops labels that cannot lead to an
+/// answer: with it and without it the planner gives exactly the same journeys, on a city whose vehicles go on as other
+/// trips between platforms (the bound's slack) and on the national network, one-to-one and over an hour's departures.
+@Suite("the speed bound changes no answer")
+struct SpeedBoundTests {
+    /// Random pairs among the stops some service calls at, from `start` over 14 hours; `window` seconds of departures.
+    static func compare(_ tt: Timetable, start: Instant, queries: Int, window: Int, seed: UInt64) throws -> (journeys: Int, tightest: Double) {
+        let planner = JourneyPlanner(tt)
+        try #require(planner.index.speedBound != nil, "the bound is in use on this network")
+        let served = tt.allStops.filter { planner.callsAt($0) }
+        var rng = SeededRandom(seed: seed)
+        var journeys = 0, tightest = 0.0
+        for _ in 0..<queries {
+            let from = served[Int.random(in: 0..<served.count, using: &rng)]
+            var to = from
+            while to == from { to = served[Int.random(in: 0..<served.count, using: &rng)] }
+            var request = JourneyPlanner.Request(from: from, to: to, time: start.adding(seconds: Int64(Int.random(in: 0..<14 * 3600, using: &rng))))
+            request.window = window
+            request.limit = 100
+            let bounded = planner.plan(request, overlay: .empty, cores: 1)
+            #expect(bounded == planner.plan(request, overlay: .empty, cores: 1, boundBySpeed: false),
+                    "\(tt.stopIDString(from)) → \(tt.stopIDString(to)) at \(request.time.epochSeconds), window \(window)")
+            journeys += bounded.count
+            // The bound itself: from every stop of every journey found, no sooner at the destination than it says.
+            let toDestination = try #require(RaptorSearch.TimeToDestination(planner, request, overlay: .empty, rounds: request.maxTransfers + 1))
+            for journey in bounded {
+                for leg in journey.legs {
+                    let (from, to): (StopIndex, StopIndex) = switch leg {
+                    case .ride(let r): (r.from, r.to)
+                    case .move(let f, let t, _, _): (f, t)
+                    }
+                    #expect(journey.arrival.epochSeconds - leg.departure.epochSeconds >= toDestination.seconds(from: from.raw))
+                    #expect(journey.arrival.epochSeconds - leg.arrival.epochSeconds >= toDestination.seconds(from: to.raw))
+                    tightest = max(tightest, Double(toDestination.seconds(from: from.raw)) / Double(max(journey.arrival.epochSeconds - leg.departure.epochSeconds, 1)))
+                }
+            }
+        }
+        return (journeys, tightest)
+    }
+
+    @Test("Halifax: 50 one-to-one queries and 2 one-hour ranges")
+    func halifax() throws {
+        let tt = try RealFeeds.halifax.get()
+        // Thursday 2025-11-06 from 06:00 in Halifax (UTC-4).
+        let morning = Clock.local("2025-11-06", "06:00", offsetHours: -4)
+        let one = try Self.compare(tt, start: morning, queries: 50, window: 0, seed: 41)
+        let range = try Self.compare(tt, start: morning, queries: 2, window: 3600, seed: 42)
+        #expect(one.journeys >= 50 && range.journeys >= 4, "\(one.journeys) and \(range.journeys) journeys")
+        // The check means something: somewhere the bound comes near the time a journey takes (less near than on the
+        // national network: buses going on as other trips a block away take kilometres off every chord).
+        #expect(one.tightest > 0.2, "the bound is at most \(one.tightest) of the time left")
+    }
+
+    @Test("the national network: 150 one-to-one queries and 10 one-hour ranges")
+    func national() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        _ = try NationalNetwork(rows: 120_000, seed: 3).write(to: folder.url)
+        let tt = try GTFSImporter.load(paths: [folder.url], names: ["nat"]).timetable
+        // 06:00 in Zurich in March (CET, UTC+1).
+        let morning = Clock.local("2026-03-04", "06:00", offsetHours: 1)
+        let one = try Self.compare(tt, start: morning, queries: 150, window: 0, seed: 43)
+        let range = try Self.compare(tt, start: morning, queries: 10, window: 3600, seed: 44)
+        #expect(one.journeys >= 150 && range.journeys >= 20, "\(one.journeys) and \(range.journeys) journeys")
+        // The check means something: somewhere the bound comes near the time a journey takes.
+        #expect(one.tightest > 0.5, "the bound is at most \(one.tightest) of the time left")
+    }
+
+    @Test("no bound where a ride leaves one place and reaches another in no time, nor with realtime data")
+    func whereItDoesNotHold() throws {
+        func planner(_ secondStop: String) throws -> JourneyPlanner {
+            JourneyPlanner(try InlineFeed.load(timeZone: "UTC", [
+                "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nA,A,40.0,-74.0\nB,B,40.01,-74.0\nC,C,40.05,-74.0\n",
+                "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nR,A,R,R,3\n",
+                "trips.txt": "route_id,service_id,trip_id\nR,DAILY,R1\n",
+                "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nR1,08:00:00,08:00:00,A,1\n\(secondStop)\nR1,08:20:00,08:20:00,C,3\n",
+                "calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nDAILY,1,1,1,1,1,1,1,20250101,20251231\n",
+            ]).timetable)
+        }
+        // A to B is 1,112 m: in 2 minutes, 9.3 m/s; in no time, no speed bounds it.
+        let timed = try planner("R1,08:02:00,08:02:00,B,2")
+        let bound = try #require(timed.index.speedBound)
+        #expect(abs(bound.metresPerSecond - 1_111.95 / 120) < 0.05, "\(bound.metresPerSecond) m/s")
+        #expect(try planner("R1,08:00:00,08:00:00,B,2").index.speedBound == nil)
+        // A search with realtime data does not use it: live times may be faster than the timetable.
+        let tt = timed.timetable
+        let request = JourneyPlanner.Request(from: try #require(tt.stop(id: "A")), to: try #require(tt.stop(id: "C")), time: Clock.utc("2025-06-02", "07:55"))
+        #expect(RaptorSearch(timed, request, overlay: .empty, from: 0, to: 0).toDestination != nil)
+        var overlay = RealtimeOverlay.empty
+        overlay.liveSlot = [0]
+        #expect(RaptorSearch(timed, request, overlay: overlay, from: 0, to: 0).toDestination == nil)
+    }
+}
