@@ -221,9 +221,8 @@ struct RaptorSearch {
         // The routes to scan, with their days; a route that runs on none of them is not looked at.
         var routes: [(route: Int, days: UInt16)] = []
         for s in marked {
-            let served = index.stopRoutes[Int(s)]
-            for (offset, r) in served.enumerated() {
-                let position = Int32(index.stopRoutePositions[served.startIndex + offset])
+            for i in index.routeCalls(at: s) {
+                let r = index.stopRouteCalls[i].route, position = Int32(index.stopRouteCalls[i].position)
                 if firstCall[Int(r)] == Int32.max {
                     let mask = Self.days(of: Int(r), &routeDays, planner, days, from: t0, overlay: overlay)
                     guard mask != 0 else { continue }

@@ -16,7 +16,7 @@ public struct JourneyPlanner: Sendable {
     }
 
     /// Whether any service calls at a stop.
-    public func callsAt(_ stop: StopIndex) -> Bool { !index.stopRoutes[Int(stop.raw)].isEmpty }
+    public func callsAt(_ stop: StopIndex) -> Bool { !index.routeCalls(at: stop.raw).isEmpty }
     /// The memory the planner's own indices take, in bytes.
     public var indexBytes: Int { index.byteSize }
 
@@ -176,9 +176,8 @@ extension JourneyPlanner {
             RaptorSearch.forEachMove(index, search.request, from: o) { to, s in firstStops.append((to, Int64(s))) }
         }
         for (stop, offset) in firstStops {
-            let routes = index.stopRoutes[Int(stop)]
-            for (i, r) in routes.enumerated() {
-                let call = Int(index.stopRoutePositions[routes.startIndex + i])
+            for i in index.routeCalls(at: stop) {
+                let r = index.stopRouteCalls[i].route, call = Int(index.stopRouteCalls[i].position)
                 let mask = RaptorSearch.days(of: Int(r), &search.routeDays, self, search.days, from: search.t0, overlay: search.overlay)
                 var after = from + offset
                 while let found = earliestRun(route: Int(r), call: call, after: after, overlay: search.overlay, wheelchair: search.request.wheelchair,

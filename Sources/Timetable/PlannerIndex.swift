@@ -58,9 +58,15 @@ struct PlannerIndex: Sendable {
     var nextRunEndGap: [Int32] = []
     /// For each trip, whether its vehicle may go on as another trip on some day (`seatedContinuations`). Empty when none can.
     var mayGoOn: [Bool] = []
-    /// The routes calling at each stop, with the position of the stop in the route's pattern.
-    var stopRoutes = Jagged(start: [0], values: [])
-    var stopRoutePositions: [UInt16] = []
+    /// The routes calling at each stop, with the position of the stop in the route's pattern
+    /// (`stopRouteStart[s]..<stopRouteStart[s+1]`): side by side, one cache miss for both on a national network.
+    var stopRouteStart: [UInt32] = [0]
+    var stopRouteCalls: [RouteCall] = []
+    struct RouteCall: Sendable {
+        var route: UInt32
+        var position: UInt16
+    }
+    func routeCalls(at stop: UInt32) -> Range<Int> { Int(stopRouteStart[Int(stop)])..<Int(stopRouteStart[Int(stop) + 1]) }
     /// The moves that leave each stop: transfers.txt rows (expanded from stations to
     /// their platforms) and walks to stops near enough, with their kind and length.
     /// Walks longer than `nearWalk` are kept apart (`farMoveStart`, `farMoves`): a query asking
@@ -144,7 +150,7 @@ struct PlannerIndex: Sendable {
         routes.count * MemoryLayout<Route>.stride
             + (routeTrips.count + routeTripShift.count + routeTripTimes.count + moveStart.count + farMoveStart.count + rulesIntoStart.count
             + routeDepartures.count + nextRunEndGap.count + sameStopRule.count) * 4
-            + mayGoOn.count + stopRoutes.byteSize + stopRoutePositions.count * 2 + (moves.count + farMoves.count + rulesInto.count) * MemoryLayout<Move>.stride
+            + mayGoOn.count + stopRouteStart.count * 4 + stopRouteCalls.count * MemoryLayout<RouteCall>.stride + (moves.count + farMoves.count + rulesInto.count) * MemoryLayout<Move>.stride
             + blockNext.count * 4 + seatedInto.count * 32 + notSeated.count * 8 + (speedBound?.points.count ?? 0) * MemoryLayout<SIMD3<Double>>.stride
     }
 }
@@ -232,17 +238,15 @@ extension PlannerIndex {
     }
 
     private mutating func buildStopRoutes(_ tt: Timetable) {
-        var perStop = [[(route: UInt32, position: UInt16)]](repeating: [], count: tt.stopCount)
+        var perStop = [[RouteCall]](repeating: [], count: tt.stopCount)
         for r in 0..<routeCount {
             let p = routes[r].callRange
-            for k in 0..<p.count { perStop[Int(tt.patternStop[p.lowerBound + k])].append((UInt32(r), UInt16(k))) }
+            for k in 0..<p.count { perStop[Int(tt.patternStop[p.lowerBound + k])].append(RouteCall(route: UInt32(r), position: UInt16(k))) }
         }
-        var start: [UInt32] = [0], values: [UInt32] = []
         for list in perStop {
-            for item in list { values.append(item.route); stopRoutePositions.append(item.position) }
-            start.append(UInt32(values.count))
+            stopRouteCalls.append(contentsOf: list)
+            stopRouteStart.append(UInt32(stopRouteCalls.count))
         }
-        stopRoutes = Jagged(start: start, values: values)
     }
 
     /// transfers.txt rows at stop level, then rows naming a station for each of its

@@ -123,7 +123,8 @@ extension RaptorSearch {
             if !p.x.isNaN {
                 var metres = Double.infinity
                 for t in targets { metres = min(metres, PlannerIndex.chord(p, t)) }
-                seconds = Int32(clamping: Int64(max(0, (metres - slackMetres) / metresPerSecond).rounded(.down)))
+                // Truncated, which for a number not below zero is rounded down (without the C library's floor).
+                seconds = Int32(clamping: Int64(max(0, (metres - slackMetres) / metresPerSecond)))
             }
             cache[Int(stop)] = seconds
             return Int64(seconds)
