@@ -122,7 +122,11 @@ struct RaptorSearch {
     /// would hold a copy of it across the call, and each change would then copy every label).
     static func forEachMove(_ index: PlannerIndex, _ request: JourneyPlanner.Request, from stop: UInt32, rules: Bool = true,
                             _ body: (UInt32, Int) -> Void) {
-        for m in index.moves(from: stop) where m.to != stop && (rules || m.kind != .rule) {
+        // By position, not through `moves(from:)`: a slice retains the array and releases it (on the national network
+        // a twelfth of a query).
+        for i in Int(index.moveStart[Int(stop)])..<Int(index.moveStart[Int(stop) + 1]) {
+            let m = index.moves[i]
+            guard m.to != stop, rules || m.kind != .rule else { continue }
             guard let seconds = moveSeconds(m, request) else {
                 if m.kind == .walk { return }  // nearest first: the rest are longer
                 continue
@@ -130,9 +134,9 @@ struct RaptorSearch {
             body(m.to, seconds)
         }
         guard request.maxWalk > Double(PlannerIndex.nearWalk) else { return }
-        for m in index.farMoves(from: stop) {
-            guard let seconds = moveSeconds(m, request) else { return }
-            body(m.to, seconds)
+        for i in Int(index.farMoveStart[Int(stop)])..<Int(index.farMoveStart[Int(stop) + 1]) {
+            guard let seconds = moveSeconds(index.farMoves[i], request) else { return }
+            body(index.farMoves[i].to, seconds)
         }
     }
 
