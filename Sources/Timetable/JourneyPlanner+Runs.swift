@@ -31,6 +31,9 @@ extension JourneyPlanner {
         var first: Int32
         var last: Int32
         static let maxCount: Int32 = 15
+
+        /// Whether `day` is one of a route's days (`mask`, from `routeDays`).
+        @inline(__always) func has(_ day: Int32, in mask: UInt16) -> Bool { mask >> UInt16(day - first) & 1 == 1 }
     }
 
     /// The earliest service day whose runs may still be running at `t` (its day number, allowing a
@@ -68,18 +71,15 @@ extension JourneyPlanner {
                      days: SearchDays, mask: UInt16) -> (run: Run, departure: Int64, position: Int)? {
         // Indices into `routeTrips`, not a slice of it: a slice retains the array, once per call.
         let route = index.routes[r]
-        let tripsStart = Int(route.tripsStart), tripsEnd = Int(route.tripsEnd), tripCount = tripsEnd - tripsStart
+        let tripsStart = Int(route.tripsStart), tripsEnd = Int(route.tripsEnd)
         let first = index.routeTrips[tripsStart]
         let zone = route.zone
         let live = !overlay.liveSlot.isEmpty
-        // Service days whose runs can still be leaving at `t`; a run is never caught more than a day ahead.
-        let lowDay = max(earliestServiceDay(runningAt: t), days.first)
-        let highDay = min(Int32(clamping: t / 86_400 + 1), days.last)
-        guard lowDay <= highDay, mask != 0 else { return nil }
+        guard mask != 0, let catchable = catchableDays(after: t, days) else { return nil }
         var best: (run: Run, departure: Int64, position: Int)?
         if wheelchair && timetable.tripWheelchair[Int(first)] != 1 && route.isFrequency { return nil }
         if route.isFrequency {
-            for day in lowDay...highDay where mask >> UInt16(day - days.first) & 1 == 1 {
+            for day in catchable where days.has(day, in: mask) {
                 if let found = earliestFrequencyRun(trip: first, day: day, call: k, after: t, overlay: overlay),
                    best == nil || found.departure < best!.departure { best = (found.run, found.departure, -1) }
             }
@@ -90,11 +90,10 @@ extension JourneyPlanner {
         // first run leaves after the best found so far need not be searched.
         // The route's departures from call k, one per run in order: the times its trips share plus each one's start, or
         // its own column of times; either way side by side in memory.
-        let shared = route.timesStart == PlannerIndex.sharedTimes
-        let column = shared ? k : Int(route.timesStart) + k * tripCount - tripsStart
+        let (shared, column) = departureColumn(route, call: k)
         let firstAtCall = routeDeparture(tripsStart, shared: shared, column: column)
         let checkEachTrip = route.service == Timetable.none
-        for day in lowDay...highDay where mask >> UInt16(day - days.first) & 1 == 1 {
+        for day in catchable where days.has(day, in: mask) {
             let base = timetable.base(zone: zone, day: day)
             if let b = best, base + firstAtCall - early >= b.departure { break }
             let earliestTime = t - base - late
@@ -132,12 +131,10 @@ extension JourneyPlanner {
                      days: SearchDays, mask: UInt16) -> (run: Run, departure: Int64, position: Int)? {
         guard overlay.liveSlot.isEmpty, position >= 0, riding.slot == -1 else { return nil }
         let day = riding.instance.serviceDay
-        let lowDay = max(earliestServiceDay(runningAt: t), days.first), highDay = min(Int32(clamping: t / 86_400 + 1), days.last)
-        guard day >= lowDay, day <= highDay, mask >> UInt16(day - days.first) & 1 == 1 else { return nil }
+        guard let catchable = catchableDays(after: t, days), catchable.contains(day), days.has(day, in: mask) else { return nil }
         let route = index.routes[r]
-        let tripsStart = Int(route.tripsStart), tripsEnd = Int(route.tripsEnd), tripCount = tripsEnd - tripsStart
-        let shared = route.timesStart == PlannerIndex.sharedTimes
-        let column = shared ? k : Int(route.timesStart) + k * tripCount - tripsStart
+        let tripsStart = Int(route.tripsStart), tripsEnd = Int(route.tripsEnd)
+        let (shared, column) = departureColumn(route, call: k)
         let dayBase = riding.base - Int64(index.routeTripShift[position])
         let checkEachTrip = route.service == Timetable.none
         // The route's runs leave every call in the same order: the earliest to catch is the first one still caught (none
@@ -155,7 +152,7 @@ extension JourneyPlanner {
         // Another day's runs all leave call k before `t` (an earlier day) or no earlier than the answer (a later one).
         let zone = route.zone
         let firstAtCall = routeDeparture(tripsStart, shared: shared, column: column), lastAtCall = routeDeparture(tripsEnd - 1, shared: shared, column: column)
-        for other in lowDay...highDay where other != day && mask >> UInt16(other - days.first) & 1 == 1 {
+        for other in catchable where other != day && days.has(other, in: mask) {
             let base = timetable.base(zone: zone, day: other)
             if other < day ? base + lastAtCall >= t : base + firstAtCall < departure { return nil }
         }
@@ -164,6 +161,20 @@ extension JourneyPlanner {
         let run = Run(instance: TripInstance(trip: TripIndex(raw: trip), serviceDay: day), slot: -1, times: Int32(timetable.tripTimes[Int(trip)]),
                       base: dayBase + Int64(index.routeTripShift[best]))
         return (run, departure, best)
+    }
+
+    /// The service days of `days` whose runs can still be leaving at `t`; a run is never caught more than a day ahead.
+    @inline(__always)
+    private func catchableDays(after t: Int64, _ days: SearchDays) -> ClosedRange<Int32>? {
+        let low = max(earliestServiceDay(runningAt: t), days.first), high = min(Int32(clamping: t / 86_400 + 1), days.last)
+        return low <= high ? low...high : nil
+    }
+
+    /// Where a route's departures from call `k` are read (`routeDeparture`).
+    @inline(__always)
+    private func departureColumn(_ route: PlannerIndex.Route, call k: Int) -> (shared: Bool, column: Int) {
+        let shared = route.timesStart == PlannerIndex.sharedTimes
+        return (shared, shared ? k : Int(route.timesStart) + k * Int(route.tripsEnd - route.tripsStart) - Int(route.tripsStart))
     }
 
     /// The departure of the `j`th trip of `routeTrips` from a call of its route, in seconds of its service day: its

@@ -117,9 +117,9 @@ struct RaptorSearch {
         }
     }
 
-    /// Each move the request allows from `stop` to another stop, with its seconds. Static, so a
-    /// caller may change the search in `body` without copying its arrays (a method on `self`
-    /// would hold a copy of it across the call, and each change would then copy every label).
+    /// Each move the request allows from `stop` to another stop, with its seconds (walks past `nearWalk` only when the
+    /// request allows them). Static, so a caller may change the search in `body` without copying its arrays (a method on
+    /// `self` would hold a copy of it across the call, and each change would then copy `chains` and `routeDays`).
     static func forEachMove(_ index: PlannerIndex, _ request: JourneyPlanner.Request, from stop: UInt32, rules: Bool = true,
                             _ body: (UInt32, Int) -> Void) {
         // By position, not through `moves(from:)`: a slice retains the array and releases it (on the national network

@@ -149,7 +149,6 @@ extension JourneyPlanner {
         guard run.slot >= 0 else { return scheduled }
         return overlay.expectedTime(slot: run.slot, call: k, departure: false) ?? scheduled
     }
-
 }
 
 extension PlannerIndex {

@@ -141,8 +141,6 @@ struct PlannerIndex: Sendable {
     func trips(of route: Int) -> ArraySlice<UInt32> { routeTrips[routes[route].trips] }
     /// Rules first, then the platforms of the stop's station, then walks up to `nearWalk`, nearest first.
     func moves(from stop: UInt32) -> ArraySlice<Move> { moves[Int(moveStart[Int(stop)])..<Int(moveStart[Int(stop) + 1])] }
-    /// The walks longer than `nearWalk`, nearest first.
-    func farMoves(from stop: UInt32) -> ArraySlice<Move> { farMoves[Int(farMoveStart[Int(stop)])..<Int(farMoveStart[Int(stop) + 1])] }
     func rules(into stop: UInt32) -> ArraySlice<Move> { rulesInto[Int(rulesIntoStart[Int(stop)])..<Int(rulesIntoStart[Int(stop) + 1])] }
     var routeCount: Int { routes.count }
 

@@ -71,7 +71,7 @@ extension PlannerIndex {
             for b in into where tt.tripPattern[Int(b)] != Timetable.none { seatedJump = max(seatedJump, Self.chord(end(a), start(b))) }
         }
         // A block goes on from its trip's next that runs on the day, if it starts where the trip ended (`seatedRun`).
-        for a in 0..<UInt32(blockNext.count) where mayGoOn.isEmpty ? false : mayGoOn[Int(a)] {
+        for a in 0..<UInt32(mayGoOn.count) where mayGoOn[Int(a)] {
             var b = blockNext[Int(a)]
             while b != Timetable.none {
                 if Self.sameplace(tt, lastStopOf: a, firstStopOf: b) { seatedJump = max(seatedJump, Self.chord(end(a), start(b))) }
