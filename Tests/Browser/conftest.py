@@ -74,10 +74,32 @@ class OnwardServer:
             # SIGTERM ends open live pages and stops cleanly; a loaded 2-core machine may take a while.
             log = self.proc.communicate(timeout=60)[0].decode(errors="replace")
         except subprocess.TimeoutExpired:
+            report = self._hang_report()
             self.proc.kill()
-            pytest.fail("onward serve did not stop within 60 s of SIGTERM")
+            log = self.proc.communicate()[0].decode(errors="replace")
+            tail = "\n".join(log.splitlines()[-40:])
+            pytest.fail(f"onward serve did not stop within 60 s of SIGTERM\n{report}\n--- the last lines of its log:\n{tail}")
         shutil.rmtree(self.data, ignore_errors=True)
         return log
+
+    def _hang_report(self):
+        """What a server that will not stop is holding: its open TCP connections, and every thread's stack (gdb, when
+        installed), so that a rare hang at shutdown says where it is."""
+        parts = []
+        try:
+            ss = subprocess.run(["ss", "-tanp"], capture_output=True, text=True, timeout=10).stdout
+            mine = [line for line in ss.splitlines() if f"pid={self.proc.pid}," in line]
+            parts.append("--- its TCP sockets:\n" + ("\n".join(mine) or "(none)"))
+        except (OSError, subprocess.TimeoutExpired) as e:
+            parts.append(f"--- ss failed: {e}")
+        if shutil.which("gdb"):
+            try:
+                stacks = subprocess.run(["gdb", "-p", str(self.proc.pid), "-batch", "-ex", "thread apply all bt 25"],
+                                        capture_output=True, text=True, timeout=60).stdout
+                parts.append("--- its threads:\n" + "\n".join(line for line in stacks.splitlines() if line.startswith(("#", "Thread"))))
+            except (OSError, subprocess.TimeoutExpired) as e:
+                parts.append(f"--- gdb failed: {e}")
+        return "\n".join(parts)
 
 
 @pytest.fixture(scope="session")
