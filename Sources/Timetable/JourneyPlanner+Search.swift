@@ -32,6 +32,12 @@ struct RaptorSearch {
     /// (`egressTo` is `none` where there is none; a destination stop reaches itself in 0 s).
     var egressTo: [UInt32]
     var egressSeconds: [Int32]
+    /// For a search of one departure, the routes calling at a stop the destination is reached from (`egressTo`): each
+    /// round scans them first, and the destination's arrival in the round bounds the rest of its scan. Empty for a range
+    /// query: there a label a departure leaves unset, because it could not beat that departure's own arrival, is one an
+    /// earlier departure (whose search may not reach the destination first, its arrival there being no better than a
+    /// later one's) would find again and take further, to journeys leaving after the window.
+    private(set) var reachesDestination: [Bool] = []
     /// The search's first departure, and the service days it looks at.
     let t0: Int64
     let days: JourneyPlanner.SearchDays
@@ -75,13 +81,23 @@ struct RaptorSearch {
         origins = planner.timetable.boardStops(request.from)
         egressTo = Array(repeating: Self.none, count: stopCount)
         egressSeconds = Array(repeating: 0, count: stopCount)
+        var near: [UInt32] = []
         for d in planner.timetable.boardStops(request.to) {
             setEgress(from: d, to: d, seconds: 0)
+            near.append(d)
             // Walks and platform changes go both ways; rules only the way they are written.
-            Self.forEachMove(planner.index, request, from: d, rules: false) { to, sec in setEgress(from: to, to: d, seconds: sec) }
+            Self.forEachMove(planner.index, request, from: d, rules: false) { to, sec in setEgress(from: to, to: d, seconds: sec); near.append(to) }
             for m in planner.index.rules(into: d) {
+                near.append(m.to)
                 if let sec = moveSeconds(m) { setEgress(from: m.to, to: d, seconds: sec) } else if egressTo[Int(m.to)] == d { egressTo[Int(m.to)] = Self.none }
             }
+        }
+        if t1 == t0 {
+            var reaches = Array(repeating: false, count: planner.index.routeCount)
+            for s in near where egressTo[Int(s)] != Self.none {
+                for i in planner.index.routeCalls(at: s) { reaches[Int(planner.index.stopRouteCalls[i].route)] = true }
+            }
+            reachesDestination = reaches
         }
     }
 
@@ -215,26 +231,33 @@ struct RaptorSearch {
 
     /// Scans every route calling at a marked stop from the first marked call on,
     /// riding the earliest run one can board; returns the stops whose arrival improved.
-    private mutating func scanRoutes(round k: Int, marked: [UInt32], bound: Int64) -> [UInt32] {
+    private mutating func scanRoutes(round k: Int, marked: [UInt32], bound roundBound: Int64) -> [UInt32] {
         // Locals, once: calling the planner's methods through `self` while `self` changes made
         // Swift copy the planner (a large struct) for every call.
         let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair, days = self.days, t0 = self.t0
         let tt = planner.timetable, index = planner.index, seated = index.hasSeated
         let labels = self.labels, arrival = labels.arrival, bestArrival = labels.bestArrival, board = labels.board
         let isMarked = labels.isMarked, firstCall = labels.firstCall
-        // The routes to scan, with their days; a route that runs on none of them is not looked at.
-        var routes: [(route: Int, days: UInt16)] = []
+        let reachesDestination = self.reachesDestination, egressTo = self.egressTo, egressSeconds = self.egressSeconds
+        let tightens = !reachesDestination.isEmpty
+        // The routes to scan, with their days; a route that runs on none of them is not looked at. The routes to the
+        // destination come first: an arrival there in this round bounds the rest of the round (`bound`, below).
+        var routes: [(route: Int, days: UInt16)] = [], others: [(route: Int, days: UInt16)] = []
         for s in marked {
             for i in index.routeCalls(at: s) {
                 let r = index.stopRouteCalls[i].route, position = Int32(index.stopRouteCalls[i].position)
                 if firstCall[Int(r)] == Int32.max {
                     let mask = Self.days(of: Int(r), &routeDays, planner, days, from: t0, overlay: overlay)
                     guard mask != 0 else { continue }
-                    routes.append((Int(r), mask))
+                    if !tightens || reachesDestination[Int(r)] { routes.append((Int(r), mask)) } else { others.append((Int(r), mask)) }
                 }
                 firstCall[Int(r)] = min(firstCall[Int(r)], position)
             }
         }
+        routes += others
+        // The best arrival at the destination so far, this round's included (one departure's search only): a label of
+        // this round that cannot beat it gives neither a better journey with this many rides nor, ridden on from, one with more.
+        var bound = roundBound
         var improved: [UInt32] = []
         var ridden: [(run: JourneyPlanner.Run, next: JourneyPlanner.Run, boardCall: Int)] = []
         let previous = (k - 1) * stopCount, current = k * stopCount
@@ -251,6 +274,7 @@ struct RaptorSearch {
                     // Checked here before the call: most calls improve nothing, and this is the planner's hottest loop.
                     if a < arrival[cell], a < bestArrival[Int(stop)], mayBeat(bound, from: stop, at: a) {
                         improveArrival(stop, at: current, time: a, run: riding, boardCall: boardCall, call: call, chain: -1, bound: bound, improved: &improved)
+                        if tightens, egressTo[Int(stop)] != Self.none { bound = min(bound, a + Int64(egressSeconds[Int(stop)])) }
                     }
                 }
                 let canBoard = board[previous + Int(stop)]
