@@ -25,7 +25,16 @@ enum SecurityHeaders {
         HTTPField(name: HTTPField.Name("Cross-Origin-Opener-Policy")!, value: "same-origin"),
     ]
 
+    /// The fields' names, for one pass over a response's own fields.
+    private static let names = Set(fields.map(\.name))
+
     static func apply(to response: inout Response) {
+        // Most responses set none of them: all are added at once (one at a time, each append was a copy-on-write check
+        // and an index update).
+        guard response.headers.contains(where: { names.contains($0.name) }) else {
+            response.headers.append(contentsOf: fields)
+            return
+        }
         for field in fields {
             // A page that needs more (the sign-in page with Telegram's widget) sets its own policy, built on this one.
             if field.name == .contentSecurityPolicy, response.headers.contains(field.name) { continue }
