@@ -59,7 +59,7 @@ struct RaptorSearch {
     static let none = UInt32.max
 
     /// A search for departures from `t0` to `t1`.
-    init(_ planner: JourneyPlanner, _ request: JourneyPlanner.Request, overlay: RealtimeOverlay, from t0: Int64, to t1: Int64, boundBySpeed: Bool = true) {
+    init(_ planner: JourneyPlanner, _ request: JourneyPlanner.Request, overlay: RealtimeOverlay, from t0: Int64, to t1: Int64, pruned: Bool = true) {
         self.planner = planner
         self.request = request
         self.overlay = overlay
@@ -68,7 +68,7 @@ struct RaptorSearch {
         routeDays = Array(repeating: 0, count: planner.index.routeCount)
         rounds = max(request.maxTransfers, 0) + 1
         stopCount = planner.timetable.stopCount
-        toDestination = boundBySpeed ? TimeToDestination(planner, request, overlay: overlay, rounds: rounds) : nil
+        toDestination = pruned ? TimeToDestination(planner, request, overlay: overlay, rounds: rounds) : nil
         labels = RaptorLabels(cells: (rounds + 1) * stopCount, stops: stopCount, routes: planner.index.routeCount, seated: planner.index.hasSeated)
         var addedCalls: [UInt32: [(trip: Int, call: Int)]] = [:]
         // The feed says nothing of an added trip's access: it is not offered to a traveller asking for step-free journeys.
@@ -92,7 +92,7 @@ struct RaptorSearch {
                 if let sec = moveSeconds(m) { setEgress(from: m.to, to: d, seconds: sec) } else if egressTo[Int(m.to)] == d { egressTo[Int(m.to)] = Self.none }
             }
         }
-        if t1 == t0 {
+        if t1 == t0 && pruned {
             var reaches = Array(repeating: false, count: planner.index.routeCount)
             for s in near where egressTo[Int(s)] != Self.none {
                 for i in planner.index.routeCalls(at: s) { reaches[Int(planner.index.stopRouteCalls[i].route)] = true }
@@ -171,7 +171,7 @@ struct RaptorSearch {
         let labels = self.labels, arrival = labels.arrival, isMarked = labels.isMarked
         labels.bestArrival.update(repeating: Self.unreached)
         labels.bestBoard.update(repeating: Self.unreached)
-        // `firstCall` is left as it started by each round's scan; `isMarked` by each round, but is cheap to make sure of.
+        // `firstCall` and `lastCall` are left as they started by each round's scan; `isMarked` by each round, but is cheap to make sure of.
         isMarked.update(repeating: false)
         var marked: [UInt32] = []
         for o in origins {
@@ -237,7 +237,7 @@ struct RaptorSearch {
         let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair, days = self.days, t0 = self.t0
         let tt = planner.timetable, index = planner.index, seated = index.hasSeated
         let labels = self.labels, arrival = labels.arrival, bestArrival = labels.bestArrival, board = labels.board
-        let isMarked = labels.isMarked, firstCall = labels.firstCall
+        let isMarked = labels.isMarked, firstCall = labels.firstCall, lastCall = labels.lastCall
         let reachesDestination = self.reachesDestination, egressTo = self.egressTo, egressSeconds = self.egressSeconds
         let tightens = !reachesDestination.isEmpty
         // The routes to scan, with their days; a route that runs on none of them is not looked at. The routes to the
@@ -252,21 +252,29 @@ struct RaptorSearch {
                     if !tightens || reachesDestination[Int(r)] { routes.append((Int(r), mask)) } else { others.append((Int(r), mask)) }
                 }
                 firstCall[Int(r)] = min(firstCall[Int(r)], position)
+                lastCall[Int(r)] = max(lastCall[Int(r)], position)
             }
         }
         routes += others
         // The best arrival at the destination so far, this round's included (one departure's search only): a label of
         // this round that cannot beat it gives neither a better journey with this many rides nor, ridden on from, one with more.
         var bound = roundBound
+        // Past a route's last marked call nothing is boarded, and by the timetable a run's later calls are reached later:
+        // once it reaches a call after the bound, the rest of the route can improve nothing. (One departure's search only,
+        // where every board label of the last round is at a marked stop; live times may go back.)
+        let stopsAtBound = tightens && overlay.liveSlot.isEmpty
         var improved: [UInt32] = []
         var ridden: [(run: JourneyPlanner.Run, next: JourneyPlanner.Run, boardCall: Int)] = []
         let previous = (k - 1) * stopCount, current = k * stopCount
         for (r, mask) in routes {
-            let start = Int(firstCall[r])
+            let start = Int(firstCall[r]), last = Int(lastCall[r])
             firstCall[r] = Int32.max
+            lastCall[r] = -1
             let p = index.routes[r].callRange
             var run: (run: JourneyPlanner.Run, boardCall: Int, position: Int)?
             for call in start..<p.count {
+                // Nothing ridden, and nothing more to board: the rest of the route is not reached.
+                if tightens, run == nil, call > last { break }
                 let stop = tt.patternStop[p.lowerBound + call]
                 let usable = !wheelchair || tt.isWheelchairAccessible(stop)
                 if usable, let (riding, boardCall, _) = run, let a = planner.arrival(of: riding, call: call, pattern: p.lowerBound, overlay: overlay) {
@@ -276,9 +284,11 @@ struct RaptorSearch {
                         improveArrival(stop, at: current, time: a, run: riding, boardCall: boardCall, call: call, chain: -1, bound: bound, improved: &improved)
                         if tightens, egressTo[Int(stop)] != Self.none { bound = min(bound, a + Int64(egressSeconds[Int(stop)])) }
                     }
+                    if stopsAtBound, a >= bound, call > last { break }
                 }
                 let canBoard = board[previous + Int(stop)]
-                guard canBoard != Self.unreached, usable else { continue }
+                // A run boarded after the bound reaches nothing before it (as above, by the timetable).
+                guard canBoard != Self.unreached, usable, !stopsAtBound || canBoard < bound else { continue }
                 if let (riding, _, _) = run, planner.currentDeparture(of: riding, call: call, overlay: overlay) <= canBoard { continue }
                 let earlier = run.flatMap { (riding, _, position) in
                     planner.earliestRun(route: r, call: call, after: canBoard, before: riding, position: position, overlay: overlay, wheelchair: wheelchair,

@@ -126,14 +126,15 @@ extension JourneyPlanner {
         plan(request, overlay: overlay, cores: Self.cores)
     }
 
-    /// `plan` with a range query's departures spread over up to `cores` lanes, and with or without the lower bound on the
-    /// time to the destination (`SpeedBound.swift`): the tests check the answers depend on neither.
-    func plan(_ request: Request, overlay: RealtimeOverlay, cores: Int, boundBySpeed: Bool = true) -> [Itinerary] {
+    /// `plan` with a range query's departures spread over up to `cores` lanes, and with or without the pruning beyond
+    /// RAPTOR's own labels (`pruned`: the lower bound on the time to the destination, `SpeedBound.swift`, and a
+    /// one-departure search's bound within a round, `RaptorSearch.scanRoutes`): the tests check the answers depend on neither.
+    func plan(_ request: Request, overlay: RealtimeOverlay, cores: Int, pruned: Bool = true) -> [Itinerary] {
         let t = request.time.epochSeconds
         // Arriving by `time`: every departure in the window before it (two hours at least), keeping what arrives in time.
         let start = request.arriveBy ? t - Int64(max(request.window, 7_200)) : t
         let length = request.arriveBy ? t - start : Int64(max(request.window, 0))
-        var search = RaptorSearch(self, request, overlay: overlay, from: start, to: start + length, boundBySpeed: boundBySpeed)
+        var search = RaptorSearch(self, request, overlay: overlay, from: start, to: start + length, pruned: pruned)
         let departures = departureTimes(&search, from: start, within: length)
         var journeys: [Itinerary] = []
         let lanes = min(cores, Self.maxLanes, departures.count / 2)
@@ -150,7 +151,7 @@ extension JourneyPlanner {
             // Kept by departure, in the order one search would have found them (which of two equal journeys is kept).
             let found = Mutex([[Itinerary]](repeating: [], count: departures.count))
             DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-                var own = RaptorSearch(self, request, overlay: overlay, from: start, to: start + length, boundBySpeed: boundBySpeed)
+                var own = RaptorSearch(self, request, overlay: overlay, from: start, to: start + length, pruned: pruned)
                 for i in (lane * departures.count / lanes)..<((lane + 1) * departures.count / lanes) {
                     let mine = own.run(departingAt: departures[i]).map { own.journey($0) }
                     found.withLock { $0[i] = mine }

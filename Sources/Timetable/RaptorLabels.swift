@@ -19,9 +19,11 @@ final class RaptorLabels {
     /// Per stop, over the rounds of one departure.
     let bestArrival: UnsafeMutableBufferPointer<Int64>
     let bestBoard: UnsafeMutableBufferPointer<Int64>
-    /// Scratch of one departure: which stops are marked, and the first marked call of each route (`Int32.max` for none).
+    /// Scratch of one departure: which stops are marked, and the first and last marked calls of each route (`Int32.max`
+    /// and -1 for none).
     let isMarked: UnsafeMutableBufferPointer<Bool>
     let firstCall: UnsafeMutableBufferPointer<Int32>
+    let lastCall: UnsafeMutableBufferPointer<Int32>
 
     init(cells: Int, stops: Int, routes: Int, seated: Bool) {
         arrival = .allocate(capacity: cells)
@@ -42,6 +44,8 @@ final class RaptorLabels {
         isMarked.initialize(repeating: false)
         firstCall = .allocate(capacity: routes)
         firstCall.initialize(repeating: Int32.max)
+        lastCall = .allocate(capacity: routes)
+        lastCall.initialize(repeating: -1)
     }
 
     deinit {
@@ -49,7 +53,7 @@ final class RaptorLabels {
         for buffer in [arrival, board, bestArrival, bestBoard] { buffer.deallocate() }
         arrivalRun.deallocate()
         for buffer in [arrivalBoardCall, arrivalCall] { buffer.deallocate() }
-        for buffer in [arrivalChain, boardMoveSeconds, firstCall] { buffer.deallocate() }
+        for buffer in [arrivalChain, boardMoveSeconds, firstCall, lastCall] { buffer.deallocate() }
         boardFrom.deallocate()
         isMarked.deallocate()
     }

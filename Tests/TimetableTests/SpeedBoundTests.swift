@@ -5,8 +5,10 @@ import OnwardTesting
 import Testing
 @testable import Timetable
 
-/// The lower bound on the time to the destination (`SpeedBound.swift`) only drops labels that cannot lead to an
-/// answer: with it and without it the planner gives exactly the same journeys, on a city whose vehicles go on as other
+/// The lower bound on the time to the destination (`SpeedBound.swift`), and a one-departure search's bound within a
+/// round (the destination's routes scanned first; a route's scan stopped past its last marked call once its run is past
+/// the bound; no boarding after it), only drop labels that cannot lead to an answer: with them and without them (`pruned`)
+/// the planner gives exactly the same journeys, on a city whose vehicles go on as other
 /// trips between platforms (the bound's slack) and on the national network, one-to-one and over an hour's departures.
 @Suite("the speed bound changes no answer")
 struct SpeedBoundTests {
@@ -25,7 +27,7 @@ struct SpeedBoundTests {
             request.window = window
             request.limit = 100
             let bounded = planner.plan(request, overlay: .empty, cores: 1)
-            #expect(bounded == planner.plan(request, overlay: .empty, cores: 1, boundBySpeed: false),
+            #expect(bounded == planner.plan(request, overlay: .empty, cores: 1, pruned: false),
                     "\(tt.stopIDString(from)) → \(tt.stopIDString(to)) at \(request.time.epochSeconds), window \(window)")
             journeys += bounded.count
             // The bound itself: from every stop of every journey found, no sooner at the destination than it says.
