@@ -308,7 +308,7 @@ struct RaptorSearch {
             }
         }
         for (riding, next, boardCall) in ridden {
-            rideOn(from: riding, into: next, boardCall: boardCall, round: k, bound: bound, improved: &improved)
+            rideOn(from: riding, into: next, boardCall: boardCall, round: k, bound: &bound, improved: &improved)
         }
         if !addedCalls.isEmpty { scanAdded(round: k, marked: marked, bound: bound, improved: &improved) }
         for s in improved { isMarked[Int(s)] = false }
@@ -339,11 +339,13 @@ struct RaptorSearch {
         return true
     }
 
-    /// From the end of `riding` (boarded at `boardCall`), on into `next` and up to three more trips the same vehicle goes on as.
-    private mutating func rideOn(from riding: JourneyPlanner.Run, into first: JourneyPlanner.Run, boardCall: Int, round k: Int, bound: Int64,
+    /// From the end of `riding` (boarded at `boardCall`), on into `next` and up to three more trips the same vehicle goes on
+    /// as; `bound` as in `scanRoutes`, lowered here too by an arrival at the destination in a one-departure search.
+    private mutating func rideOn(from riding: JourneyPlanner.Run, into first: JourneyPlanner.Run, boardCall: Int, round k: Int, bound: inout Int64,
                                  improved: inout [UInt32]) {
         let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair
         let tt = planner.timetable
+        let tightens = !reachesDestination.isEmpty, byTimetable = overlay.liveSlot.isEmpty
         var next = first
         var chain = [riding]
         while true {
@@ -358,9 +360,14 @@ struct RaptorSearch {
                 let stop = tt.patternStop[p.lowerBound + call]
                 guard !wheelchair || tt.isWheelchairAccessible(stop),
                       let a = planner.arrival(of: next, call: call, pattern: p.lowerBound, overlay: overlay) else { continue }
-                if improveArrival(stop, at: k * stopCount, time: a, run: next, boardCall: boardCall, call: call, chain: place, bound: bound, improved: &improved), !kept {
-                    chains.append(chain)
-                    kept = true
+                // By the timetable the vehicle reaches every later call, on this trip and the next, later still.
+                if byTimetable, a >= bound { return }
+                if improveArrival(stop, at: k * stopCount, time: a, run: next, boardCall: boardCall, call: call, chain: place, bound: bound, improved: &improved) {
+                    if !kept {
+                        chains.append(chain)
+                        kept = true
+                    }
+                    if tightens, egressTo[Int(stop)] != Self.none { bound = min(bound, a + Int64(egressSeconds[Int(stop)])) }
                 }
             }
             guard let after = planner.seatedRun(after: next, overlay: overlay, wheelchair: wheelchair) else { return }
