@@ -38,6 +38,15 @@ struct RaptorSearch {
     /// earlier departure (whose search may not reach the destination first, its arrival there being no better than a
     /// later one's) would find again and take further, to journeys leaving after the window.
     private(set) var reachesDestination: [Bool] = []
+    /// Whether an arrival at the destination bounds the rest of its round (a one-departure search).
+    var boundsWithinRound: Bool { !reachesDestination.isEmpty }
+
+    /// `bound` lowered by an arrival at `stop` at `a`, when the destination is reached from there and the search bounds
+    /// within a round.
+    @inline(__always) func lowered(_ bound: Int64, arriving a: Int64, at stop: UInt32) -> Int64 {
+        guard boundsWithinRound, egressTo[Int(stop)] != Self.none else { return bound }
+        return min(bound, a + Int64(egressSeconds[Int(stop)]))
+    }
     /// The search's first departure, and the service days it looks at.
     let t0: Int64
     let days: JourneyPlanner.SearchDays
@@ -238,8 +247,7 @@ struct RaptorSearch {
         let tt = planner.timetable, index = planner.index, seated = index.hasSeated
         let labels = self.labels, arrival = labels.arrival, bestArrival = labels.bestArrival, board = labels.board
         let isMarked = labels.isMarked, firstCall = labels.firstCall, lastCall = labels.lastCall
-        let reachesDestination = self.reachesDestination, egressTo = self.egressTo, egressSeconds = self.egressSeconds
-        let tightens = !reachesDestination.isEmpty
+        let reachesDestination = self.reachesDestination, tightens = boundsWithinRound
         // The routes to scan, with their days; a route that runs on none of them is not looked at. The routes to the
         // destination come first: an arrival there in this round bounds the rest of the round (`bound`, below).
         var routes: [(route: Int, days: UInt16)] = [], others: [(route: Int, days: UInt16)] = []
@@ -282,7 +290,7 @@ struct RaptorSearch {
                     // Checked here before the call: most calls improve nothing, and this is the planner's hottest loop.
                     if a < arrival[cell], a < bestArrival[Int(stop)], mayBeat(bound, from: stop, at: a) {
                         improveArrival(stop, at: current, time: a, run: riding, boardCall: boardCall, call: call, chain: -1, bound: bound, improved: &improved)
-                        if tightens, egressTo[Int(stop)] != Self.none { bound = min(bound, a + Int64(egressSeconds[Int(stop)])) }
+                        bound = lowered(bound, arriving: a, at: stop)
                     }
                     if stopsAtBound, a >= bound, call > last { break }
                 }
@@ -345,7 +353,7 @@ struct RaptorSearch {
                                  improved: inout [UInt32]) {
         let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair
         let tt = planner.timetable
-        let tightens = !reachesDestination.isEmpty, byTimetable = overlay.liveSlot.isEmpty
+        let byTimetable = overlay.liveSlot.isEmpty
         var next = first
         var chain = [riding]
         while true {
@@ -367,7 +375,7 @@ struct RaptorSearch {
                         chains.append(chain)
                         kept = true
                     }
-                    if tightens, egressTo[Int(stop)] != Self.none { bound = min(bound, a + Int64(egressSeconds[Int(stop)])) }
+                    bound = lowered(bound, arriving: a, at: stop)
                 }
             }
             guard let after = planner.seatedRun(after: next, overlay: overlay, wheelchair: wheelchair) else { return }
