@@ -24,9 +24,26 @@ from test_people import sign
 
 try:
     from selenium.webdriver.common.by import By
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
     pass
+
+
+def watch_switches(driver):
+    """The aria-checked of every watch switch, read in one script: the page re-renders its switches when live data
+    arrives, so reading them element by element can meet one that has just been replaced."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('[data-watch-toggle]')].map(b => b.getAttribute('aria-checked'))")
+
+
+def click_first_switch(driver):
+    """Clicks the first watch switch, finding it again if a re-render replaced it between finding and clicking."""
+    try:
+        driver.find_element(By.CSS_SELECTOR, "[data-watch-toggle]").click()
+        return True
+    except StaleElementReferenceException:
+        return False
 
 
 def write_network(folder):
@@ -107,28 +124,28 @@ def test_a_watched_train_cancelled_is_pushed_once_naming_the_next(line, browser,
     try:
         sign(browser, base, "/signup", "wanda_" + secrets.token_hex(3))
         browser.get(base + "/journeys?from=ALPHA&to=OMEGA")
-        wait = WebDriverWait(browser, 20)
-        toggle = wait.until(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "[data-watch-toggle]") if b.is_displayed()), None))
+        wait = WebDriverWait(browser, 20, ignored_exceptions=(StaleElementReferenceException,))
+        wait.until(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "[data-watch-toggle]") if b.is_displayed()), None))
         option = browser.find_element(By.CSS_SELECTOR, ".journey")
         service = option.find_element(By.CSS_SELECTOR, ".leg-service a").get_attribute("href")
         trip = re.search(r"/services/([^?]+)", service).group(1).split("%3A")[-1].split(":")[-1]
         date = re.search(r"date=(\d{4}-\d{2}-\d{2})", service).group(1).replace("-", "")
         departure = browser.find_element(By.CSS_SELECTOR, ".journey-watch").get_attribute("data-watch-departure")
-        assert toggle.get_attribute("aria-checked") == "false"
-        toggle.click()
-        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-watch-toggle]").get_attribute("aria-checked") == "true")
+        assert watch_switches(browser)[:1] == ["false"]
+        wait.until(click_first_switch)
+        wait.until(lambda d: watch_switches(d)[:1] == ["true"])
         status = browser.find_element(By.CSS_SELECTOR, "[data-watch-status]").text
         assert status.startswith("From 30 min before it leaves"), status
-        browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", toggle)
+        browser.execute_script("document.querySelector('[data-watch-toggle]').scrollIntoView({block: 'center'});")
         shot("watch-switch-on")
         # The page opened again knows the option is watched.
         browser.refresh()
-        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-watch-toggle]").get_attribute("aria-checked") == "true")
+        wait.until(lambda d: watch_switches(d)[:1] == ["true"])
         assert endpoint.received == []
         # Saved, the journey shows on My routes with the same switch, on.
         browser.find_element(By.CSS_SELECTOR, ".save-route button").click()
         wait.until(lambda d: d.current_url.startswith(base + "/me"))
-        wait.until(lambda d: [b.get_attribute("aria-checked") for b in d.find_elements(By.CSS_SELECTOR, "[data-watch-toggle]")][:1] == ["true"])
+        wait.until(lambda d: watch_switches(d)[:1] == ["true"])
         shot("watch-saved-journey")
 
         # The line cancels the watched train.
@@ -144,8 +161,8 @@ def test_a_watched_train_cancelled_is_pushed_once_naming_the_next(line, browser,
         # The push opens the journey page, where the other options are.
         assert pushed["url"] == "/journeys?from=gtfs%3AALPHA&to=gtfs%3AOMEGA" and pushed["title"] == "Onward", pushed
         # Switched off: no longer watched.
-        browser.find_element(By.CSS_SELECTOR, "[data-watch-toggle]").click()
-        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-watch-toggle]").get_attribute("aria-checked") == "false")
+        wait.until(click_first_switch)
+        wait.until(lambda d: watch_switches(d)[:1] == ["false"])
     finally:
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
