@@ -177,16 +177,16 @@ struct RaptorSearch {
     /// Runs the rounds for a departure at `t` from the origin. Returns, per number
     /// of rides, the destination arrival improved in this run (and how it was reached).
     mutating func run(departingAt t: Int64) -> [Reached] {
-        let labels = self.labels, arrival = labels.arrival, isMarked = labels.isMarked
+        let labels = self.labels, arrival = labels.arrival, isMarked = labels.isMarked, toDestination = self.toDestination?.values
         labels.bestArrival.update(repeating: Self.unreached)
         labels.bestBoard.update(repeating: Self.unreached)
         // `firstCall` and `lastCall` are left as they started by each round's scan; `isMarked` by each round, but is cheap to make sure of.
         isMarked.update(repeating: false)
         var marked: [UInt32] = []
         for o in origins {
-            improveBoard(round: 0, stop: o, time: t, from: Self.none, seconds: 0, bound: Self.unreached, marked: &marked)
+            improveBoard(round: 0, stop: o, time: t, from: Self.none, seconds: 0, bound: Self.unreached, toDestination, marked: &marked)
             Self.forEachMove(planner.index, request, from: o) { to, s in
-                improveBoard(round: 0, stop: to, time: t + Int64(s), from: o, seconds: s, bound: Self.unreached, marked: &marked)
+                improveBoard(round: 0, stop: to, time: t + Int64(s), from: o, seconds: s, bound: Self.unreached, toDestination, marked: &marked)
             }
         }
         var found: [Reached] = []
@@ -194,7 +194,7 @@ struct RaptorSearch {
         for k in 1...rounds {
             if marked.isEmpty { break }
             for s in marked { isMarked[Int(s)] = false }
-            let improved = scanRoutes(round: k, marked: marked, bound: bestAtDestination)
+            let improved = scanRoutes(round: k, marked: marked, bound: bestAtDestination, toDestination)
             marked = []
             // The destination, reached by a ride, or by a move after the last ride.
             var best: Reached?
@@ -212,22 +212,25 @@ struct RaptorSearch {
             for s in improved {
                 let a = arrival[k * stopCount + Int(s)]
                 // Nothing boarded after the best arrival at the destination so far can arrive before it.
-                guard mayBeat(bestAtDestination, from: s, at: a) else { continue }
+                guard Self.mayBeat(bestAtDestination, from: s, at: a, toDestination) else { continue }
                 if let change = sameStopChange(s) {
-                    improveBoard(round: k, stop: s, time: a + Int64(change), from: Self.none, seconds: 0, bound: bestAtDestination, marked: &marked)
+                    improveBoard(round: k, stop: s, time: a + Int64(change), from: Self.none, seconds: 0, bound: bestAtDestination, toDestination,
+                                 marked: &marked)
                 }
                 let slack = request.transferSlack
                 Self.forEachMove(planner.index, request, from: s) { to, sec in
-                    improveBoard(round: k, stop: to, time: a + Int64(max(slack, sec)), from: s, seconds: sec, bound: bestAtDestination, marked: &marked)
+                    improveBoard(round: k, stop: to, time: a + Int64(max(slack, sec)), from: s, seconds: sec, bound: bestAtDestination, toDestination,
+                                 marked: &marked)
                 }
             }
         }
         return found
     }
 
-    private func improveBoard(round k: Int, stop: UInt32, time: Int64, from: UInt32, seconds: Int, bound: Int64, marked: inout [UInt32]) {
+    private func improveBoard(round k: Int, stop: UInt32, time: Int64, from: UInt32, seconds: Int, bound: Int64, _ toDestination: TimeToDestination.Values?,
+                              marked: inout [UInt32]) {
         let cell = k * stopCount + Int(stop), labels = self.labels, isMarked = labels.isMarked
-        guard time < labels.board[cell], time < labels.bestBoard[Int(stop)], mayBeat(bound, from: stop, at: time) else { return }
+        guard time < labels.board[cell], time < labels.bestBoard[Int(stop)], Self.mayBeat(bound, from: stop, at: time, toDestination) else { return }
         labels.board[cell] = time
         labels.bestBoard[Int(stop)] = time
         labels.boardFrom[cell] = from
@@ -240,7 +243,7 @@ struct RaptorSearch {
 
     /// Scans every route calling at a marked stop from the first marked call on,
     /// riding the earliest run one can board; returns the stops whose arrival improved.
-    private mutating func scanRoutes(round k: Int, marked: [UInt32], bound roundBound: Int64) -> [UInt32] {
+    private mutating func scanRoutes(round k: Int, marked: [UInt32], bound roundBound: Int64, _ toDestination: TimeToDestination.Values?) -> [UInt32] {
         // Locals, once: calling the planner's methods through `self` while `self` changes made
         // Swift copy the planner (a large struct) for every call.
         let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair, days = self.days, t0 = self.t0
@@ -288,8 +291,9 @@ struct RaptorSearch {
                 if usable, let (riding, boardCall, _) = run, let a = planner.arrival(of: riding, call: call, pattern: p.lowerBound, overlay: overlay) {
                     let cell = current + Int(stop)
                     // Checked here before the call: most calls improve nothing, and this is the planner's hottest loop.
-                    if a < arrival[cell], a < bestArrival[Int(stop)], mayBeat(bound, from: stop, at: a) {
-                        improveArrival(stop, at: current, time: a, run: riding, boardCall: boardCall, call: call, chain: -1, bound: bound, improved: &improved)
+                    if a < arrival[cell], a < bestArrival[Int(stop)], Self.mayBeat(bound, from: stop, at: a, toDestination) {
+                        improveArrival(stop, at: current, time: a, run: riding, boardCall: boardCall, call: call, chain: -1, bound: bound, toDestination,
+                                       improved: &improved)
                         bound = lowered(bound, arriving: a, at: stop)
                     }
                     if stopsAtBound, a >= bound, call > last { break }
@@ -316,9 +320,9 @@ struct RaptorSearch {
             }
         }
         for (riding, next, boardCall) in ridden {
-            rideOn(from: riding, into: next, boardCall: boardCall, round: k, bound: &bound, improved: &improved)
+            rideOn(from: riding, into: next, boardCall: boardCall, round: k, bound: &bound, toDestination, improved: &improved)
         }
-        if !addedCalls.isEmpty { scanAdded(round: k, marked: marked, bound: bound, improved: &improved) }
+        if !addedCalls.isEmpty { scanAdded(round: k, marked: marked, bound: bound, toDestination, improved: &improved) }
         for s in improved { isMarked[Int(s)] = false }
         return improved
     }
@@ -327,9 +331,9 @@ struct RaptorSearch {
     /// this round" until the round's moves are done.
     @inline(__always) @discardableResult
     private func improveArrival(_ stop: UInt32, at current: Int, time a: Int64, run: JourneyPlanner.Run, boardCall: Int, call: Int,
-                                chain: Int32, bound: Int64, improved: inout [UInt32]) -> Bool {
+                                chain: Int32, bound: Int64, _ toDestination: TimeToDestination.Values?, improved: inout [UInt32]) -> Bool {
         let cell = current + Int(stop), labels = self.labels
-        guard a < labels.arrival[cell], a < labels.bestArrival[Int(stop)], mayBeat(bound, from: stop, at: a) else { return false }
+        guard a < labels.arrival[cell], a < labels.bestArrival[Int(stop)], Self.mayBeat(bound, from: stop, at: a, toDestination) else { return false }
         if !labels.isMarked[Int(stop)] {
             labels.isMarked[Int(stop)] = true
             improved.append(stop)
@@ -350,7 +354,7 @@ struct RaptorSearch {
     /// From the end of `riding` (boarded at `boardCall`), on into `next` and up to three more trips the same vehicle goes on
     /// as; `bound` as in `scanRoutes`, lowered here too by an arrival at the destination in a one-departure search.
     private mutating func rideOn(from riding: JourneyPlanner.Run, into first: JourneyPlanner.Run, boardCall: Int, round k: Int, bound: inout Int64,
-                                 improved: inout [UInt32]) {
+                                 _ toDestination: TimeToDestination.Values?, improved: inout [UInt32]) {
         let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair
         let tt = planner.timetable
         let byTimetable = overlay.liveSlot.isEmpty
@@ -370,7 +374,8 @@ struct RaptorSearch {
                       let a = planner.arrival(of: next, call: call, pattern: p.lowerBound, overlay: overlay) else { continue }
                 // By the timetable the vehicle reaches every later call, on this trip and the next, later still.
                 if byTimetable, a >= bound { return }
-                if improveArrival(stop, at: k * stopCount, time: a, run: next, boardCall: boardCall, call: call, chain: place, bound: bound, improved: &improved) {
+                if improveArrival(stop, at: k * stopCount, time: a, run: next, boardCall: boardCall, call: call, chain: place, bound: bound, toDestination,
+                                  improved: &improved) {
                     if !kept {
                         chains.append(chain)
                         kept = true
@@ -384,7 +389,7 @@ struct RaptorSearch {
     }
 
     /// Trips realtime data added: each is a route of one run, scanned from its first call at a marked stop.
-    private func scanAdded(round k: Int, marked: [UInt32], bound: Int64, improved: inout [UInt32]) {
+    private func scanAdded(round k: Int, marked: [UInt32], bound: Int64, _ toDestination: TimeToDestination.Values?, improved: inout [UInt32]) {
         var first: [Int: Int] = [:]
         for s in marked {
             for (t, call) in addedCalls[s] ?? [] { first[t] = min(first[t] ?? Int.max, call) }
@@ -397,7 +402,8 @@ struct RaptorSearch {
                 let c = trip.calls[call]
                 if let b = boardCall {
                     let run = JourneyPlanner.Run.added(t, serviceDay: trip.serviceDay)
-                    improveArrival(c.stop.raw, at: k * stopCount, time: c.arrival, run: run, boardCall: b, call: call, chain: -1, bound: bound, improved: &improved)
+                    improveArrival(c.stop.raw, at: k * stopCount, time: c.arrival, run: run, boardCall: b, call: call, chain: -1, bound: bound, toDestination,
+                                   improved: &improved)
                 } else if call < trip.calls.count - 1, labels.board[previous + Int(c.stop.raw)] <= c.departure {
                     boardCall = call
                 }

@@ -31,7 +31,10 @@ struct SpeedBoundTests {
                     "\(tt.stopIDString(from)) → \(tt.stopIDString(to)) at \(request.time.epochSeconds), window \(window)")
             journeys += bounded.count
             // The bound itself: from every stop of every journey found, no sooner at the destination than it says.
-            let toDestination = try #require(RaptorSearch.TimeToDestination(planner, request, overlay: .empty, rounds: request.maxTransfers + 1))
+            let bound = try #require(RaptorSearch.TimeToDestination(planner, request, overlay: .empty, rounds: request.maxTransfers + 1))
+            // The values point into the object's cache: it is kept until they are done with.
+            let toDestination = bound.values
+            defer { withExtendedLifetime(bound) {} }
             for journey in bounded {
                 for leg in journey.legs {
                     let (from, to): (StopIndex, StopIndex) = switch leg {
