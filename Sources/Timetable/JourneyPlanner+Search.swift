@@ -78,7 +78,7 @@ struct RaptorSearch {
         rounds = max(request.maxTransfers, 0) + 1
         stopCount = planner.timetable.stopCount
         toDestination = pruned ? TimeToDestination(planner, request, overlay: overlay, rounds: rounds) : nil
-        labels = RaptorLabels(cells: (rounds + 1) * stopCount, stops: stopCount, routes: planner.index.routeCount, seated: planner.index.hasSeated)
+        labels = planner.labelPool.take(cells: (rounds + 1) * stopCount, stops: stopCount, routes: planner.index.routeCount, seated: planner.index.hasSeated)
         var addedCalls: [UInt32: [(trip: Int, call: Int)]] = [:]
         // The feed says nothing of an added trip's access: it is not offered to a traveller asking for step-free journeys.
         if !request.wheelchair {
@@ -178,8 +178,7 @@ struct RaptorSearch {
     /// of rides, the destination arrival improved in this run (and how it was reached).
     mutating func run(departingAt t: Int64) -> [Reached] {
         let labels = self.labels, arrival = labels.arrival, isMarked = labels.isMarked, toDestination = self.toDestination?.values
-        labels.bestArrival.update(repeating: Self.unreached)
-        labels.bestBoard.update(repeating: Self.unreached)
+        labels.clearBest()
         // `firstCall` and `lastCall` are left as they started by each round's scan; `isMarked` by each round, but is cheap to make sure of.
         isMarked.update(repeating: false)
         var marked: [UInt32] = []
@@ -231,6 +230,8 @@ struct RaptorSearch {
                               marked: inout [UInt32]) {
         let cell = k * stopCount + Int(stop), labels = self.labels, isMarked = labels.isMarked
         guard time < labels.board[cell], time < labels.bestBoard[Int(stop)], Self.mayBeat(bound, from: stop, at: time, toDestination) else { return }
+        labels.noteCell(cell)
+        labels.noteStop(Int(stop))
         labels.board[cell] = time
         labels.bestBoard[Int(stop)] = time
         labels.boardFrom[cell] = from
@@ -338,6 +339,8 @@ struct RaptorSearch {
             labels.isMarked[Int(stop)] = true
             improved.append(stop)
         }
+        labels.noteCell(cell)
+        labels.noteStop(Int(stop))
         labels.arrival[cell] = a
         labels.bestArrival[Int(stop)] = a
         labels.arrivalRun[cell] = run

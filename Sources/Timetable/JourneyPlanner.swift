@@ -8,6 +8,8 @@ import Synchronization
 public struct JourneyPlanner: Sendable {
     public let timetable: Timetable
     let index: PlannerIndex
+    /// Search labels kept for the next searches (`RaptorLabels.Pool`).
+    let labelPool = RaptorLabels.Pool(most: max(Self.cores, 1))
 
     /// Builds the planner's indices: milliseconds for a city's feed, done once per timetable.
     public init(_ timetable: Timetable) {
@@ -135,6 +137,7 @@ extension JourneyPlanner {
         let start = request.arriveBy ? t - Int64(max(request.window, 7_200)) : t
         let length = request.arriveBy ? t - start : Int64(max(request.window, 0))
         var search = RaptorSearch(self, request, overlay: overlay, from: start, to: start + length, pruned: pruned)
+        defer { labelPool.give(search.labels) }
         let departures = departureTimes(&search, from: start, within: length)
         var journeys: [Itinerary] = []
         let lanes = min(cores, Self.maxLanes, departures.count / 2)
@@ -152,6 +155,7 @@ extension JourneyPlanner {
             let found = Mutex([[Itinerary]](repeating: [], count: departures.count))
             DispatchQueue.concurrentPerform(iterations: lanes) { lane in
                 var own = RaptorSearch(self, request, overlay: overlay, from: start, to: start + length, pruned: pruned)
+                defer { labelPool.give(own.labels) }
                 for i in (lane * departures.count / lanes)..<((lane + 1) * departures.count / lanes) {
                     let mine = own.run(departingAt: departures[i]).map { own.journey($0) }
                     found.withLock { $0[i] = mine }
