@@ -13,6 +13,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import secrets
 import tempfile
 
@@ -113,6 +114,7 @@ def line():
     onward.realtime = realtime
     yield onward
     onward.stop()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_a_watched_train_cancelled_is_pushed_once_naming_the_next(line, browser, shot):

@@ -1,6 +1,7 @@
 """The web app in a real headless Chromium, as a traveller uses it."""
 import json
 import pathlib
+import shutil
 import tempfile
 import urllib.parse
 import urllib.request
@@ -50,6 +51,7 @@ def all_day():
     onward = OnwardServer(["--feed", str(folder), "--simulate"], env={"ONWARD_SIMULATE_INTERVAL": "3"})
     yield onward.base
     onward.stop()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_board_receives_a_live_update_from_the_simulation(all_day, browser, shot):
