@@ -321,7 +321,7 @@ struct RaptorSearch {
             }
         }
         for (riding, next, boardCall) in ridden {
-            rideOn(from: riding, into: next, boardCall: boardCall, round: k, bound: &bound, toDestination, improved: &improved)
+            rideOn(from: riding, into: next, boardCall: boardCall, round: k, bound: &bound, toDestination, planner, improved: &improved)
         }
         if !addedCalls.isEmpty { scanAdded(round: k, marked: marked, bound: bound, toDestination, improved: &improved) }
         for s in improved { isMarked[Int(s)] = false }
@@ -356,9 +356,11 @@ struct RaptorSearch {
 
     /// From the end of `riding` (boarded at `boardCall`), on into `next` and up to three more trips the same vehicle goes on
     /// as; `bound` as in `scanRoutes`, lowered here too by an arrival at the destination in a one-departure search.
+    /// `planner` is the scan's own: taken from `self` here, which this changes, it was copied (a retain of each of its
+    /// arrays) on every call, a sixth of a Halifax query.
     private mutating func rideOn(from riding: JourneyPlanner.Run, into first: JourneyPlanner.Run, boardCall: Int, round k: Int, bound: inout Int64,
-                                 _ toDestination: TimeToDestination.Values?, improved: inout [UInt32]) {
-        let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair
+                                 _ toDestination: TimeToDestination.Values?, _ planner: JourneyPlanner, improved: inout [UInt32]) {
+        let overlay = self.overlay, wheelchair = request.wheelchair
         let tt = planner.timetable
         let byTimetable = overlay.liveSlot.isEmpty
         var next = first
