@@ -32,8 +32,9 @@ struct ScaleOutTests {
     }
 
     /// Changes made on one server and heard on the other: the quickest within a second, every one within five. In the
-    /// parallel Swift test run on two cores, other tests' work can hold up these tasks past a second (1.45 s in one CI run);
-    /// two real servers behind nginx, with nothing else running, are held to a second each in Tests/MultiInstance.
+    /// parallel Swift test run on two cores, other tests' work can hold up these tasks past a second (1.45 s in one CI run).
+    /// A saved route's change between two real servers behind nginx, with no other test running, is held to a second
+    /// in Tests/MultiInstance/test_scale_out.py.
     static func expectWithinASecond(_ took: [Duration], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         #expect(!took.isEmpty, sourceLocation: sourceLocation)
         #expect(took.min() ?? .zero < .seconds(1), "\(took)", sourceLocation: sourceLocation)
