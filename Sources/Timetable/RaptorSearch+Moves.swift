@@ -3,7 +3,6 @@ import OnwardCore
 /// Moves between stops (walks, platform changes, transfers.txt rules) and changes of vehicle at one stop, as a
 /// search's request allows them.
 extension RaptorSearch {
-
     /// How long a move takes, or nil where the request does not allow it (a forbidden
     /// rule, or a walk longer than it allows: the walks after it are longer still).
     func moveSeconds(_ move: PlannerIndex.Move) -> Int? { Self.moveSeconds(move, request) }
