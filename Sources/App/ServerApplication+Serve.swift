@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import Storage
+import UnixSignals
 
 extension ServerApplication {
     /// Why the server did not start, or stopped: in words for the person who ran it.
@@ -35,12 +36,24 @@ extension ServerApplication {
         }
         if let tracing { built.application.addServices(tracing) }
         do {
-            try await built.application.runService()
+            try await ServiceGroup(configuration: stopping(built.application, logger: logger)).run()
             // After a clean shutdown (SIGTERM): the pool's connections close.
             await built.storage.close()
         } catch where isAddressInUse(error) {
             throw ServeFailure(description: "port \(settings.port) on \(settings.host) is already in use by another program: "
                                + "stop it, or choose another port with --port")
         }
+    }
+
+    /// How long requests under way may take to finish after SIGTERM or SIGINT before they are cancelled:
+    /// a client that keeps a connection open must not keep the server from stopping (or a new version from starting).
+    static let stopDeadline: Duration = .seconds(10)
+
+    /// The server as one service, stopped gracefully by SIGTERM or SIGINT within `stopDeadline`. No limit is put on
+    /// the cancellation after it: ServiceLifecycle ends the process with a crash when one is passed.
+    static func stopping(_ application: some Service, logger: Logger) -> ServiceGroupConfiguration {
+        var configuration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = stopDeadline
+        return configuration
     }
 }

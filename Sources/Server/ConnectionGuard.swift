@@ -7,6 +7,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOHTTP1
+import ServiceLifecycle
 
 /// How long a connection may take and sit idle.
 public struct ConnectionLimits: Sendable {
@@ -63,7 +64,13 @@ struct GuardedChannel: ServerChildChannel {
     }
 
     func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
+        // Hummingbird's upgrade code waits for the first request outside any graceful-shutdown handler, so a
+        // connection opened and left silent (a browser's preconnect) held a stopping server until the guard's timeout.
+        await withGracefulShutdownHandler {
+            await base.handle(value: value, logger: logger)
+        } onGracefulShutdown: {
+            FirstRequestGuard.endIfWaiting(value.channel)
+        }
     }
 }
 
@@ -131,6 +138,15 @@ final class FirstRequestGuard: ChannelInboundHandler, RemovableChannelHandler {
         guard deadline == nil else { return }
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         deadline = context.eventLoop.scheduleTask(in: timeout) { Self.end(bound.value) }
+    }
+
+    /// On shutdown: closes `channel` if its first request has not come yet (the guard is still in its pipeline).
+    /// Once it has, Hummingbird's HTTP handling ends the connection after the request under way.
+    static func endIfWaiting(_ channel: any Channel) {
+        channel.eventLoop.execute {
+            guard let context = try? channel.pipeline.syncOperations.context(handlerType: FirstRequestGuard.self) else { return }
+            end(context)
+        }
     }
 
     /// `400` with a problem document, then the connection is closed.

@@ -34,31 +34,82 @@ struct ServeCLITests {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
-    @Test("starts on the bundled network with the simulation, is ready, and stops cleanly on SIGTERM")
-    func startAndStop() async throws {
-        let port = try Self.freePort()
-        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-serve-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dataDir) }
+    /// Opens a TCP connection to the server and sends `bytes` (maybe none): a client that leaves it there.
+    static func connect(port: Int, sending bytes: String) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        let connected = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0, "could not connect to port \(port)")
+        let sent = Array(bytes.utf8)
+        if !sent.isEmpty { #expect(send(fd, sent, sent.count, 0) == sent.count) }
+        return fd
+    }
+
+    /// Bytes the server has not yet read from the connection `client` made to `port` (Linux's /proc/net/tcp), or nil.
+    static func unreadByServer(port: Int, client: Int32) -> Int? {
+        var addr = sockaddr_in()
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(client, $0, &len) } }
+        let clientPort = Int(UInt16(bigEndian: addr.sin_port))
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return nil }
+        // Lines: "sl local_address rem_address st tx_queue:rx_queue ...", addresses as HEXIP:HEXPORT.
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, fields[1].hasSuffix(String(format: ":%04X", port)),
+                  fields[2].hasSuffix(String(format: ":%04X", clientPort)) else { continue }
+            return Int(fields[4].split(separator: ":")[1], radix: 16)
+        }
+        return nil
+    }
+
+    /// `onward serve --simulate` on a free port with its own data folder; its output goes to `log`.
+    static func start(port: Int, dataDir: URL, log: Pipe, environment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = OnwardExecutable.url
         process.arguments = ["serve", "--simulate", "--port", String(port), "--data-dir", dataDir.path]
-        // Secrets that change nothing here (no token, no bot), to see the start-up log redact them.
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            ["ONWARD_NATIONAL_RAIL_URL": "https://darwin.invalid/ldb?key=rail-url-secret-1",
-             "ONWARD_TELEGRAM_API_URL": "https://telegram.invalid/tg-url-secret-2"]) { $1 }
-        let log = Pipe()
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = log
         process.standardError = log
         try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        return process
+    }
 
-        // Wait until it answers (it loads the timetable first), up to 60 s on a busy machine.
+    /// Waits until the server answers `/health/ready` (it loads the timetable first), up to 60 s on a busy machine.
+    static func ready(port: Int) async throws -> (status: Int, body: String) {
         var ready: (status: Int, body: String)?
         for _ in 0..<600 where ready == nil {
             ready = await Self.get("http://127.0.0.1:\(port)/health/ready")
             if ready == nil { try await Task.sleep(for: .milliseconds(100)) }
         }
-        let answer = try #require(ready, "the server never answered")
+        return try #require(ready, "the server never answered")
+    }
+
+    /// Sends SIGTERM and waits up to `limit` seconds for the process to end; how long it took (nil: still running).
+    static func stop(_ process: Process, within limit: TimeInterval) async throws -> TimeInterval? {
+        let asked = Date()
+        kill(process.processIdentifier, SIGTERM)
+        while process.isRunning && Date().timeIntervalSince(asked) < limit { try await Task.sleep(for: .milliseconds(50)) }
+        return process.isRunning ? nil : Date().timeIntervalSince(asked)
+    }
+
+    @Test("starts on the bundled network with the simulation, is ready, and stops cleanly on SIGTERM")
+    func startAndStop() async throws {
+        let port = try Self.freePort()
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-serve-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dataDir) }
+        let log = Pipe()
+        // Secrets that change nothing here (no token, no bot), to see the start-up log redact them.
+        let process = try Self.start(port: port, dataDir: dataDir, log: log, environment:
+            ["ONWARD_NATIONAL_RAIL_URL": "https://darwin.invalid/ldb?key=rail-url-secret-1",
+             "ONWARD_TELEGRAM_API_URL": "https://telegram.invalid/tg-url-secret-2"])
+        defer { if process.isRunning { process.terminate() } }
+
+        let answer = try await Self.ready(port: port)
         #expect(answer.status == 200)
         #expect(answer.body.contains(#""timetable":"loaded""#))
         #expect(answer.body.contains(#""simulated":true"#))
@@ -66,10 +117,13 @@ struct ServeCLITests {
         #expect(board?.status == 200)
         #expect(FileManager.default.fileExists(atPath: dataDir.path))
 
-        kill(process.processIdentifier, SIGTERM)
-        let stopped = Date().addingTimeInterval(15)
-        while process.isRunning && Date() < stopped { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!process.isRunning, "still running 15 s after SIGTERM")
+        // Connections a browser leaves open without a request (a preconnect), or half sent, do not hold the stop:
+        // they held it for the 30 s a first request may take.
+        let silent = Self.connect(port: port, sending: "")
+        let halfSent = Self.connect(port: port, sending: "GET /api/v1/stops HTTP/1.1\r\nHost: 127.0.0.1")
+        defer { close(silent); close(halfSent) }
+        let took = try await Self.stop(process, within: 15)
+        #expect(took != nil, "still running 15 s after SIGTERM")
         #expect(process.terminationStatus == 0)
         let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(output.contains("serving MRT Jakarta"))
@@ -77,6 +131,31 @@ struct ServeCLITests {
         #expect(output.contains("configuration port=[string: \(port)] (--port)"), "\(output)")
         #expect(output.contains("national_rail_url=[string: <REDACTED>] (ONWARD_NATIONAL_RAIL_URL)"), "\(output)")
         #expect(!output.contains("rail-url-secret-1") && !output.contains("tg-url-secret-2"), "\(output)")
+    }
+
+    @Test("a request still under way 10 s after SIGTERM (a body that never finishes coming) is cancelled and the server stops")
+    func stopsDespiteARequestThatNeverEnds() async throws {
+        let port = try Self.freePort()
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-serve-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dataDir) }
+        let log = Pipe()
+        let process = try Self.start(port: port, dataDir: dataDir, log: log)
+        defer { if process.isRunning { process.terminate() } }
+        _ = try await Self.ready(port: port)
+        // A sign-in whose body stops after 5 of its 200 bytes: the handler waits for the rest.
+        let stuck = Self.connect(port: port, sending: "POST /api/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                 + "Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{\"x\":")
+        defer { close(stuck) }
+        // SIGTERM only once the server has read what was sent (nothing waits in its socket), so the request is under way.
+        var waiting: Int?
+        for _ in 0..<200 where waiting != 0 {
+            waiting = Self.unreadByServer(port: port, client: stuck)
+            if waiting != 0 { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(waiting == 0, "the server did not read the request")
+        let took = try #require(try await Self.stop(process, within: 40), "still running 40 s after SIGTERM")
+        #expect(took >= 9.5, "stopped after \(took) s: the request under way was not given its 10 s")
+        #expect(process.terminationStatus == 0)
     }
 
     @Test("a bad setting is refused before starting, naming it")
