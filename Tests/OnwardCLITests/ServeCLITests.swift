@@ -56,7 +56,12 @@ struct ServeCLITests {
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(client, $0, &len) } }
         let clientPort = Int(UInt16(bigEndian: addr.sin_port))
-        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return nil }
+        // Read to the end: the kernel gives the table a page at a time, and one read holds only the first few dozen sockets.
+        guard let file = FileHandle(forReadingAtPath: "/proc/net/tcp") else { return nil }
+        defer { try? file.close() }
+        var bytes = Data()
+        while let chunk = try? file.read(upToCount: 65_536), !chunk.isEmpty { bytes.append(chunk) }
+        let table = String(decoding: bytes, as: UTF8.self)
         // Lines: "sl local_address rem_address st tx_queue:rx_queue ...", addresses as HEXIP:HEXPORT.
         for line in table.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
