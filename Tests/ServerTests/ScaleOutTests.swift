@@ -22,11 +22,11 @@ import Timetable
 /// one reaches live connections on the other, and each realtime feed is polled by one of them.
 @Suite("several servers on one PostgreSQL", .enabled(if: TestPostgres.enabled, TestPostgres.skipped), .timeLimit(.minutes(5)))
 struct ScaleOutTests {
-    static func configuration(_ databaseURL: String) -> ServeConfiguration {
+    static func configuration(_ databaseURL: String, dataDir: TemporaryFolder) -> ServeConfiguration {
         var config = ServeConfiguration()
         config.port = 0
         // A data folder of each server's own, as on separate machines.
-        config.dataDir = NSTemporaryDirectory() + "onward-scale-out-" + UUID().uuidString
+        config.dataDir = dataDir.path
         config.databaseURL = databaseURL
         return config
     }
@@ -210,9 +210,11 @@ struct ScaleOutTests {
 
     /// Two servers on the bundled network and one new database, each listening on a port of its own.
     static func twoServers(_ body: @escaping @Sendable (any TestClientProtocol & Sendable, any TestClientProtocol & Sendable) async throws -> Void) async throws {
+        let folderA = try TemporaryFolder(), folderB = try TemporaryFolder()
+        defer { folderA.remove(); folderB.remove() }
         try await TestPostgres.withDatabaseURL { url in
-            let a = try await ServerApplication.build(Self.configuration(url), logger: Self.quietLogger())
-            let b = try await ServerApplication.build(Self.configuration(url), logger: Self.quietLogger())
+            let a = try await ServerApplication.build(Self.configuration(url, dataDir: folderA), logger: Self.quietLogger())
+            let b = try await ServerApplication.build(Self.configuration(url, dataDir: folderB), logger: Self.quietLogger())
             try await a.application.test(.live) { first in
                 try await b.application.test(.live) { second in try await body(first, second) }
             }
@@ -224,8 +226,10 @@ struct ScaleOutTests {
     @Test("one server polls a realtime feed, the other applies what it stored; when the poller stops, the other takes over")
     func onePollerAtATime() async throws {
         typealias H = HalifaxServer
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
         try await TestPostgres.withDatabaseURL { url in
-            var config = try H.configuration(dataDir: NSTemporaryDirectory())
+            var config = try H.configuration(dataDir: folder.path)
             config.databaseURL = url
             config.pollInterval = 1
             // Each fetch a newer feed, as a real source's (a poller keeps an unchanged one without storing it again).
