@@ -134,7 +134,7 @@ struct RaptorSearch {
         labels.clearBest()
         // `firstCall` and `lastCall` are left as they started by each round's scan; `isMarked` by each round, but is cheap to make sure of.
         isMarked.update(repeating: false)
-        var marked: [UInt32] = []
+        var marked = StopList(labels.markedRoom), improved = StopList(labels.improvedRoom)
         for o in origins {
             improveBoard(round: 0, stop: o, time: t, from: Self.none, seconds: 0, bound: Self.unreached, toDestination, marked: &marked)
             Self.forEachMove(planner.index, request, from: o) { to, s in
@@ -146,8 +146,8 @@ struct RaptorSearch {
         for k in 1...rounds {
             if marked.isEmpty { break }
             for s in marked { isMarked[Int(s)] = false }
-            let improved = scanRoutes(round: k, marked: marked, bound: bestAtDestination, toDestination)
-            marked = []
+            scanRoutes(round: k, marked: marked, bound: bestAtDestination, toDestination, improved: &improved)
+            marked.removeAll()
             // The destination, reached by a ride, or by a move after the last ride.
             var best: Reached?
             for s in improved where egressTo[Int(s)] != Self.none {
@@ -180,7 +180,7 @@ struct RaptorSearch {
     }
 
     private func improveBoard(round k: Int, stop: UInt32, time: Int64, from: UInt32, seconds: Int, bound: Int64, _ toDestination: TimeToDestination.Values?,
-                              marked: inout [UInt32]) {
+                              marked: inout StopList) {
         let cell = k * stopCount + Int(stop), labels = self.labels, isMarked = labels.isMarked
         guard time < labels.board[cell], time < labels.bestBoard[Int(stop)], Self.mayBeat(bound, from: stop, at: time, toDestination) else { return }
         labels.noteCell(cell)
@@ -196,8 +196,9 @@ struct RaptorSearch {
     }
 
     /// Scans every route calling at a marked stop from the first marked call on,
-    /// riding the earliest run one can board; returns the stops whose arrival improved.
-    private mutating func scanRoutes(round k: Int, marked: [UInt32], bound roundBound: Int64, _ toDestination: TimeToDestination.Values?) -> [UInt32] {
+    /// riding the earliest run one can board; `improved` becomes the stops whose arrival improved.
+    private mutating func scanRoutes(round k: Int, marked: StopList, bound roundBound: Int64, _ toDestination: TimeToDestination.Values?,
+                                     improved: inout StopList) {
         // Locals, once: calling the planner's methods through `self` while `self` changes made
         // Swift copy the planner (a large struct) for every call.
         let planner = self.planner, overlay = self.overlay, wheelchair = request.wheelchair, days = self.days, t0 = self.t0
@@ -207,20 +208,19 @@ struct RaptorSearch {
         let reachesDestination = self.reachesDestination, tightens = boundsWithinRound
         // The routes to scan, with their days; a route that runs on none of them is not looked at. The routes to the
         // destination come first: an arrival there in this round bounds the rest of the round (`bound`, below).
-        var routes: [(route: Int, days: UInt16)] = [], others: [(route: Int, days: UInt16)] = []
+        var routes = RouteList(labels)
         for s in marked {
             for i in index.routeCalls(at: s) {
                 let r = index.stopRouteCalls[i].route, position = Int32(index.stopRouteCalls[i].position)
                 if firstCall[Int(r)] == Int32.max {
                     let mask = Self.days(of: Int(r), &routeDays, planner, days, from: t0, overlay: overlay)
                     guard mask != 0 else { continue }
-                    if !tightens || reachesDestination[Int(r)] { routes.append((Int(r), mask)) } else { others.append((Int(r), mask)) }
+                    routes.append(Int(r), days: mask, first: !tightens || reachesDestination[Int(r)])
                 }
                 firstCall[Int(r)] = min(firstCall[Int(r)], position)
                 lastCall[Int(r)] = max(lastCall[Int(r)], position)
             }
         }
-        routes += others
         // The best arrival at the destination so far, this round's included (one departure's search only): a label of
         // this round that cannot beat it gives neither a better journey with this many rides nor, ridden on from, one with more.
         var bound = roundBound
@@ -228,10 +228,11 @@ struct RaptorSearch {
         // once it reaches a call after the bound, the rest of the route can improve nothing. (One departure's search only,
         // where every board label of the last round is at a marked stop; live times may go back.)
         let stopsAtBound = tightens && overlay.liveSlot.isEmpty
-        var improved: [UInt32] = []
+        improved.removeAll()
         var ridden: [(run: JourneyPlanner.Run, next: JourneyPlanner.Run, boardCall: Int)] = []
         let previous = (k - 1) * stopCount, current = k * stopCount
-        for (r, mask) in routes {
+        for n in 0..<routes.count {
+            let (r, mask) = routes[n]
             let start = Int(firstCall[r]), last = Int(lastCall[r])
             firstCall[r] = Int32.max
             lastCall[r] = -1
@@ -278,14 +279,13 @@ struct RaptorSearch {
         }
         if !addedCalls.isEmpty { scanAdded(round: k, marked: marked, bound: bound, toDestination, improved: &improved) }
         for s in improved { isMarked[Int(s)] = false }
-        return improved
     }
 
     /// Improves the arrival at `stop` in the round whose labels start at `current`. `isMarked` doubles as "improved
     /// this round" until the round's moves are done.
     @inline(__always) @discardableResult
     private func improveArrival(_ stop: UInt32, at current: Int, time a: Int64, run: JourneyPlanner.Run, boardCall: Int, call: Int,
-                                chain: Int32, bound: Int64, _ toDestination: TimeToDestination.Values?, improved: inout [UInt32]) -> Bool {
+                                chain: Int32, bound: Int64, _ toDestination: TimeToDestination.Values?, improved: inout StopList) -> Bool {
         let cell = current + Int(stop), labels = self.labels
         guard a < labels.arrival[cell], a < labels.bestArrival[Int(stop)], Self.mayBeat(bound, from: stop, at: a, toDestination) else { return false }
         if !labels.isMarked[Int(stop)] {
@@ -312,16 +312,18 @@ struct RaptorSearch {
     /// `planner` is the scan's own: taken from `self` here, which this changes, it was copied (a retain of each of its
     /// arrays) on every call, a sixth of a Halifax query.
     private mutating func rideOn(from riding: JourneyPlanner.Run, into first: JourneyPlanner.Run, boardCall: Int, round k: Int, bound: inout Int64,
-                                 _ toDestination: TimeToDestination.Values?, _ planner: JourneyPlanner, improved: inout [UInt32]) {
+                                 _ toDestination: TimeToDestination.Values?, _ planner: JourneyPlanner, improved: inout StopList) {
         let overlay = self.overlay, wheelchair = request.wheelchair
         let tt = planner.timetable
         let byTimetable = overlay.liveSlot.isEmpty
         var next = first
-        var chain = [riding]
+        // The runs ridden so far, `riding` the first: the list itself is made only for a label kept (an array made for
+        // every ride-on was most of the search's `malloc` on Halifax).
+        var depth = 1
         while true {
             // Nothing reached on a vehicle leaving after the best arrival at the destination can beat it.
-            guard chain.count <= 4, planner.currentDeparture(of: next, call: 0, overlay: overlay) < bound else { return }
-            chain.append(next)
+            guard depth <= 4, planner.currentDeparture(of: next, call: 0, overlay: overlay) < bound else { return }
+            depth += 1
             // Kept only when it improves a label (most continuations scanned improve none).
             let place = Int32(chains.count)
             var kept = false
@@ -335,7 +337,7 @@ struct RaptorSearch {
                 if improveArrival(stop, at: k * stopCount, time: a, run: next, boardCall: boardCall, call: call, chain: place, bound: bound, toDestination,
                                   improved: &improved) {
                     if !kept {
-                        chains.append(chain)
+                        chains.append(Self.seatedChain(riding, first, count: depth, planner, overlay: overlay, wheelchair: wheelchair))
                         kept = true
                     }
                     bound = lowered(bound, arriving: a, at: stop)
@@ -346,8 +348,17 @@ struct RaptorSearch {
         }
     }
 
+    /// `riding`, then `first` and the runs the vehicle goes on as after it: `count` runs in all.
+    private static func seatedChain(_ riding: JourneyPlanner.Run, _ first: JourneyPlanner.Run, count: Int, _ planner: JourneyPlanner,
+                                    overlay: RealtimeOverlay, wheelchair: Bool) -> [JourneyPlanner.Run] {
+        var runs = [riding, first]
+        runs.reserveCapacity(count)
+        while runs.count < count, let after = planner.seatedRun(after: runs[runs.count - 1], overlay: overlay, wheelchair: wheelchair) { runs.append(after) }
+        return runs
+    }
+
     /// Trips realtime data added: each is a route of one run, scanned from its first call at a marked stop.
-    private func scanAdded(round k: Int, marked: [UInt32], bound: Int64, _ toDestination: TimeToDestination.Values?, improved: inout [UInt32]) {
+    private func scanAdded(round k: Int, marked: StopList, bound: Int64, _ toDestination: TimeToDestination.Values?, improved: inout StopList) {
         var first: [Int: Int] = [:]
         for s in marked {
             for (t, call) in addedCalls[s] ?? [] { first[t] = min(first[t] ?? Int.max, call) }

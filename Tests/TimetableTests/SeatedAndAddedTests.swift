@@ -13,6 +13,7 @@ import Timetable
 // Block V2: G S1 10:00 ─▶ S3 10:20, H (Sundays only) S3 10:21 ─▶ S4, J S3 10:22 ─▶ S6 10:40.
 // Blocks V3 and V4 at a terminus, S8: K S7 11:00 ─▶ S8 11:10 waits, then M S8 11:50 ─▶ S9 12:00; L S7 11:05 ─▶ S8 11:20
 // goes on at once as N S8 11:20:30 ─▶ S9 11:30.
+// Block V5, three trips on: P S10 13:00 ─▶ S11 13:10, Q S11 13:10:30 ─▶ S12 13:20, T S12 13:20:30 ─▶ S13 13:30.
 
 private let date = "2025-06-02"  // a Monday
 private func at(_ hhmm: String) -> Instant { Clock.utc(date, hhmm) }
@@ -30,6 +31,10 @@ private func files(transfers: String = "") -> [String: String] {
             S7,Seven,40.20,-74.0
             S8,Eight,40.22,-74.0
             S9,Nine,40.24,-74.0
+            S10,Ten,40.40,-74.0
+            S11,Eleven,40.42,-74.0
+            S12,Twelve,40.44,-74.0
+            S13,Thirteen,40.46,-74.0
             """,
         "routes.txt": """
             route_id,route_short_name,route_long_name,route_type
@@ -53,6 +58,9 @@ private func files(transfers: String = "") -> [String: String] {
             R4,DAILY,L,V4
             R5,DAILY,M,V3
             R5,DAILY,N,V4
+            R1,DAILY,P,V5
+            R2,DAILY,Q,V5
+            R3,DAILY,T,V5
             """,
         "stop_times.txt": """
             trip_id,arrival_time,departure_time,stop_id,stop_sequence
@@ -81,6 +89,12 @@ private func files(transfers: String = "") -> [String: String] {
             M,12:00:00,12:00:00,S9,2
             N,11:20:30,11:20:30,S8,1
             N,11:30:00,11:30:00,S9,2
+            P,13:00:00,13:00:00,S10,1
+            P,13:10:00,13:10:00,S11,2
+            Q,13:10:30,13:10:30,S11,1
+            Q,13:20:00,13:20:00,S12,2
+            T,13:20:30,13:20:30,S12,1
+            T,13:30:00,13:30:00,S13,2
             """,
         "calendar.txt": """
             service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
@@ -132,6 +146,14 @@ struct SeatedAndAddedTests {
         let journey = p.journey(found, live: false)
         #expect(journey.transfers == 0 && journey.rides.map(\.staysSeated) == [nil, true])
         #expect(journey.changes.map(\.staysSeated) == [true])
+    }
+
+    @Test("block_id over three trips: on from P through Q into T, each ride after the first seated, no change counted")
+    func blockOfThree() throws {
+        let p = try planner()
+        let j = try p.earliest("S10", "S13", at: at("12:55"))
+        #expect(p.describe(j) == ["P S10 13:00:00 → S11 13:10:00", "Q S11 13:10:30 → S12 13:20:00 seated", "T S12 13:20:30 → S13 13:30:00 seated"])
+        #expect(j?.transfers == 0)
     }
 
     @Test("transfer_type 5 between A and B: off at S3, and the 08:40 after a change")
