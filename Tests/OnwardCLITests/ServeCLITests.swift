@@ -8,17 +8,29 @@ import Testing
 /// and shuts down cleanly on SIGTERM.
 @Suite("onward serve")
 struct ServeCLITests {
-    /// A socket bound to a port the system chose on 127.0.0.1, and that port. The caller closes it.
-    static func boundSocket() -> (fd: Int32, port: Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// 127.0.0.1 at `port` (0: one the system chooses).
+    static func loopback(port: Int) -> sockaddr_in {
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        return addr
+    }
+
+    /// The local port of socket `fd`.
+    static func localPort(_ fd: Int32) -> Int {
+        var addr = sockaddr_in()
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
         _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-        return (fd, Int(UInt16(bigEndian: addr.sin_port)))
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+
+    /// A socket bound to a port the system chose on 127.0.0.1, and that port. The caller closes it.
+    static func boundSocket() -> (fd: Int32, port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = loopback(port: 0)
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        return (fd, localPort(fd))
     }
 
     /// A free port: bind to port 0, read what the system chose, let it go.
@@ -37,10 +49,7 @@ struct ServeCLITests {
     /// Opens a TCP connection to the server and sends `bytes` (maybe none): a client that leaves it there.
     static func connect(port: Int, sending bytes: String) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        var addr = loopback(port: port)
         let connected = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -52,10 +61,7 @@ struct ServeCLITests {
 
     /// Bytes the server has not yet read from the connection `client` made to `port` (Linux's /proc/net/tcp), or nil.
     static func unreadByServer(port: Int, client: Int32) -> Int? {
-        var addr = sockaddr_in()
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(client, $0, &len) } }
-        let clientPort = Int(UInt16(bigEndian: addr.sin_port))
+        let clientPort = localPort(client)
         // Read to the end: the kernel gives the table a page at a time, and one read holds only the first few dozen sockets.
         guard let file = FileHandle(forReadingAtPath: "/proc/net/tcp") else { return nil }
         defer { try? file.close() }
@@ -72,8 +78,14 @@ struct ServeCLITests {
         return nil
     }
 
-    /// `onward serve --simulate` on a free port with its own data folder; its output goes to `log`.
-    static func start(port: Int, dataDir: URL, log: Pipe, environment: [String: String] = [:]) throws -> Process {
+    /// Runs `body` with `onward serve --simulate` started on a free port with a data folder of its own (its output goes
+    /// to the pipe); afterwards the process is stopped if still running and the folder removed.
+    static func serving(environment: [String: String] = [:],
+                        _ body: (_ process: Process, _ log: Pipe, _ port: Int, _ dataDir: URL) async throws -> Void) async throws {
+        let port = try freePort()
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-serve-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dataDir) }
+        let log = Pipe()
         let process = Process()
         process.executableURL = OnwardExecutable.url
         process.arguments = ["serve", "--simulate", "--port", String(port), "--data-dir", dataDir.path]
@@ -81,7 +93,8 @@ struct ServeCLITests {
         process.standardOutput = log
         process.standardError = log
         try process.run()
-        return process
+        defer { if process.isRunning { process.terminate() } }
+        try await body(process, log, port, dataDir)
     }
 
     /// Waits until the server answers `/health/ready` (it loads the timetable first), up to 60 s on a busy machine.
@@ -104,63 +117,53 @@ struct ServeCLITests {
 
     @Test("starts on the bundled network with the simulation, is ready, and stops cleanly on SIGTERM")
     func startAndStop() async throws {
-        let port = try Self.freePort()
-        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-serve-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dataDir) }
-        let log = Pipe()
         // Secrets that change nothing here (no token, no bot), to see the start-up log redact them.
-        let process = try Self.start(port: port, dataDir: dataDir, log: log, environment:
-            ["ONWARD_NATIONAL_RAIL_URL": "https://darwin.invalid/ldb?key=rail-url-secret-1",
-             "ONWARD_TELEGRAM_API_URL": "https://telegram.invalid/tg-url-secret-2"])
-        defer { if process.isRunning { process.terminate() } }
+        try await Self.serving(environment: ["ONWARD_NATIONAL_RAIL_URL": "https://darwin.invalid/ldb?key=rail-url-secret-1",
+                                             "ONWARD_TELEGRAM_API_URL": "https://telegram.invalid/tg-url-secret-2"]) { process, log, port, dataDir in
+            let answer = try await Self.ready(port: port)
+            #expect(answer.status == 200)
+            #expect(answer.body.contains(#""timetable":"loaded""#))
+            #expect(answer.body.contains(#""simulated":true"#))
+            let board = await Self.get("http://127.0.0.1:\(port)/api/v1/stops/SLBB/departures?limit=3")
+            #expect(board?.status == 200)
+            #expect(FileManager.default.fileExists(atPath: dataDir.path))
 
-        let answer = try await Self.ready(port: port)
-        #expect(answer.status == 200)
-        #expect(answer.body.contains(#""timetable":"loaded""#))
-        #expect(answer.body.contains(#""simulated":true"#))
-        let board = await Self.get("http://127.0.0.1:\(port)/api/v1/stops/SLBB/departures?limit=3")
-        #expect(board?.status == 200)
-        #expect(FileManager.default.fileExists(atPath: dataDir.path))
-
-        // Connections a browser leaves open without a request (a preconnect), or half sent, do not hold the stop:
-        // they held it for the 30 s a first request may take.
-        let silent = Self.connect(port: port, sending: "")
-        let halfSent = Self.connect(port: port, sending: "GET /api/v1/stops HTTP/1.1\r\nHost: 127.0.0.1")
-        defer { close(silent); close(halfSent) }
-        let took = try await Self.stop(process, within: 15)
-        #expect(took != nil, "still running 15 s after SIGTERM")
-        #expect(process.terminationStatus == 0)
-        let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(output.contains("serving MRT Jakarta"))
-        // The configuration is logged once, with where each setting came from, and no secret in it.
-        #expect(output.contains("configuration port=[string: \(port)] (--port)"), "\(output)")
-        #expect(output.contains("national_rail_url=[string: <REDACTED>] (ONWARD_NATIONAL_RAIL_URL)"), "\(output)")
-        #expect(!output.contains("rail-url-secret-1") && !output.contains("tg-url-secret-2"), "\(output)")
+            // Connections a browser leaves open without a request (a preconnect), or half sent, do not hold the stop:
+            // they held it for the 30 s a first request may take.
+            let silent = Self.connect(port: port, sending: "")
+            let halfSent = Self.connect(port: port, sending: "GET /api/v1/stops HTTP/1.1\r\nHost: 127.0.0.1")
+            defer { close(silent); close(halfSent) }
+            let took = try await Self.stop(process, within: 15)
+            #expect(took != nil, "still running 15 s after SIGTERM")
+            #expect(process.terminationStatus == 0)
+            let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(output.contains("serving MRT Jakarta"))
+            // The configuration is logged once, with where each setting came from, and no secret in it.
+            #expect(output.contains("configuration port=[string: \(port)] (--port)"), "\(output)")
+            #expect(output.contains("national_rail_url=[string: <REDACTED>] (ONWARD_NATIONAL_RAIL_URL)"), "\(output)")
+            #expect(!output.contains("rail-url-secret-1") && !output.contains("tg-url-secret-2"), "\(output)")
+        }
     }
 
     @Test("a request still under way 10 s after SIGTERM (a body that never finishes coming) is cancelled and the server stops")
     func stopsDespiteARequestThatNeverEnds() async throws {
-        let port = try Self.freePort()
-        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("onward-serve-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dataDir) }
-        let log = Pipe()
-        let process = try Self.start(port: port, dataDir: dataDir, log: log)
-        defer { if process.isRunning { process.terminate() } }
-        _ = try await Self.ready(port: port)
-        // A sign-in whose body stops after 5 of its 200 bytes: the handler waits for the rest.
-        let stuck = Self.connect(port: port, sending: "POST /api/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                                 + "Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{\"x\":")
-        defer { close(stuck) }
-        // SIGTERM only once the server has read what was sent (nothing waits in its socket), so the request is under way.
-        var waiting: Int?
-        for _ in 0..<200 where waiting != 0 {
-            waiting = Self.unreadByServer(port: port, client: stuck)
-            if waiting != 0 { try await Task.sleep(for: .milliseconds(25)) }
+        try await Self.serving { process, _, port, _ in
+            _ = try await Self.ready(port: port)
+            // A sign-in whose body stops after 5 of its 200 bytes: the handler waits for the rest.
+            let stuck = Self.connect(port: port, sending: "POST /api/v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                     + "Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{\"x\":")
+            defer { close(stuck) }
+            // SIGTERM only once the server has read what was sent (nothing waits in its socket), so the request is under way.
+            var waiting: Int?
+            for _ in 0..<200 where waiting != 0 {
+                waiting = Self.unreadByServer(port: port, client: stuck)
+                if waiting != 0 { try await Task.sleep(for: .milliseconds(25)) }
+            }
+            #expect(waiting == 0, "the server did not read the request")
+            let took = try #require(try await Self.stop(process, within: 40), "still running 40 s after SIGTERM")
+            #expect(took >= 9.5, "stopped after \(took) s: the request under way was not given its 10 s")
+            #expect(process.terminationStatus == 0)
         }
-        #expect(waiting == 0, "the server did not read the request")
-        let took = try #require(try await Self.stop(process, within: 40), "still running 40 s after SIGTERM")
-        #expect(took >= 9.5, "stopped after \(took) s: the request under way was not given its 10 s")
-        #expect(process.terminationStatus == 0)
     }
 
     @Test("a bad setting is refused before starting, naming it")
