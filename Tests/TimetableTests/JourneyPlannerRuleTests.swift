@@ -3,7 +3,7 @@ import GTFS
 import OnwardCore
 import OnwardTesting
 import Testing
-import Timetable
+@testable import Timetable
 
 // Each planning rule of the journeys issue on a small feed written inline, in
 // UTC so every expected instant is plain arithmetic (`Clock.utc`).
@@ -83,11 +83,12 @@ private func planner(transfers: String? = nil) throws -> JourneyPlanner {
 }
 
 private extension JourneyPlanner {
+    /// `cores`: the lanes a range query may use (all the machine's by default).
     func plan(_ from: String, _ to: String, at time: Instant, configure: (inout Request) -> Void = { _ in },
-              overlay: RealtimeOverlay = .empty) throws -> [Itinerary] {
+              overlay: RealtimeOverlay = .empty, cores: Int = JourneyPlanner.cores) throws -> [Itinerary] {
         var r = Request(from: try #require(timetable.stop(id: from)), to: try #require(timetable.stop(id: to)), time: time)
         configure(&r)
-        return plan(r, overlay: overlay)
+        return plan(r, overlay: overlay, cores: cores)
     }
 
     /// "A1 S1 08:00 → X1 08:10" per ride, "walk X1 → X2 0 s" per move: the journey as a reader checks it.
@@ -293,13 +294,17 @@ struct JourneyPlannerRuleTests {
         var f = files()
         f["trips.txt"]! += "\nRC,DAILY,D1"
         f["stop_times.txt"]! += "\nD1,07:58:00,07:58:00,S1,1\nD1,08:50:00,08:50:00,T,2"
+        // On one lane too, where the 08:00's journey (one change, 08:30) bounds the 07:58's search: only for a journey
+        // with one change or more, so D1 is found (with two lanes, 07:58 and 08:00 are searched apart).
         let p = JourneyPlanner(try InlineFeed.load(timeZone: "UTC", f).timetable)
-        let journeys = try p.plan("S1", "T", at: at("07:55")) { $0.window = 15 * 60; $0.limit = 10 }
-        #expect(journeys.map(p.describe) == [
-            ["D1 S1 07:58 → T 08:50"],
-            ["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s", "B1 X2 08:12 → T 08:30"],
-            ["C1 S1 08:05 → T 09:00"],
-        ])
+        for cores in [1, 2] {
+            let journeys = try p.plan("S1", "T", at: at("07:55"), configure: { $0.window = 15 * 60; $0.limit = 10 }, cores: cores)
+            #expect(journeys.map(p.describe) == [
+                ["D1 S1 07:58 → T 08:50"],
+                ["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s", "B1 X2 08:12 → T 08:30"],
+                ["C1 S1 08:05 → T 09:00"],
+            ], "\(cores) lane(s)")
+        }
     }
 
     @Test("arrive by: the latest departure that arrives in time")
