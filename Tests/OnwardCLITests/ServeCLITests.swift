@@ -135,8 +135,9 @@ struct ServeCLITests {
             defer { close(silent); close(halfSent) }
             let took = try await Self.stop(process, within: 15)
             #expect(took != nil, "still running 15 s after SIGTERM")
-            #expect(process.terminationStatus == 0)
             let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            // With its log: one CI run under the whole suite's load saw exit status 1 here, and nothing said why.
+            #expect(process.terminationStatus == 0, "exit status \(process.terminationStatus) \(took.map { String(format: "%.1f", $0) } ?? "-") s after SIGTERM; log:\n\(output)")
             #expect(output.contains("serving MRT Jakarta"))
             // The configuration is logged once, with where each setting came from, and no secret in it.
             #expect(output.contains("configuration port=[string: \(port)] (--port)"), "\(output)")
