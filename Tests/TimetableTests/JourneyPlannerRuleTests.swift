@@ -294,8 +294,8 @@ struct JourneyPlannerRuleTests {
         var f = files()
         f["trips.txt"]! += "\nRC,DAILY,D1"
         f["stop_times.txt"]! += "\nD1,07:58:00,07:58:00,S1,1\nD1,08:50:00,08:50:00,T,2"
-        // On one lane too, where the 08:00's journey (one change, 08:30) bounds the 07:58's search: only for a journey
-        // with one change or more, so D1 is found (with two lanes, 07:58 and 08:00 are searched apart).
+        // On one lane too, where 07:58 is searched after 08:05 and 08:00 with their labels (with two lanes the two
+        // halves are searched apart): nothing the later departures found may hide D1.
         let p = JourneyPlanner(try InlineFeed.load(timeZone: "UTC", f).timetable)
         for cores in [1, 2] {
             let journeys = try p.plan("S1", "T", at: at("07:55"), configure: { $0.window = 15 * 60; $0.limit = 10 }, cores: cores)
