@@ -36,6 +36,14 @@ def _require_browser_tools():
         _missing("Chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
 
 
+def wait(driver, seconds=10):
+    """A WebDriverWait that also retries when the page redrew the element it was reading: live
+    updates replace a board's rows at any moment, and a row found before a redraw is stale after it."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(driver, seconds, ignored_exceptions=(StaleElementReferenceException,))
+
+
 def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -18,11 +18,10 @@ import time
 
 import pytest
 
-from conftest import AT_LEBAK_BULUS, OnwardServer, _free_port, _require_browser_tools
+from conftest import wait, AT_LEBAK_BULUS, OnwardServer, _free_port, _require_browser_tools
 
 try:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
     pass
 
@@ -125,8 +124,8 @@ def test_a_simulated_commute_alerts_in_order_in_the_page_as_notifications_and_by
     try:
         # Shady Grove to Pentagon, Tuesday 12 May 2026 08:00: Red Line, change at Gallery Place, Yellow Line.
         browser.get(base + "/journeys?from=STN_A15&to=STN_C07&date=2026-05-12&time=08:00")
-        wait = WebDriverWait(browser, 20)
-        start = wait.until(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "[data-commute-start][data-simulate]") if b.is_displayed()), None))
+        until = wait(browser, 20).until
+        start = until(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "[data-commute-start][data-simulate]") if b.is_displayed()), None))
         browser.find_element(By.ID, "commute-near").click()
         # Each change says how long it gives, between the walk and the next ride (the first option: 08:34 → 08:35).
         margin = browser.find_element(By.CSS_SELECTOR, ".journey .leg-margin")
@@ -136,7 +135,7 @@ def test_a_simulated_commute_alerts_in_order_in_the_page_as_notifications_and_by
         browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", margin)
         shot("commute-journey-options")
         start.click()
-        wait.until(lambda d: d.current_url.endswith("/commute"))
+        until(lambda d: d.current_url.endswith("/commute"))
         # The ID left the address bar: it is kept on the device only.
         assert "#" not in browser.current_url
         kinds = ["nearStation", "vehicleArriving", "arrivingAtTransfer", "arrivingAtDestination"]
@@ -144,7 +143,7 @@ def test_a_simulated_commute_alerts_in_order_in_the_page_as_notifications_and_by
         read = ("return Array.from(document.querySelectorAll('[data-commute-alerts] li[data-kind]')).map(function (li) {"
                 " return [li.dataset.kind, li.querySelector('.commute-alert-text').textContent, li.dataset.basis,"
                 " li.querySelector('.commute-alert-basis').textContent]; });")
-        WebDriverWait(browser, 60).until(lambda d: [row[0] for row in d.execute_script(read)] == kinds)
+        wait(browser, 60).until(lambda d: [row[0] for row in d.execute_script(read)] == kinds)
         rows = browser.execute_script(read)
         texts = [row[1] for row in rows]
         assert "Gallery" in texts[2] and "Pentagon" in texts[3], texts
@@ -162,7 +161,7 @@ def test_a_simulated_commute_alerts_in_order_in_the_page_as_notifications_and_by
         """)
         assert sorted(shown) == sorted(kinds), shown
         # Background: every alert also came by Web Push, decrypted here, in order.
-        WebDriverWait(browser, 30).until(lambda d: len(endpoint.received) >= 4)
+        wait(browser, 30).until(lambda d: len(endpoint.received) >= 4)
         assert endpoint.problems == []
         pushed = [json.loads(m) for m in endpoint.received]
         assert [p["alert"]["kind"] for p in pushed] == kinds
@@ -232,7 +231,7 @@ def test_a_real_commute_follows_the_browsers_faked_position_once_per_station_and
         """A new faked position, and wait until the page's watch has been handed it (and sends it on)."""
         seen = browser.execute_script("return window.fixesSeen;")
         be_at(lat, lon)
-        WebDriverWait(browser, 10).until(lambda d: d.execute_script("return window.fixesSeen;") > seen)
+        wait(browser, 10).until(lambda d: d.execute_script("return window.fixesSeen;") > seen)
 
     read = "return Array.from(document.querySelectorAll('[data-commute-alerts] li[data-kind]')).map(function (li) { return li.textContent; });"
     lebak_bulus, bundaran_hi, blok_m = station("lebak"), station("bundaran"), station("blok%20m%20bca")
@@ -242,12 +241,12 @@ def test_a_real_commute_follows_the_browsers_faked_position_once_per_station_and
     be_at(*lebak_bulus)
     try:
         browser.get(server + "/journeys?from=SLBB&to=SBHI&date=%s&time=%s" % (leave.strftime("%Y-%m-%d"), leave.strftime("%H:%M")))
-        wait = WebDriverWait(browser, 20)
-        start = wait.until(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "[data-commute-start]:not([data-simulate])") if b.is_displayed()), None))
+        until = wait(browser, 20).until
+        start = until(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "[data-commute-start]:not([data-simulate])") if b.is_displayed()), None))
         browser.find_element(By.ID, "commute-near").click()
         start.click()
-        wait.until(lambda d: d.current_url.endswith("/commute"))
-        wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-commute-locate]").is_displayed())
+        until(lambda d: d.current_url.endswith("/commute"))
+        until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-commute-locate]").is_displayed())
         # Count the fixes the page's watch is handed, so each move below is seen before the next.
         browser.execute_script("""
           var geolocation = navigator.geolocation, watch = geolocation.watchPosition.bind(geolocation);
@@ -257,12 +256,12 @@ def test_a_real_commute_follows_the_browsers_faked_position_once_per_station_and
           };
         """)
         browser.find_element(By.CSS_SELECTOR, "[data-commute-locate]").click()
-        wait.until(lambda d: len(d.execute_script(read)) == 1)
+        until(lambda d: len(d.execute_script(read)) == 1)
         assert "Lebak Bulus" in browser.execute_script(read)[0]
         # Fifteen kilometres in an instant: one fix is a jump, the next one there confirms it.
         move_to(*bundaran_hi)
         move_to(bundaran_hi[0] + 0.0001, bundaran_hi[1])
-        wait.until(lambda d: len(d.execute_script(read)) == 2)
+        until(lambda d: len(d.execute_script(read)) == 2)
         assert "Bundaran HI" in browser.execute_script(read)[1]
         # Back to Lebak Bulus (said already: not again), then on to Blok M; its alert, once there,
         # shows every earlier fix was read.
@@ -270,7 +269,7 @@ def test_a_real_commute_follows_the_browsers_faked_position_once_per_station_and
         move_to(lebak_bulus[0] + 0.0001, lebak_bulus[1])
         move_to(*blok_m)
         move_to(blok_m[0] + 0.0001, blok_m[1])
-        wait.until(lambda d: len(d.execute_script(read)) >= 3)
+        until(lambda d: len(d.execute_script(read)) >= 3)
         texts = browser.execute_script(read)
         assert len(texts) == 3 and "Blok M" in texts[2], texts
         assert "Simulated trip" not in browser.find_element(By.CSS_SELECTOR, "[data-commute-state]").text

@@ -1,9 +1,9 @@
 """The journey planner in a real headless Chromium, at phone size."""
+import conftest
 try:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support import expected_conditions as EC
-    from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
     # Without Selenium the fixtures skip every test with the reason (see test_web.py).
     pass
@@ -11,8 +11,8 @@ except ImportError:
 from conftest import PHONE
 
 
-def wait(browser, seconds=10):
-    return WebDriverWait(browser, seconds)
+def wait(driver, seconds=10):
+    return conftest.wait(driver, seconds)
 
 
 def pick(browser, field, text):

@@ -6,12 +6,13 @@ import shutil
 
 import pytest
 
+import conftest
+
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC
-    from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
     # Without Selenium the fixtures skip every test with the reason (see test_web.py).
     pass
@@ -20,7 +21,7 @@ PASSWORD = "correct horse battery staple"
 
 
 def wait(driver, seconds=15):
-    return WebDriverWait(driver, seconds)
+    return conftest.wait(driver, seconds)
 
 
 @pytest.fixture

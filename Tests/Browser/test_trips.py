@@ -10,12 +10,13 @@ import urllib.request
 
 import pytest
 
+import conftest
+
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC
-    from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
     pass
 
@@ -28,7 +29,7 @@ AT_LEBAK_BULUS = {"latitude": -6.2892744, "longitude": 106.7749355, "accuracy": 
 
 
 def wait(driver, seconds=20):
-    return WebDriverWait(driver, seconds)
+    return conftest.wait(driver, seconds)
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, OnwardServer, _free_port
+from conftest import wait, ROOT, OnwardServer, _free_port
 
 TOKEN = "TOKEN-SECRET-123"
 KEY = "KEY-SECRET-456"
@@ -37,10 +37,9 @@ def upstream_server():
 
 def test_national_rail_board_with_calling_points_and_station_messages(upstream_server, browser, shot):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     browser.set_window_size(1280, 900)
     browser.get(upstream_server + "/stops/national-rail:ECR")
-    rows = WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board-rows tr"))
+    rows = wait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board-rows tr"))
     assert len(rows) == 7
     main = browser.find_element(By.ID, "main").text
     assert "East Croydon" in browser.find_element(By.TAG_NAME, "h1").text
@@ -49,12 +48,13 @@ def test_national_rail_board_with_calling_points_and_station_messages(upstream_s
     assert "live from national rail" in main.lower()
     shot("board-national-rail")
     # The page connects for live updates, whose first message redraws the rows: take them after it.
-    WebDriverWait(browser, 15).until(
+    wait(browser, 15).until(
         lambda d: d.find_element(By.CSS_SELECTOR, "[data-connection]").get_attribute("data-state") == "live")
-    rows = browser.find_elements(By.CSS_SELECTOR, "#board-rows tr")
-    # A row opens its service, with the train that divides.
-    rows[0].find_element(By.CSS_SELECTOR, "a.row-link").click()
-    WebDriverWait(browser, 10).until(lambda d: "/services/" in d.current_url)
+    # A row opens its service, with the train that divides. A later update may redraw the rows
+    # between finding the link and clicking it: the wait then finds it again.
+    wait(browser, 10).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, "#board-rows tr a.row-link").click() or True)
+    wait(browser, 10).until(lambda d: "/services/" in d.current_url)
     main = browser.find_element(By.ID, "main").text
     assert "Caterham" in main
     assert "The portion to Tattenham Corner, which divides at Purley" in main
@@ -64,10 +64,9 @@ def test_national_rail_board_with_calling_points_and_station_messages(upstream_s
 
 def test_cta_stop_predictions_with_bulletins_at_phone_size(upstream_server, browser, shot):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     browser.set_window_size(360, 800)
     browser.get(upstream_server + "/stops/cta:15895")
-    rows = WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board-rows tr"))
+    rows = wait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board-rows tr"))
     assert len(rows) == 2
     main = browser.find_element(By.ID, "main").text
     assert "Howard" in main and "12:25" in main

@@ -19,14 +19,13 @@ import tempfile
 
 import pytest
 
-from conftest import PHONE, OnwardServer, _require_browser_tools
+from conftest import wait, PHONE, OnwardServer, _require_browser_tools
 from test_commute import PushEndpoint, fake_push_service
 from test_people import sign
 
 try:
     from selenium.webdriver.common.by import By
     from selenium.common.exceptions import StaleElementReferenceException
-    from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
     pass
 
@@ -126,34 +125,34 @@ def test_a_watched_train_cancelled_is_pushed_once_naming_the_next(line, browser,
     try:
         sign(browser, base, "/signup", "wanda_" + secrets.token_hex(3))
         browser.get(base + "/journeys?from=ALPHA&to=OMEGA")
-        wait = WebDriverWait(browser, 20, ignored_exceptions=(StaleElementReferenceException,))
-        wait.until(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "[data-watch-toggle]") if b.is_displayed()), None))
+        until = wait(browser, 20).until
+        until(lambda d: next((b for b in d.find_elements(By.CSS_SELECTOR, "[data-watch-toggle]") if b.is_displayed()), None))
         option = browser.find_element(By.CSS_SELECTOR, ".journey")
         service = option.find_element(By.CSS_SELECTOR, ".leg-service a").get_attribute("href")
         trip = re.search(r"/services/([^?]+)", service).group(1).split("%3A")[-1].split(":")[-1]
         date = re.search(r"date=(\d{4}-\d{2}-\d{2})", service).group(1).replace("-", "")
         departure = browser.find_element(By.CSS_SELECTOR, ".journey-watch").get_attribute("data-watch-departure")
         assert watch_switches(browser)[:1] == ["false"]
-        wait.until(click_first_switch)
-        wait.until(lambda d: watch_switches(d)[:1] == ["true"])
+        until(click_first_switch)
+        until(lambda d: watch_switches(d)[:1] == ["true"])
         status = browser.find_element(By.CSS_SELECTOR, "[data-watch-status]").text
         assert status.startswith("From 30 min before it leaves"), status
         browser.execute_script("document.querySelector('[data-watch-toggle]').scrollIntoView({block: 'center'});")
         shot("watch-switch-on")
         # The page opened again knows the option is watched.
         browser.refresh()
-        wait.until(lambda d: watch_switches(d)[:1] == ["true"])
+        until(lambda d: watch_switches(d)[:1] == ["true"])
         assert endpoint.received == []
         # Saved, the journey shows on My routes with the same switch, on.
         browser.find_element(By.CSS_SELECTOR, ".save-route button").click()
-        wait.until(lambda d: d.current_url.startswith(base + "/me"))
-        wait.until(lambda d: watch_switches(d)[:1] == ["true"])
+        until(lambda d: d.current_url.startswith(base + "/me"))
+        until(lambda d: watch_switches(d)[:1] == ["true"])
         shot("watch-saved-journey")
 
         # The line cancels the watched train.
         now = int(datetime.datetime.now(datetime.timezone.utc).timestamp())
         line.realtime.write_bytes(feed(now, cancelled=(trip, date)))
-        WebDriverWait(browser, 30).until(lambda d: len(endpoint.received) >= 1)
+        wait(browser, 30).until(lambda d: len(endpoint.received) >= 1)
         assert endpoint.problems == []
         pushed = json.loads(endpoint.received[0])
         hhmm = departure[11:16]
@@ -163,8 +162,8 @@ def test_a_watched_train_cancelled_is_pushed_once_naming_the_next(line, browser,
         # The push opens the journey page, where the other options are.
         assert pushed["url"] == "/journeys?from=gtfs%3AALPHA&to=gtfs%3AOMEGA" and pushed["title"] == "Onward", pushed
         # Switched off: no longer watched.
-        wait.until(click_first_switch)
-        wait.until(lambda d: watch_switches(d)[:1] == ["false"])
+        until(click_first_switch)
+        until(lambda d: watch_switches(d)[:1] == ["false"])
     finally:
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

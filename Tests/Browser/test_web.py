@@ -8,6 +8,8 @@ import urllib.request
 
 import pytest
 
+import conftest
+
 from conftest import OnwardServer, _require_browser_tools
 from test_watch import write_network
 
@@ -15,15 +17,14 @@ try:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support import expected_conditions as EC
-    from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
     # Without Selenium the fixtures skip every test with the reason (or fail them when
     # ONWARD_REQUIRE_BROWSER=1); failing the import here would stop pytest with exit 2.
     pass
 
 
-def wait(browser, seconds=10):
-    return WebDriverWait(browser, seconds)
+def wait(driver, seconds=10):
+    return conftest.wait(driver, seconds)
 
 
 def test_search_a_station_and_open_its_board(server, browser, shot):
