@@ -32,13 +32,16 @@ struct RaptorSearch {
     /// (`egressTo` is `none` where there is none; a destination stop reaches itself in 0 s).
     var egressTo: [UInt32]
     var egressSeconds: [Int32]
-    /// For a search of one departure, the routes calling at a stop the destination is reached from (`egressTo`): each
-    /// round scans them first, and the destination's arrival in the round bounds the rest of its scan. Empty for a range
-    /// query: there a label a departure leaves unset, because it could not beat that departure's own arrival, is one an
-    /// earlier departure (whose search may not reach the destination first, its arrival there being no better than a
-    /// later one's) would find again and take further, to journeys leaving after the window.
+    /// The routes calling at a stop the destination is reached from (`egressTo`): each round scans them first, and the
+    /// destination's arrival in the round bounds the rest of its scan. Empty without pruning.
     private(set) var reachesDestination: [Bool] = []
-    /// Whether an arrival at the destination bounds the rest of its round (a one-departure search).
+    /// For a range query, per number of rides k, the best arrival at the destination with at most k rides of the
+    /// departures this search ran so far (each later than the one it runs now): a label of round k that cannot beat it
+    /// leads only to journeys one of a later departure beats (leaving later, arriving no later, with no more changes),
+    /// or to ones leaving after the window that `JourneyPlanner.listed` does not list. Empty for one departure, or
+    /// without pruning.
+    private(set) var laterBest: [Int64] = []
+    /// Whether an arrival at the destination bounds the rest of its round (with pruning).
     var boundsWithinRound: Bool { !reachesDestination.isEmpty }
 
     /// `bound` lowered by an arrival at `stop` at `a`, when the destination is reached from there and the search bounds
@@ -101,7 +104,8 @@ struct RaptorSearch {
                 if let sec = moveSeconds(m) { setEgress(from: m.to, to: d, seconds: sec) } else if egressTo[Int(m.to)] == d { egressTo[Int(m.to)] = Self.none }
             }
         }
-        if t1 == t0 && pruned {
+        if t1 > t0 && pruned { laterBest = Array(repeating: Self.unreached, count: rounds + 2) }
+        if pruned {
             var reaches = Array(repeating: false, count: planner.index.routeCount)
             for s in near where egressTo[Int(s)] != Self.none {
                 for i in planner.index.routeCalls(at: s) { reaches[Int(planner.index.stopRouteCalls[i].route)] = true }
@@ -146,7 +150,7 @@ struct RaptorSearch {
         for k in 1...rounds {
             if marked.isEmpty { break }
             for s in marked { isMarked[Int(s)] = false }
-            scanRoutes(round: k, marked: marked, bound: bestAtDestination, toDestination, improved: &improved)
+            scanRoutes(round: k, marked: marked, bound: bound(bestAtDestination, rides: k), toDestination, improved: &improved)
             marked.removeAll()
             // The destination, reached by a ride, or by a move after the last ride.
             var best: Reached?
@@ -161,22 +165,37 @@ struct RaptorSearch {
                 found.append(best)
             }
             if k == rounds { break }
+            // A board label of round k is for ride k + 1.
+            let boardBound = bound(bestAtDestination, rides: k + 1)
             for s in improved {
                 let a = arrival[k * stopCount + Int(s)]
                 // Nothing boarded after the best arrival at the destination so far can arrive before it.
-                guard Self.mayBeat(bestAtDestination, from: s, at: a, toDestination) else { continue }
+                guard Self.mayBeat(boardBound, from: s, at: a, toDestination) else { continue }
                 if let change = sameStopChange(s) {
-                    improveBoard(round: k, stop: s, time: a + Int64(change), from: Self.none, seconds: 0, bound: bestAtDestination, toDestination,
+                    improveBoard(round: k, stop: s, time: a + Int64(change), from: Self.none, seconds: 0, bound: boardBound, toDestination,
                                  marked: &marked)
                 }
                 let slack = request.transferSlack
                 Self.forEachMove(planner.index, request, from: s) { to, sec in
-                    improveBoard(round: k, stop: to, time: a + Int64(max(slack, sec)), from: s, seconds: sec, bound: bestAtDestination, toDestination,
+                    improveBoard(round: k, stop: to, time: a + Int64(max(slack, sec)), from: s, seconds: sec, bound: boardBound, toDestination,
                                  marked: &marked)
                 }
             }
         }
+        // What this departure reached bounds the earlier ones searched next (with as many rides or more).
+        if !laterBest.isEmpty {
+            for reached in found {
+                for k in reached.rides..<laterBest.count { laterBest[k] = min(laterBest[k], reached.arrival) }
+            }
+        }
         return found
+    }
+
+    /// The bound for labels leading to journeys of `rides` rides or more: the best arrival at the destination so far in
+    /// this departure's search, or with no more rides in a later departure's (which leaves later, so beats whatever
+    /// arrives no earlier with as many rides).
+    @inline(__always) private func bound(_ bestAtDestination: Int64, rides: Int) -> Int64 {
+        laterBest.isEmpty ? bestAtDestination : min(bestAtDestination, laterBest[rides])
     }
 
     private func improveBoard(round k: Int, stop: UInt32, time: Int64, from: UInt32, seconds: Int, bound: Int64, _ toDestination: TimeToDestination.Values?,
@@ -221,12 +240,14 @@ struct RaptorSearch {
                 lastCall[Int(r)] = max(lastCall[Int(r)], position)
             }
         }
-        // The best arrival at the destination so far, this round's included (one departure's search only): a label of
-        // this round that cannot beat it gives neither a better journey with this many rides nor, ridden on from, one with more.
+        // The best arrival at the destination so far, this round's included (with pruning): a label of this round that
+        // cannot beat it gives neither a better journey with this many rides nor, ridden on from, one with more.
         var bound = roundBound
         // Past a route's last marked call nothing is boarded, and by the timetable a run's later calls are reached later:
-        // once it reaches a call after the bound, the rest of the route can improve nothing. (One departure's search only,
-        // where every board label of the last round is at a marked stop; live times may go back.)
+        // once it reaches a call after the bound, the rest of the route can improve nothing. (Not with live times, which may
+        // go back. In a range query a later departure's search left board labels at stops not marked now: what boarding
+        // there leads to leaves no earlier than that departure, and the search of the departure it leaves at found it,
+        // or what beats it, or it leaves after the window and is not listed, `JourneyPlanner.listed`.)
         let stopsAtBound = tightens && overlay.liveSlot.isEmpty
         improved.removeAll()
         var ridden: [(run: JourneyPlanner.Run, next: JourneyPlanner.Run, boardCall: Int)] = []

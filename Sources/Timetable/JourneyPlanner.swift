@@ -129,8 +129,9 @@ extension JourneyPlanner {
     }
 
     /// `plan` with a range query's departures spread over up to `cores` lanes, and with or without the pruning beyond
-    /// RAPTOR's own labels (`pruned`: the lower bound on the time to the destination, `SpeedBound.swift`, and a
-    /// one-departure search's bound within a round, `RaptorSearch.scanRoutes`): the tests check the answers depend on neither.
+    /// RAPTOR's own labels (`pruned`: the lower bound on the time to the destination, `SpeedBound.swift`, the bound within
+    /// a round, `RaptorSearch.scanRoutes`, and a range query's bound from its later departures, `RaptorSearch.laterBest`):
+    /// the tests check the answers depend on neither.
     func plan(_ request: Request, overlay: RealtimeOverlay, cores: Int, pruned: Bool = true) -> [Itinerary] {
         let t = request.time.epochSeconds
         // Arriving by `time`: every departure in the window before it (two hours at least), keeping what arrives in time.
@@ -142,8 +143,11 @@ extension JourneyPlanner {
         var journeys: [Itinerary] = []
         let lanes = min(cores, Self.maxLanes, departures.count / 2)
         if lanes < 2 {
-            for departure in departures {
-                for reached in search.run(departingAt: departure) { journeys.append(search.journey(reached)) }
+            for (i, departure) in departures.enumerated() {
+                for reached in search.run(departingAt: departure) {
+                    let journey = search.journey(reached)
+                    if Self.listed(journey, searchedAt: i, departures) { journeys.append(journey) }
+                }
             }
         } else {
             // A range query on every core: each lane runs the rounds for one block of the departures, latest first, with
@@ -157,7 +161,7 @@ extension JourneyPlanner {
                 var own = RaptorSearch(self, request, overlay: overlay, from: start, to: start + length, pruned: pruned)
                 defer { labelPool.give(own.labels) }
                 for i in (lane * departures.count / lanes)..<((lane + 1) * departures.count / lanes) {
-                    let mine = own.run(departingAt: departures[i]).map { own.journey($0) }
+                    let mine = own.run(departingAt: departures[i]).map { own.journey($0) }.filter { Self.listed($0, searchedAt: i, departures) }
                     found.withLock { $0[i] = mine }
                 }
             }
@@ -169,6 +173,16 @@ extension JourneyPlanner {
         kept.sort { ($0.departure, $0.arrival, $0.transfers) < ($1.departure, $1.arrival, $1.transfers) }
         if request.arriveBy { return Array(kept.suffix(request.limit)) }
         return Array(kept.prefix(request.limit))
+    }
+
+    /// Whether a journey the search of `departures[i]` found is listed. A range query's answer is what the search of
+    /// each of its departures gives, less what a journey leaving no earlier beats. A journey leaving after the latest
+    /// departure is listed only from that departure's own search: the searches of earlier ones come upon others (labels
+    /// a later departure's search left unset, because they could not beat what it had found, found again from an
+    /// earlier start, and taken on to journeys leaving later still), and which of those they come upon depends on how
+    /// the searches are bounded (`RaptorSearch.laterBest`) and spread over lanes: the answer must not.
+    @inline(__always) static func listed(_ journey: Itinerary, searchedAt i: Int, _ departures: [Int64]) -> Bool {
+        i == 0 || journey.departure.epochSeconds <= departures[0]
     }
 
     /// The instants to run the rounds for, latest first (so each run's labels bound the next):

@@ -5,9 +5,10 @@ import OnwardTesting
 import Testing
 @testable import Timetable
 
-/// The lower bound on the time to the destination (`SpeedBound.swift`), and a one-departure search's bound within a
+/// The lower bound on the time to the destination (`SpeedBound.swift`), the bound within a
 /// round (the destination's routes scanned first; a route's scan stopped past its last marked call once its run is past
-/// the bound; no boarding after it), only drop labels that cannot lead to an answer: with them and without them (`pruned`)
+/// the bound; no boarding after it), and a range's bound from its later departures (`RaptorSearch.laterBest`), only drop
+/// labels that cannot lead to an answer: with them and without them (`pruned`), on one lane or two,
 /// the planner gives exactly the same journeys, on a city whose vehicles go on as other
 /// trips between platforms (the bound's slack) and on the national network, one-to-one and over an hour's departures.
 @Suite("the speed bound changes no answer")
@@ -29,6 +30,11 @@ struct SpeedBoundTests {
             let bounded = planner.plan(request, overlay: .empty, cores: 1)
             #expect(bounded == planner.plan(request, overlay: .empty, cores: 1, pruned: false),
                     "\(tt.stopIDString(from)) → \(tt.stopIDString(to)) at \(request.time.epochSeconds), window \(window)")
+            // A range's later departures bound its earlier ones only within a lane.
+            if window > 0 {
+                #expect(bounded == planner.plan(request, overlay: .empty, cores: 2),
+                        "\(tt.stopIDString(from)) → \(tt.stopIDString(to)) at \(request.time.epochSeconds), window \(window), two lanes")
+            }
             journeys += bounded.count
             // The bound itself: from every stop of every journey found, no sooner at the destination than it says.
             let bound = try #require(RaptorSearch.TimeToDestination(planner, request, overlay: .empty, rounds: request.maxTransfers + 1))
