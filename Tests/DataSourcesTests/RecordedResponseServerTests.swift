@@ -92,8 +92,10 @@ struct RecordedResponseServerTests {
         let server = try RecordedResponseServer()
         server.route(.get, "/hang", reply: .text("never").delayed(by: .seconds(60)))
         let url = server.url("/hang")
-        let fetch = Task { try await URLSessionFetcher().fetch(HTTPRequest(url: url, timeout: .seconds(30))) }
-        await eventually("the request arrives") { server.requestCount("/hang") == 1 }
+        // Deadlines well past the 30 s a full parallel run on two cores once took to get the request to the server (one CI
+        // run): the fetch must not time out on its own before the stop ends it, and the wait ends as soon as it arrives.
+        let fetch = Task { try await URLSessionFetcher().fetch(HTTPRequest(url: url, timeout: .seconds(120))) }
+        await eventually("the request arrives", within: .seconds(100)) { server.requestCount("/hang") == 1 }
         let started = ContinuousClock.now
         await server.stopInBackground()
         #expect(ContinuousClock.now - started < .seconds(5))
