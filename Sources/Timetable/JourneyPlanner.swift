@@ -143,12 +143,7 @@ extension JourneyPlanner {
         var journeys: [Itinerary] = []
         let lanes = min(cores, Self.maxLanes, departures.count / 2)
         if lanes < 2 {
-            for (i, departure) in departures.enumerated() {
-                for reached in search.run(departingAt: departure) {
-                    let journey = search.journey(reached)
-                    if Self.listed(journey, searchedAt: i, departures) { journeys.append(journey) }
-                }
-            }
+            for i in departures.indices { journeys += search.journeys(departure: i, of: departures) }
         } else {
             // A range query on every core: each lane runs the rounds for one block of the departures, latest first, with
             // labels of its own. A lane's journey that a later lane's departure beats is dropped below, as it would have
@@ -161,7 +156,7 @@ extension JourneyPlanner {
                 var own = RaptorSearch(self, request, overlay: overlay, from: start, to: start + length, pruned: pruned)
                 defer { labelPool.give(own.labels) }
                 for i in (lane * departures.count / lanes)..<((lane + 1) * departures.count / lanes) {
-                    let mine = own.run(departingAt: departures[i]).map { own.journey($0) }.filter { Self.listed($0, searchedAt: i, departures) }
+                    let mine = own.journeys(departure: i, of: departures)
                     found.withLock { $0[i] = mine }
                 }
             }

@@ -2,6 +2,12 @@ import OnwardCore
 
 /// Reading a journey back from the search's labels: each ride, the runs stayed on board through, and the moves.
 extension RaptorSearch {
+    /// Runs the rounds for `departures[i]` and reads back the journeys it found that a range query lists
+    /// (`JourneyPlanner.listed`).
+    mutating func journeys(departure i: Int, of departures: [Int64]) -> [JourneyPlanner.Itinerary] {
+        run(departingAt: departures[i]).map { journey($0) }.filter { JourneyPlanner.listed($0, searchedAt: i, departures) }
+    }
+
     /// The journey that reached the destination, read back from the labels (before the next departure's run changes them).
     func journey(_ reached: Reached) -> JourneyPlanner.Itinerary {
         var legs: [JourneyPlanner.Leg] = []
