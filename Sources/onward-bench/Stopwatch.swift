@@ -37,6 +37,9 @@ struct Samples {
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
     }
 
+    /// The arithmetic mean: what a throughput (one answer after another on a core) is the inverse of.
+    var mean: Double { sorted.isEmpty ? .nan : sorted.reduce(0, +) / Double(sorted.count) }
+
     /// Nearest-rank percentile, `p` in 0...100.
     func percentile(_ p: Double) -> Double {
         guard !sorted.isEmpty else { return .nan }
