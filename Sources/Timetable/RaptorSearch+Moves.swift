@@ -23,6 +23,25 @@ extension RaptorSearch {
     /// `self` would hold a copy of it across the call, and each change would then copy `chains` and `routeDays`).
     static func forEachMove(_ index: PlannerIndex, _ request: JourneyPlanner.Request, from stop: UInt32, rules: Bool = true,
                             _ body: (UInt32, Int) -> Void) {
+        if rules && request.maxWalk >= Double(PlannerIndex.nearWalk) && request.walkSpeed == JourneyPlanner.Request.defaultWalkSpeed {
+            // What the loop below would give such a request, worked out in the index.
+            for i in Int(index.defaultMoveStart[Int(stop)])..<Int(index.defaultMoveStart[Int(stop) + 1]) {
+                body(index.defaultMoves[i].to, Int(index.defaultMoves[i].seconds))
+            }
+        } else {
+            nearMoves(index, request, from: stop, rules: rules, body)
+        }
+        guard request.maxWalk > Double(PlannerIndex.nearWalk) else { return }
+        for i in Int(index.farMoveStart[Int(stop)])..<Int(index.farMoveStart[Int(stop) + 1]) {
+            guard let seconds = moveSeconds(index.farMoves[i], request) else { return }
+            body(index.farMoves[i].to, seconds)
+        }
+    }
+
+    /// `forEachMove`'s moves up to `nearWalk`, as the request allows them, read from each `Move` (the tests check the index's list
+    /// for a default request against it).
+    @inline(__always)
+    static func nearMoves(_ index: PlannerIndex, _ request: JourneyPlanner.Request, from stop: UInt32, rules: Bool, _ body: (UInt32, Int) -> Void) {
         // By position, not through `moves(from:)`: a slice retains the array and releases it (on the national network
         // a twelfth of a query).
         for i in Int(index.moveStart[Int(stop)])..<Int(index.moveStart[Int(stop) + 1]) {
@@ -33,11 +52,6 @@ extension RaptorSearch {
                 continue
             }
             body(m.to, seconds)
-        }
-        guard request.maxWalk > Double(PlannerIndex.nearWalk) else { return }
-        for i in Int(index.farMoveStart[Int(stop)])..<Int(index.farMoveStart[Int(stop) + 1]) {
-            guard let seconds = moveSeconds(index.farMoves[i], request) else { return }
-            body(index.farMoves[i].to, seconds)
         }
     }
 

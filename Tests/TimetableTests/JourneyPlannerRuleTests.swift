@@ -150,6 +150,38 @@ struct JourneyPlannerRuleTests {
             == ["A1 S1 08:00 → X1 08:10", "move X1 → X2 0 s", "B1 X2 08:12 → T 08:30"])
     }
 
+    @Test("a default request's moves, kept in the index, are what the request allows of each move: here and on Halifax")
+    func defaultMoves() throws {
+        // X1 → X2 forbidden (no platform change then), X2 → W a rule of 240 s (no walk then), S1 to itself (no move).
+        let ruled = try planner(transfers: "X1,X2,3,\nX2,W,2,240\nS1,S1,2,90\nW,X1,0,\n")
+        func moves(_ p: JourneyPlanner, _ stop: StopIndex, general: Bool) -> [String] {
+            let tt = p.timetable, request = JourneyPlanner.Request(from: stop, to: stop, time: at("08:00"))
+            var found: [String] = []
+            let s = stop.raw
+            if general {
+                RaptorSearch.nearMoves(p.index, request, from: s, rules: true) { to, sec in found.append("\(tt.stopIDString(StopIndex(raw: to))) \(sec)") }
+            } else {
+                RaptorSearch.forEachMove(p.index, request, from: s) { to, sec in found.append("\(tt.stopIDString(StopIndex(raw: to))) \(sec)") }
+            }
+            return found
+        }
+        func moves(_ stop: String) throws -> [String] { moves(ruled, try #require(ruled.timetable.stop(id: stop)), general: false) }
+        #expect(try moves("X2") == ["test:W 240", "test:X1 0"])
+        #expect(try moves("X1") == ["test:W 226"])
+        #expect(try moves("W") == ["test:X1 0", "test:X2 226"])
+        #expect(try moves("S1") == [])
+        let halifax = JourneyPlanner(try RealFeeds.halifax.get())
+        var compared = 0
+        for p in [ruled, halifax] {
+            for s in p.timetable.allStops {
+                let fast = moves(p, s, general: false)
+                #expect(fast == moves(p, s, general: true), "\(p.timetable.stopIDString(s))")
+                compared += fast.count
+            }
+        }
+        #expect(compared > 10_000, "\(compared) moves compared")
+    }
+
     @Test("type 3 forbids the move; with no walking allowed only transfers.txt moves remain")
     func forbiddenAndNoWalk() throws {
         let forbidden = try planner(transfers: "X1,X2,3,\n")
