@@ -27,6 +27,9 @@ ROUTE_KIND = {"type": "string", "enum": ["board", "journey", "service", "journey
 ID200 = {"type": "string", "minLength": 1, "maxLength": 200}
 STATUS = {"type": "string", "enum": ["scheduled", "noLiveData", "onTime", "late", "delayed", "early", "cancelled", "skipped", "departed"]}
 ISO = {"type": "string", "description": "ISO 8601 local time with UTC offset, e.g. 2026-11-23T08:05:00+07:00"}
+OCCUPANCY_LEVEL = {"type": "string", "enum": ["empty", "manySeatsAvailable", "fewSeatsAvailable", "standingRoomOnly",
+                                              "crushedStandingRoomOnly", "full", "notAcceptingPassengers", "notBoardable"],
+                   "description": "GTFS-Realtime occupancy_status, in camel case; no data is an absent field"}
 
 schemas = {
     "Stop": obj({"id": S, "name": S, "kind": {"type": "string", "enum": ["stop", "station", "entrance", "node", "boardingArea"]},
@@ -46,7 +49,11 @@ schemas = {
                        "arrivalAtDestination": ISO, "destinationStopId": S, "departureFromOrigin": ISO, "originStopId": S,
                        "headwaySeconds": I, "exactTimes": B, "startTime": S, "expectedDeparture": ISO, "expectedArrival": ISO,
                        "delaySeconds": I, "platformChanged": B, "addedTrip": B, "alerts": arr(S),
-                       "operatorName": S, "reason": S, "callingAt": arr(ref("CallingAt"))}),
+                       "operatorName": S, "reason": S, "callingAt": arr(ref("CallingAt")), "occupancy": ref("Occupancy")}),
+    "Occupancy": {**obj({"basis": {"type": "string", "enum": ["vehicleNow", "forecastAtStop"]}},
+                        {"level": OCCUPANCY_LEVEL, "percentage": I, "carriages": arr(ref("Carriage"))}),
+                  "description": "How full the vehicle is: as last reported (vehicleNow) or the feed's forecast for leaving this stop"},
+    "Carriage": obj({"sequence": I}, {"id": S, "label": S, "level": OCCUPANCY_LEVEL, "percentage": I}),
     "CallingAt": obj({"stopId": S, "stopName": S, "scheduled": ISO, "status": STATUS}, {"expected": ISO}),
     "Board": obj({"stop": ref("Stop")}, {"via": ref("Stop"), "departures": arr(ref("BoardEntry")), "arrivals": arr(ref("BoardEntry")),
                                         "live": ref("Live"), "alerts": ref("BoardAlerts"), "source": S, "sourceName": S,
@@ -54,10 +61,10 @@ schemas = {
     "Call": obj({"stopId": S, "stopName": S, "stopSequence": I, "scheduledArrival": ISO, "scheduledDeparture": ISO,
                  "pickup": S, "dropOff": S, "timepoint": B, "status": STATUS},
                 {"platform": S, "stopHeadsign": S, "expectedArrival": ISO, "expectedDeparture": ISO, "delaySeconds": I,
-                 "platformChanged": B}),
+                 "platformChanged": B, "occupancy": ref("Occupancy")}),
     "Vehicle": obj({}, {"id": S, "label": S, "latitude": N, "longitude": N, "bearing": N, "speedMetresPerSecond": N,
                         "stopStatus": {"type": "string", "enum": ["incomingAt", "stoppedAt", "inTransitTo"]}, "stopId": S,
-                        "reportedAt": ISO}),
+                        "reportedAt": ISO, "occupancy": ref("Occupancy")}),
     "Service": obj({"tripId": S, "routeId": S, "routeShortName": S, "routeLongName": S, "headsign": S, "serviceDate": S,
                     "calls": arr(ref("Call"))},
                    {"headwaySeconds": I, "cancelled": B, "vehicle": ref("Vehicle"), "live": ref("Live"), "alerts": arr(ref("Alert")),
@@ -95,7 +102,8 @@ schemas = {
                        "staysSeated": {"type": "boolean", "description": "True when the traveller stays on board from the ride before: "
                                                                           "the vehicle goes on as this trip (GTFS block_id, or transfers.txt "
                                                                           "type 4). It is not a change"},
-                       "added": {"type": "boolean", "description": "True for a trip the realtime feed added (not in the timetable)"}}),
+                       "added": {"type": "boolean", "description": "True for a trip the realtime feed added (not in the timetable)"},
+                       "occupancy": ref("Occupancy")}),
     "JourneyChange": obj({"stopId": S, "stopName": S, "walkSeconds": I,
                           "marginSeconds": {"type": "integer", "description": "Seconds from the arrival to the next departure by the "
                                                                                 "timetable; the walk (walkSeconds) is part of it"}},

@@ -57,12 +57,15 @@ public struct BoardEntryDTO: Codable, Sendable, Equatable {
     public var reason: String?
     /// The calls after this stop (before it, on an arrivals board), when the source gives them with the board.
     public var callingAt: [CallingAtDTO]?
+    /// How full the vehicle is, when a live source says.
+    public var occupancy: OccupancyDTO?
 
     public init(_ e: BoardEntry, arrivals: Bool, alerts: [String]? = nil) {
         self.alerts = alerts
         operatorName = e.operatorName
         reason = e.reason
         callingAt = e.callingAt.map { $0.map(CallingAtDTO.init) }
+        occupancy = e.occupancy.map(OccupancyDTO.init)
         tripId = e.tripID; routeId = e.routeID; routeShortName = e.routeShortName; routeLongName = e.routeLongName
         routeColor = e.routeColor; headsign = e.headsign; origin = e.origin; stopId = e.stopID; stopName = e.stopName
         platform = e.platform; serviceDate = e.serviceDate.isoString
@@ -181,6 +184,8 @@ public struct CallDTO: Codable, Sendable, Equatable {
     public var status: String
     public var delaySeconds: Int?
     public var platformChanged: Bool?
+    /// How full the vehicle is expected to be leaving this call, when the live source forecasts it.
+    public var occupancy: OccupancyDTO?
 
     public init(_ c: CallingPoint) {
         let zone = TimeZone(identifier: c.timeZone) ?? .gmt
@@ -193,6 +198,7 @@ public struct CallDTO: Codable, Sendable, Equatable {
         status = c.status.rawValue
         delaySeconds = c.delaySeconds
         if c.platformChanged { platformChanged = true }
+        occupancy = c.occupancy.map(OccupancyDTO.init)
     }
 
     static func name(_ rule: BoardingRule) -> String {
@@ -267,11 +273,13 @@ public struct VehicleDTO: Codable, Sendable, Equatable {
     public var stopStatus: String?
     public var stopId: String?
     public var reportedAt: String?
+    public var occupancy: OccupancyDTO?
 
     public init(_ v: VehicleInfo) {
         id = v.vehicleID; label = v.label; latitude = v.latitude; longitude = v.longitude; bearing = v.bearing
         speedMetresPerSecond = v.speed; stopStatus = v.stopStatus?.rawValue; stopId = v.stopID
         reportedAt = v.reportedAt.map { LocalTime($0, in: .gmt).iso8601 }
+        occupancy = v.occupancy.map(OccupancyDTO.init)
     }
 }
 

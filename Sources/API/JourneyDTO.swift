@@ -120,6 +120,8 @@ public struct JourneyLegDTO: Codable, Sendable, Equatable {
     public var staysSeated: Bool?
     /// True for a trip the realtime feed added (not in the timetable).
     public var added: Bool?
+    /// How full the vehicle is where it is boarded, when a live source says.
+    public var occupancy: OccupancyDTO?
 
     public init(_ leg: JourneyLeg) {
         func time(_ i: Instant, _ s: JourneyStop) -> String { LocalTime(i, in: TimeZone(identifier: s.timeZone) ?? .gmt).iso8601 }
@@ -135,6 +137,7 @@ public struct JourneyLegDTO: Codable, Sendable, Equatable {
             status = t.status.rawValue
             intermediateStops = t.calls.map(JourneyCallDTO.init)
             staysSeated = t.staysSeated; added = t.isAddedTrip
+            occupancy = t.occupancy.map(OccupancyDTO.init)
         case .walk(let w):
             kind = "walk"
             from = JourneyStopDTO(w.from); to = JourneyStopDTO(w.to)

@@ -4,7 +4,7 @@ import Timetable
 
 /// Realistic live data made up for a timetable, so a newcomer sees every live
 /// feature offline: delays that grow along a trip and recover over time, one
-/// cancellation, one skipped stop, vehicles between stops and a station alert.
+/// cancellation, one skipped stop, vehicles between stops (with how full they are) and a station alert.
 /// Everything it makes is labelled as simulated.
 ///
 /// It produces ordinary GTFS-Realtime messages, so the simulation goes through
@@ -64,13 +64,22 @@ public struct SimulatedFeed {
                     var arrival = TransitRealtime_TripUpdate.StopTimeEvent(), departure = TransitRealtime_TripUpdate.StopTimeEvent()
                     arrival.delay = Int32(delays[k]); departure.delay = Int32(delays[k])
                     if k > 0 { stu.arrival = arrival }
-                    if k < n - 1 { stu.departure = departure }
+                    if k < n - 1 {
+                        stu.departure = departure
+                        stu.departureOccupancyStatus = Self.status(Occupancy.Level(percentage: occupancyPercent(key, call: k, calls: n)))
+                    }
                 }
                 update.stopTimeUpdate.append(stu)
             }
             tripUpdates.entity.append(entity("sim-tu-\(tripUpdates.entity.count)") { $0.tripUpdate = update })
             if let position = vehicle(key, delays: delays, now: now) {
                 var v = position
+                // How full it is now: as it left its last call (or will leave its first).
+                let at = max((timetable.callIndex(of: key.trip, sequence: v.currentStopSequence) ?? 0) - (v.currentStatus == .stoppedAt ? 0 : 1), 0)
+                let percent = occupancyPercent(key, call: at, calls: n)
+                v.occupancyPercentage = UInt32(percent)
+                v.occupancyStatus = Self.status(Occupancy.Level(percentage: percent))
+                v.multiCarriageDetails = carriages(key, percent: percent)
                 v.trip = descriptor(key, id: id)
                 v.vehicle.id = "SIM-\(key.trip.raw)"
                 v.vehicle.label = "Simulated \(key.trip.raw % 100 + 1)"
@@ -194,7 +203,7 @@ public struct SimulatedFeed {
     }
 
     /// A stable hash (FNV-1a), so the same trip gets the same delay profile in every run.
-    private func hash(_ key: TripInstance) -> UInt64 {
+    func hash(_ key: TripInstance) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for v in [UInt64(key.trip.raw), UInt64(UInt32(bitPattern: key.serviceDay)), UInt64(UInt32(bitPattern: key.shift))] {
             h = (h ^ v) &* 0x100_0000_01b3

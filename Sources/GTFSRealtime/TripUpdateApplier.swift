@@ -131,6 +131,10 @@ public struct TripUpdateApplier {
                         carried = d
                     }
                 }
+                if let level = stus[i].departureOccupancy {
+                    if live.departureOccupancy.isEmpty { live.departureOccupancy = Array(repeating: nil, count: calls) }
+                    live.departureOccupancy[k] = level
+                }
                 if let assignedID = stus[i].assignedStopID {
                     if let s = ids.stop(assignedID, in: timetable) {
                         if s != timetable.patternStopAt(trip: trip, call: k) {

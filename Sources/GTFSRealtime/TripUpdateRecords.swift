@@ -1,3 +1,5 @@
+import OnwardCore
+
 /// A trip update as the applier reads it: plain values, no protobuf storage.
 ///
 /// The fast wire decoder (`RealtimeWireDecoder`) fills these straight from the
@@ -30,6 +32,8 @@ public struct StopTimeUpdateRecord: Sendable, Hashable {
     public var relationship: TransitRealtime_TripUpdate.StopTimeUpdate.ScheduleRelationship = .scheduled
     /// A platform change: the stop the call now uses.
     public var assignedStopID: String?
+    /// How full the vehicle is expected to be leaving this stop (`departure_occupancy_status`).
+    public var departureOccupancy: Occupancy.Level?
 
     public init() {}
 }
@@ -78,6 +82,7 @@ extension StopTimeUpdateRecord {
         if s.hasDeparture { departure = StopTimeEventRecord(s.departure) }
         relationship = s.scheduleRelationship
         if s.hasStopTimeProperties, s.stopTimeProperties.hasAssignedStopID { assignedStopID = s.stopTimeProperties.assignedStopID }
+        if s.hasDepartureOccupancyStatus { departureOccupancy = Occupancy.Level(gtfsRealtime: s.departureOccupancyStatus.rawValue) }
     }
 }
 

@@ -64,9 +64,22 @@ public struct VehiclePositionApplier {
                 if let k = info.callIndex { info.stopID = tt.stopIDString(tt.patternStopAt(trip: trip, call: k)) }
                 else if v.hasStopID { info.stopID = prefix + v.stopID }
             }
-            if v.hasOccupancyStatus { info.occupancy = "\(v.occupancyStatus)" }
+            info.occupancy = Self.occupancy(of: v)
             overlay.vehicles[key] = info
         }
         return (overlay, report)
+    }
+
+    /// How full the vehicle is: its status and percentage, and each carriage's (unset fields, NO_DATA_AVAILABLE and a
+    /// carriage percentage of -1 mean no data).
+    static func occupancy(of v: TransitRealtime_VehiclePosition) -> Occupancy? {
+        let carriages = v.multiCarriageDetails.enumerated().map { n, c in
+            Occupancy.Carriage(sequence: c.hasCarriageSequence && c.carriageSequence > 0 ? Int(c.carriageSequence) : n + 1,
+                               id: c.hasID && !c.id.isEmpty ? c.id : nil, label: c.hasLabel && !c.label.isEmpty ? c.label : nil,
+                               level: c.hasOccupancyStatus ? Occupancy.Level(gtfsRealtime: c.occupancyStatus.rawValue) : nil,
+                               percentage: c.hasOccupancyPercentage && c.occupancyPercentage >= 0 ? Int(c.occupancyPercentage) : nil)
+        }.sorted { $0.sequence < $1.sequence }
+        return Occupancy(level: v.hasOccupancyStatus ? Occupancy.Level(gtfsRealtime: v.occupancyStatus.rawValue) : nil,
+                         percentage: v.hasOccupancyPercentage ? Int(v.occupancyPercentage) : nil, carriages: carriages, basis: .vehicleNow)
     }
 }

@@ -53,6 +53,8 @@ public struct BoardEntry: Sendable, Hashable {
     /// Every place the service calls at after (departures) or before (arrivals) this
     /// stop, when the source includes them on the board (Darwin's WithDetails boards).
     public var callingAt: [CallingPoint]?
+    /// How full the vehicle is, when a live source says (`RealtimeOverlay.occupancy`).
+    public var occupancy: Occupancy?
 
     public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, routeColor: String?,
                 headsign: String, stopID: String, stopName: String, platform: String?, serviceDate: ServiceDate,
@@ -87,6 +89,8 @@ public struct CallingPoint: Sendable, Hashable {
     public var status: LiveStatus = .scheduled
     public var delaySeconds: Int?
     public var platformChanged = false
+    /// How full the vehicle is expected to be leaving this call, when the live source forecasts it.
+    public var occupancy: Occupancy?
 
     public init(stopID: String, stopName: String, platform: String?, stopSequence: Int, scheduledArrival: Instant,
                 scheduledDeparture: Instant, timeZone: String, pickup: BoardingRule, dropOff: BoardingRule,

@@ -99,6 +99,9 @@ public struct TransitLeg: Sendable, Hashable, Codable {
     public var staysSeated: Bool?
     /// Set for a trip the realtime feed added (not in the timetable): its times are the live data's.
     public var isAddedTrip: Bool?
+    /// How full the vehicle is where it is boarded, when a live source says (`RealtimeOverlay.occupancy`). Not kept
+    /// with a commute: it is read afresh with every answer.
+    public var occupancy: Occupancy?
 
     public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, routeColor: String?,
                 headsign: String, serviceDate: ServiceDate, startTime: Int?, from: JourneyStop, to: JourneyStop,

@@ -43,11 +43,12 @@ public struct VehicleInfo: Sendable, Hashable {
     /// Its position in the service's calls, when it could be matched.
     public var callIndex: Int?
     public var reportedAt: Instant?
-    public var occupancy: String?
+    /// How full it is, as its last report said (with its carriages, where the feed gives them).
+    public var occupancy: Occupancy?
 
     public init(vehicleID: String? = nil, label: String? = nil, latitude: Double? = nil, longitude: Double? = nil,
                 bearing: Double? = nil, speed: Double? = nil, stopStatus: StopStatus? = nil, stopID: String? = nil,
-                callIndex: Int? = nil, reportedAt: Instant? = nil, occupancy: String? = nil) {
+                callIndex: Int? = nil, reportedAt: Instant? = nil, occupancy: Occupancy? = nil) {
         self.vehicleID = vehicleID; self.label = label; self.latitude = latitude; self.longitude = longitude
         self.bearing = bearing; self.speed = speed; self.stopStatus = stopStatus; self.stopID = stopID
         self.callIndex = callIndex; self.reportedAt = reportedAt; self.occupancy = occupancy

@@ -70,6 +70,7 @@ extension JourneyPlanner {
                         departure: Instant(epochSeconds: base + Int64(tt.departures[times + k])),
                         expectedDeparture: overlay.expectedTime(slot: slot, call: k, departure: true).map { Instant(epochSeconds: $0) })
         }
+        leg.occupancy = overlay.occupancy(of: r.instance, call: r.boardCall)
         if r.isLive {
             leg.expectedDeparture = r.departure
             leg.expectedArrival = r.arrival

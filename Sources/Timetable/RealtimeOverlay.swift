@@ -33,6 +33,9 @@ public struct TripLive: Sendable, Hashable {
     public var firstUpdatedCall = 0
     public var vehicleID: String?
     public var vehicleLabel: String?
+    /// How full the vehicle is expected to be leaving each call (`departure_occupancy_status`), or nil where the feed
+    /// says nothing; empty when it says nothing of any call (most feeds).
+    public var departureOccupancy: [Occupancy.Level?] = []
 
     public init(status: Status, calls: Int) {
         self.status = status

@@ -55,6 +55,11 @@ extension Timetable {
                 applyLive(overlay, slot: Int(r.slot), to: &entries[entries.count - 1], call: Int(r.row.position), trip: r.row.trip,
                           departures: departuresBoard, now: now)
             }
+            let status = entries[entries.count - 1].status
+            if status != .cancelled && status != .skipped && status != .departed {
+                entries[entries.count - 1].occupancy = overlay.occupancy(of: TripInstance(trip: r.row.trip, serviceDay: r.row.serviceDay, shift: r.row.shift),
+                                                                         call: Int(r.row.position), departing: departuresBoard)
+            }
         }
         // Added trips after the last row of a full board cannot make it.
         let lastTime = entries.count == limit ? (entries.last.map { ($0.expected ?? $0.scheduled).epochSeconds } ?? windowEnd) : windowEnd
@@ -218,6 +223,7 @@ extension Timetable {
                 call.platform = stopPlatform[moved].isEmpty ? nil : stopPlatform[moved]
                 call.platformChanged = true
             }
+            if let level = overlay.forecastOccupancy(of: key, call: k) { call.occupancy = Occupancy(level: level, percentage: nil, basis: .forecastAtStop) }
             switch live.callStatus[k] {
             case .skipped: call.status = .skipped
             case .noData: call.status = .noLiveData

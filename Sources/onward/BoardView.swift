@@ -46,8 +46,11 @@ struct BoardView {
                 if let h = e.headwaySeconds, e.exactTimes != true { time = "~" + time + t.dim(" every \(max(h / 60, 1)) min") }
                 var row = [status == .cancelled ? t.strike(time) : t.bold(time)]
                 if board.live != nil {
-                    row.append(LiveText.render(status: status, expected: expected.map { LocalTime($0, in: zone).hhmm }, delay: e.delaySeconds,
-                                               scheduledAt: scheduled, expectedAt: expected, added: e.addedTrip == true, t))
+                    var text = LiveText.render(status: status, expected: expected.map { LocalTime($0, in: zone).hhmm }, delay: e.delaySeconds,
+                                               scheduledAt: scheduled, expectedAt: expected, added: e.addedTrip == true, t)
+                    let full = OccupancyText.render(e.occupancy, t)
+                    if !full.isEmpty { text += (text.isEmpty ? "" : t.dim(" · ")) + full }
+                    row.append(text)
                 }
                 if board.via != nil {
                     row.append((arrivals ? e.departureFromOrigin : e.arrivalAtDestination).flatMap(Instant.init(iso8601:)).map { LocalTime($0, in: zone).hhmm } ?? "")

@@ -34,7 +34,8 @@ struct JourneyView {
                 }
                 let line = [leg.routeShortName, leg.headsign.map { "to \($0)" }].compactMap { $0 }.joined(separator: " ")
                 lines.append("   \(Self.time(leg.departure, leg.expectedDeparture, t))  \(leg.from.name)\(Self.platform(leg.from))")
-                lines.append(t.dim("          \(line)"))
+                let full = OccupancyText.render(leg.occupancy, t)
+                lines.append(t.dim("          \(line)") + (full.isEmpty ? "" : t.dim(" · ") + full))
                 lines.append("   \(Self.time(leg.arrival, leg.expectedArrival, t))  \(leg.to.name)\(Self.platform(leg.to))")
                 rides += 1
             }

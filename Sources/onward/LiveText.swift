@@ -67,6 +67,9 @@ enum VehicleLine {
         if let at = v.reportedAt.flatMap(Instant.init(iso8601:)) {
             line += t.dim(" (reported \(LocalTime(at, in: zone).hhmmss))")
         }
+        let full = OccupancyText.render(v.occupancy, t)
+        if !full.isEmpty { line += t.dim(" · ") + full }
+        if let carriages = OccupancyText.carriages(v.occupancy) { line += "\n  " + t.dim("carriages from the front: " + carriages) }
         return t.cyan("● ") + line
     }
 }

@@ -29,7 +29,9 @@ struct SourceBoardView {
             let line = e.routeShortName.isEmpty ? e.routeLongName : e.routeShortName
             let platform = e.platform.map { "plat \($0)" } ?? ""
             let place = arrivals ? e.origin : e.headsign
-            out.append("\(time)  \(pad(line, 6)) \(pad(place, 32)) \(pad(platform, 8)) \(status(e, scheduled: scheduled, expected: expected, t))")
+            let full = OccupancyText.render(e.occupancy, t)
+            out.append("\(time)  \(pad(line, 6)) \(pad(place, 32)) \(pad(platform, 8)) \(status(e, scheduled: scheduled, expected: expected, t))"
+                       + (full.isEmpty ? "" : t.dim(" · ") + full))
             if let calls = e.callingAt, !calls.isEmpty {
                 out.append(t.dim("       calling at " + calls.map(\.stopName).joined(separator: ", ")))
             }

@@ -20,7 +20,8 @@ struct SourceServiceView {
                                              expected: (c.expectedDeparture ?? c.expectedArrival).map { SourceBoardView.hhmm($0) },
                                              delay: c.delaySeconds, t)
                 let platform = c.platform.map { " plat \($0)" } ?? ""
-                out.append("\(indent)\(time)  \(c.stopName)\(platform)  \(status)")
+                let full = OccupancyText.render(c.occupancy, t)
+                out.append("\(indent)\(time)  \(c.stopName)\(platform)  \(status)" + (full.isEmpty ? "" : "  " + full))
             }
         }
         calls(service.calls, indent: "")

@@ -50,6 +50,44 @@ struct LiveCLITests {
         #expect(late.allSatisfy { ($0.delaySeconds ?? 0) > 59 })
     }
 
+    @Test("board and service --simulate: how full each run is, as a forecast per stop and the vehicle with six carriages")
+    func simulatedOccupancy() throws {
+        let board = try decode(BoardDTO.self, OnwardExecutable.run(Self.simulatedBoard + ["--json"]))
+        let rows = try #require(board.departures).filter { !["cancelled", "skipped", "departed"].contains($0.status) }
+        #expect(!rows.isEmpty)
+        // Every running row has the feed's forecast for leaving ASEAN, mid-line; up to 08:30, in the peak, seats are few or
+        // gone; over the two hours it eases.
+        for row in rows {
+            let o = try #require(row.occupancy, "\(row.tripId)")
+            #expect(o.basis == "forecastAtStop" && o.percentage == nil && o.carriages == nil, "\(row.tripId)")
+            if let scheduled = row.scheduledDeparture, scheduled <= "2026-11-23T08:30:00+07:00" {
+                #expect(["fewSeatsAvailable", "standingRoomOnly", "crushedStandingRoomOnly", "full"].contains(o.level ?? ""), "\(row.tripId): \(o.level ?? "none")")
+            }
+        }
+        #expect(rows.last?.occupancy?.level == "manySeatsAvailable")
+        let trip = try #require(rows.first { $0.tripId == "mrt-jakarta:NS-WD-LBB-BHI-025" })
+        let service = try decode(ServiceDTO.self, OnwardExecutable.run(["service", trip.tripId, "--simulate", "--date", "2026-11-23", "--time", "08:10", "--json"]))
+        let vehicle = try #require(service.vehicle?.occupancy)
+        #expect(vehicle.basis == "vehicleNow")
+        let percent = try #require(vehicle.percentage)
+        let carriages = try #require(vehicle.carriages)
+        #expect(carriages.map(\.sequence) == [1, 2, 3, 4, 5, 6])
+        // Each carriage's level is the band its percentage falls in, and the middle ones are fuller than the ends.
+        for c in carriages {
+            let p = try #require(c.percentage)
+            let band = p < 10 ? "empty" : p < 50 ? "manySeatsAvailable" : p < 80 ? "fewSeatsAvailable" : p < 95 ? "standingRoomOnly"
+                : p < 100 ? "crushedStandingRoomOnly" : "full"
+            #expect(c.level == band, "carriage \(c.sequence) at \(p)%")
+        }
+        #expect(carriages[3].percentage! > percent && carriages[0].percentage! < percent && carriages[5].percentage! < percent)
+        // Calls still to come carry their forecast; the last call, where no one leaves, none.
+        #expect(service.calls.dropLast().allSatisfy { $0.occupancy?.basis == "forecastAtStop" })
+        #expect(service.calls.last?.occupancy == nil)
+        // On the terminal, in words.
+        let text = try OnwardExecutable.run(Self.simulatedBoard)
+        #expect(text.stdout.contains(", forecast"))
+    }
+
     @Test("board --simulate on the terminal says it is simulated")
     func simulatedText() throws {
         let out = try OnwardExecutable.run(Self.simulatedBoard)

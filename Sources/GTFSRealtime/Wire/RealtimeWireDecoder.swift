@@ -1,4 +1,5 @@
 import Foundation
+import OnwardCore
 import SwiftProtobuf
 
 /// Decodes a GTFS-Realtime `FeedMessage` from wire format: trip updates by
@@ -188,6 +189,8 @@ enum RealtimeWireDecoder {
                 stu.departure = try decodeEvent(&event)
             case (4, .lengthDelimited): stu.stopID = try reader.string()
             case (5, .varint): stu.relationship = .init(rawValue: Int(try reader.int32())) ?? .scheduled
+            // NO_DATA_AVAILABLE and values this version does not know leave it unset.
+            case (7, .varint): stu.departureOccupancy = Occupancy.Level(gtfsRealtime: Int(try reader.int32()))
             case (6, .lengthDelimited):
                 var properties = try reader.message()
                 while !properties.isAtEnd {

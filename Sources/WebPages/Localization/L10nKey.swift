@@ -193,6 +193,22 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case statusDeparted = "status.departed"
     case statusArrived = "status.arrived"
 
+    // How full a vehicle is (GTFS-Realtime occupancy).
+    case occupancyEmpty = "occupancy.empty"
+    case occupancyManySeats = "occupancy.manySeats"
+    case occupancyFewSeats = "occupancy.fewSeats"
+    case occupancyStanding = "occupancy.standing"
+    case occupancyCrushed = "occupancy.crushed"
+    case occupancyFull = "occupancy.full"
+    case occupancyNotAccepting = "occupancy.notAccepting"
+    case occupancyNotBoardable = "occupancy.notBoardable"
+    case occupancyPercent = "occupancy.percent"
+    case occupancyVehicleNow = "occupancy.vehicleNow"
+    case occupancyForecast = "occupancy.forecast"
+    case occupancyCarriages = "occupancy.carriages"
+    case occupancyCarriage = "occupancy.carriage"
+    case occupancyHeading = "occupancy.heading"
+
     // The state of the live data and of the live connection.
     case liveSimulated = "live.simulated"
     case liveSimulatedNote = "live.simulatedNote"

@@ -226,6 +226,7 @@ public enum BoardPage {
             let minutes = max(0, Int(exp.instant.epochSeconds - made.instant.epochSeconds) / 60)
             statusHTML = "<span class=\"status status-on-time\">\(minutes <= 1 ? s(.statusDue) : s(.statusInMinutes, ["minutes": String(minutes)]))</span>"
         }
+        if e.occupancy?.level != nil { statusHTML += " " + OccupancyView.badge(e.occupancy, strings: s) }
         if let alerts = e.alerts, !alerts.isEmpty {
             statusHTML += " <span class=\"row-alert\" title=\"\(s(.rowHasAlert))\"><span aria-hidden=\"true\">!</span>"
                 + "<span class=\"visually-hidden\">\(s(.rowHasAlert))</span></span>"

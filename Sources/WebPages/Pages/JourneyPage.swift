@@ -225,7 +225,8 @@ public enum JourneyPage {
         <li class="leg leg-ride">
         <p class="leg-call"><span class="leg-time">\(TimeCell.render(scheduled: leg.departure, expected: leg.expectedDeparture, status: status, strings: s))</span> \
         \(stop(leg.from))</p>
-        <p class="leg-service">\(badge) \(service)\(leg.added == true ? " <span class=\"leg-added\">\(s(.journeyAddedTrip))</span>" : "")</p>
+        <p class="leg-service">\(badge) \(service)\(leg.added == true ? " <span class=\"leg-added\">\(s(.journeyAddedTrip))</span>" : "")\
+        \(leg.occupancy?.level == nil ? HTML.empty : " " + OccupancyView.badge(leg.occupancy, strings: s))</p>
         <p class="leg-call"><span class="leg-time">\(TimeCell.render(scheduled: leg.arrival, expected: leg.expectedArrival, status: status, strings: s))</span> \
         \(stop(leg.to))</p>
         </li>

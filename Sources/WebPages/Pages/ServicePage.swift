@@ -67,6 +67,13 @@ public enum ServicePage {
             <p class="vehicle-line">\(vehicleIcon)<span>\(position.sentence(service, now: context.now, strings: s))</span></p>
             """)
         }
+        // How full the vehicle is, with its carriages where the feed gives them (even when its position is unknown).
+        if let occupancy = service.vehicle?.occupancy, occupancy.level != nil {
+            parts.append("""
+            <div class="vehicle-occupancy"><span class="occupancy-heading">\(s(.occupancyHeading)):</span> \(OccupancyView.badge(occupancy, strings: s))\
+            \(OccupancyView.carriages(occupancy, strings: s))</div>
+            """)
+        }
         parts.append(diagram(service, position: position, color: routeColor, strings: s))
         // A train that divides: each other portion runs on from where it divides, with calls of its own.
         for branch in service.branches ?? [] {
@@ -136,7 +143,8 @@ public enum ServicePage {
             \(notes.isEmpty ? HTML.empty : "<span class=\"call-notes\">\(HTML.join(notes, separator: " "))</span>")</div>\
             <div class="call-times">\(times(call, index: i, count: calls.count, status: status, strings: s))</div>\
             <div class="call-status">\(status.badge(delaySeconds: call.delaySeconds, scheduled: last ? call.scheduledArrival : call.scheduledDeparture,
-                                                  expected: last ? call.expectedArrival : call.expectedDeparture, strings: s))</div>\
+                                                  expected: last ? call.expectedArrival : call.expectedDeparture, strings: s))\
+            \(last ? HTML.empty : OccupancyView.badge(call.occupancy, strings: s))</div>\
             </li>
             """
         }
