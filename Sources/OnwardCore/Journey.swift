@@ -99,8 +99,7 @@ public struct TransitLeg: Sendable, Hashable, Codable {
     public var staysSeated: Bool?
     /// Set for a trip the realtime feed added (not in the timetable): its times are the live data's.
     public var isAddedTrip: Bool?
-    /// How full the vehicle is where it is boarded, when a live source says (`RealtimeOverlay.occupancy`). Not kept
-    /// with a commute: it is read afresh with every answer.
+    /// How full the vehicle is where it is boarded, when a live source said so at planning (`RealtimeOverlay.occupancy`).
     public var occupancy: Occupancy?
 
     public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, routeColor: String?,
@@ -117,7 +116,7 @@ public struct TransitLeg: Sendable, Hashable, Codable {
 extension TransitLeg {
     private enum CodingKeys: String, CodingKey {
         case tripID, routeID, routeShortName, routeLongName, routeColor, routeType, headsign, serviceDate, startTime, from, to, calls
-        case departure, arrival, expectedDeparture, expectedArrival, status, path, vehicle
+        case departure, arrival, expectedDeparture, expectedArrival, status, path, vehicle, occupancy
     }
 
     /// Reads a ride as kept (a commute in progress keeps its journey): `startTime` in seconds, or as the
@@ -151,6 +150,7 @@ extension TransitLeg {
             path = points
         }
         vehicle = try c.decodeIfPresent(VehicleReport.self, forKey: .vehicle)
+        occupancy = try c.decodeIfPresent(Occupancy.self, forKey: .occupancy)
     }
 
     /// A ride as kept: its path as an encoded polyline (`[PathPoint].encodedPolyline`), the rest as its fields.
@@ -175,6 +175,7 @@ extension TransitLeg {
         try c.encode(status, forKey: .status)
         try c.encodeIfPresent(path?.encodedPolyline, forKey: .path)
         try c.encodeIfPresent(vehicle, forKey: .vehicle)
+        try c.encodeIfPresent(occupancy, forKey: .occupancy)
     }
 }
 

@@ -25,6 +25,9 @@ extension Queries {
         public var wheelchair = false
         /// The timetable's journeys, live data aside (`SourceJourneyRequest.timetableOnly`).
         public var timetableOnly = false
+        /// Options arriving at the same time, the less crowded first (`Journey.lessCrowdedFirst`); the answer is then in
+        /// order of arrival.
+        public var lessCrowded = false
 
         public init(from: String, to: String, at: Instant? = nil) {
             self.from = from; self.to = to; self.at = at
@@ -71,8 +74,10 @@ extension Queries {
         @Sendable func plan() async throws(QueryError) -> SourceJourneys {
             do throws(SourceError) { return try await source.plan(asked) } catch { throw QueryError(error, sourceName: source.displayName) }
         }
-        guard let planning else { return (try await plan(), source) }
-        return (try await planning.run(plan), source)
+        var answer: SourceJourneys
+        if let planning { answer = try await planning.run(plan) } else { answer = try await plan() }
+        if q.lessCrowded { answer.journeys = Journey.lessCrowdedFirst(answer.journeys) }
+        return (answer, source)
     }
 }
 

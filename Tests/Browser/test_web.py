@@ -68,6 +68,53 @@ def test_board_receives_a_live_update_from_the_simulation(all_day, browser, shot
     assert len(browser.find_elements(By.CSS_SELECTOR, "#board-rows tr")) >= 3
 
 
+OCCUPANCY_WORDS = {"Empty", "Many seats free", "Few seats free", "Standing room only", "Very crowded", "Full",
+                   "Not taking passengers", "No boarding"}
+
+
+def test_how_full_each_train_is_on_a_phone(all_day, browser, shot):
+    """Issue 27, item 2: the simulation says how full each run is; a board row says it in words beside a figure hidden
+    from screen readers, and a service page lists the running train's carriages from the front."""
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(all_day + "/stops/ALPHA")
+        wait(browser, 15).until(lambda d: d.find_element(By.CSS_SELECTOR, "[data-connection]").get_attribute("data-state") == "live")
+        # Read in one script: the live board redraws its rows every few seconds.
+        rows = wait(browser, 15).until(lambda d: d.execute_script("""
+            var rows = Array.from(document.querySelectorAll('#board-rows tr'));
+            if (rows.length < 3) return null;
+            return rows.map(function (r) {
+              var o = r.querySelector('.occupancy');
+              return {status: r.getAttribute('data-status'), text: o && o.textContent.trim(), title: o && o.title,
+                      hidden: o && o.querySelector('svg').getAttribute('aria-hidden')};
+            });"""))
+        running = [r for r in rows if r["status"] not in ("cancelled", "skipped", "departed", "noLiveData", "scheduled")]
+        assert running, rows
+        for r in running:
+            assert r["text"] in OCCUPANCY_WORDS, r
+            assert r["hidden"] == "true" and r["title"] == "How full it is expected to be leaving this stop", r
+        overflow = browser.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the page is {overflow}px wider than a 390px screen"
+        shot("board-occupancy-phone")
+        # A train on its way (one leaves every 5 minutes and takes 20, so some always are): its carriages, front first.
+        with urllib.request.urlopen(all_day + "/api/v1/vehicles", timeout=5) as r:
+            vehicles = [v for v in json.load(r)["vehicles"] if v["vehicle"].get("occupancy")]
+        assert vehicles
+        v = vehicles[0]
+        browser.get(all_day + "/services/" + urllib.parse.quote(v["tripId"], safe="") + "?date=" + v["serviceDate"])
+        carriages = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".vehicle-occupancy .carriages li"))
+        assert [c.find_element(By.CSS_SELECTOR, ".carriage-name").text for c in carriages] == [f"Carriage {n}" for n in range(1, 7)]
+        for c in carriages:
+            assert any(word in c.text for word in OCCUPANCY_WORDS), c.text
+        heading = browser.find_element(By.CSS_SELECTOR, ".vehicle-occupancy").text
+        assert heading.startswith("How full:"), heading
+        overflow = browser.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the service page is {overflow}px wider than a 390px screen"
+        shot("service-occupancy-phone")
+    finally:
+        browser.set_window_size(1280, 900)
+
+
 def test_a_live_board_on_the_bundled_line(server, browser, shot):
     # Blok M, mid-line: simulated delays build up along the route, so the screenshot shows them (at night, the morning's trains).
     browser.set_window_size(1280, 900)

@@ -19,6 +19,14 @@ struct TransitLegCodingTests {
         #expect(try JSONDecoder().decode(TransitLeg.self, from: data) == Self.leg)
     }
 
+    @Test("how full it was is kept with the ride, carriages and all")
+    func occupancyKept() throws {
+        var leg = Self.leg
+        leg.occupancy = Occupancy(level: .fewSeatsAvailable, percentage: 64, carriages: [Occupancy.Carriage(sequence: 1, id: "C1", level: .full)],
+                                  basis: .vehicleNow)
+        #expect(try JSONDecoder().decode(TransitLeg.self, from: try JSONEncoder().encode(leg)) == leg)
+    }
+
     @Test("as stored before, GTFS text past midnight reads as seconds; text that is no time is an error")
     func storedAsText() throws {
         var object = try #require(try JSONSerialization.jsonObject(with: try JSONEncoder().encode(Self.leg)) as? [String: Any])

@@ -81,6 +81,23 @@ struct RequestReadingTests {
         }
     }
 
+    @Test("lessCrowded is read as a yes or no, named when it is neither, and orders the options by arrival")
+    func lessCrowded() async throws {
+        let app = TestServer.app(TestServer.deps(try TestServer.store()))
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/api/v1/journeys?from=SLBB&to=SBHI&window=120&lessCrowded=maybe", method: .get) { r in
+                #expect(r.status == .badRequest)
+                let problem = try Self.decode(Problem.self, r)
+                #expect(problem.parameter == "lessCrowded")
+            }
+            try await client.execute(uri: "/api/v1/journeys?from=SLBB&to=SBHI&window=120&lessCrowded=true", method: .get) { r in
+                #expect(r.status == .ok)
+                let arrivals = try Self.decode(JourneysDTO.self, r).journeys.map(\.arrival)
+                #expect(arrivals.count > 1 && arrivals == arrivals.sorted())
+            }
+        }
+    }
+
     @Test("a journey window decides how many options: every one leaving in it, not the default five")
     func windowDecides() async throws {
         let app = TestServer.app(TestServer.deps(try TestServer.store()))

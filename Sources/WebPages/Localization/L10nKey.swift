@@ -37,6 +37,7 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case journeyTime = "journey.time"
     case journeyArriveBy = "journey.arriveBy"
     case journeyWheelchair = "journey.wheelchair"
+    case journeyLessCrowded = "journey.lessCrowded"
     case journeySubmit = "journey.submit"
     case journeyNone = "journey.none"
     case journeyNoChange = "journey.noChange"

@@ -19,6 +19,7 @@ extension Strings {
         case .journeyTime: "Time"
         case .journeyArriveBy: "Arrive by this time"
         case .journeyWheelchair: "Wheelchair accessible only"
+        case .journeyLessCrowded: "Prefer less crowded"
         case .journeyChangeSearch: "Change"
         case .journeySubmit: "Find journeys"
         case .journeyNone: "No journey found."

@@ -19,6 +19,7 @@ extension Strings {
         case .journeyTime: "Waktu"
         case .journeyArriveBy: "Tiba paling lambat pada waktu ini"
         case .journeyWheelchair: "Hanya yang ramah kursi roda"
+        case .journeyLessCrowded: "Utamakan yang tidak terlalu padat"
         case .journeyChangeSearch: "Ubah"
         case .journeySubmit: "Cari perjalanan"
         case .journeyNone: "Tidak ada perjalanan."

@@ -12,6 +12,7 @@ public enum JourneyPage {
         public var date = "", time = ""
         public var arriveBy = false
         public var wheelchair = false
+        public var lessCrowded = false
 
         public init() {}
     }
@@ -65,6 +66,7 @@ public enum JourneyPage {
         }
         if form.arriveBy { query.append(.init("arriveBy", "1")) }
         if form.wheelchair { query.append(.init("wheelchair", "1")) }
+        if form.lessCrowded { query.append(.init("lessCrowded", "1")) }
         return query
     }
 
@@ -106,6 +108,8 @@ public enum JourneyPage {
         <label for="journey-arrive-by">\(s(.journeyArriveBy))</label></p>
         <p class="journey-check"><input id="journey-wheelchair" name="wheelchair" type="checkbox" value="1"\(HTML.flag("checked", form.wheelchair))> \
         <label for="journey-wheelchair">\(s(.journeyWheelchair))</label></p>
+        <p class="journey-check"><input id="journey-less-crowded" name="lessCrowded" type="checkbox" value="1"\(HTML.flag("checked", form.lessCrowded))> \
+        <label for="journey-less-crowded">\(s(.journeyLessCrowded))</label></p>
         <button type="submit" class="button button-primary">\(s(.journeySubmit))</button>
         </form>
         """
