@@ -217,6 +217,8 @@ public enum BoardPage {
         }
         if let reason = e.reason { notes.append("<span class=\"reason\">\(reason)</span>") }
         if e.addedTrip == true { notes.append("<span class=\"badge badge-added\">\(s(.addedTrip))</span>") }
+        // How full: under the destination, where a phone has room for the words.
+        if e.occupancy?.level != nil { notes.append(OccupancyView.badge(e.occupancy, strings: s)) }
         dest += "<span class=\"row-notes\">\(HTML.join(notes, separator: " "))</span>"
 
         var statusHTML = status.badge(delaySeconds: e.delaySeconds, arrivals: arrivals, scheduled: scheduled, expected: expected, strings: s)
@@ -226,7 +228,6 @@ public enum BoardPage {
             let minutes = max(0, Int(exp.instant.epochSeconds - made.instant.epochSeconds) / 60)
             statusHTML = "<span class=\"status status-on-time\">\(minutes <= 1 ? s(.statusDue) : s(.statusInMinutes, ["minutes": String(minutes)]))</span>"
         }
-        if e.occupancy?.level != nil { statusHTML += " " + OccupancyView.badge(e.occupancy, strings: s) }
         if let alerts = e.alerts, !alerts.isEmpty {
             statusHTML += " <span class=\"row-alert\" title=\"\(s(.rowHasAlert))\"><span aria-hidden=\"true\">!</span>"
                 + "<span class=\"visually-hidden\">\(s(.rowHasAlert))</span></span>"
