@@ -186,6 +186,9 @@ public struct CallDTO: Codable, Sendable, Equatable {
     public var platformChanged: Bool?
     /// How full the vehicle is expected to be leaving this call, when the live source forecasts it.
     public var occupancy: OccupancyDTO?
+    /// Where the stop is, when the source knows.
+    public var latitude: Double?
+    public var longitude: Double?
 
     public init(_ c: CallingPoint) {
         let zone = TimeZone(identifier: c.timeZone) ?? .gmt
@@ -199,6 +202,7 @@ public struct CallDTO: Codable, Sendable, Equatable {
         delaySeconds = c.delaySeconds
         if c.platformChanged { platformChanged = true }
         occupancy = c.occupancy.map(OccupancyDTO.init)
+        latitude = c.latitude; longitude = c.longitude
     }
 
     static func name(_ rule: BoardingRule) -> String {
@@ -235,6 +239,9 @@ public struct ServiceDTO: Codable, Sendable, Equatable {
     /// Alerts about this service's route or trip, most severe first.
     public var alerts: [AlertDTO]?
     public var calls: [CallDTO]
+    /// The way the vehicle goes, as an encoded polyline (Google's format, five decimals), when the source has the
+    /// feed's shape; without it a map joins the calls.
+    public var shape: String?
 
     public init(_ s: ServiceDetails, live: LiveDTO? = nil, alerts: [AlertDTO]? = nil) {
         self.alerts = alerts
@@ -244,6 +251,7 @@ public struct ServiceDTO: Codable, Sendable, Equatable {
         tripId = s.tripID; routeId = s.routeID; routeShortName = s.routeShortName; routeLongName = s.routeLongName
         headsign = s.headsign; serviceDate = s.serviceDate.isoString; headwaySeconds = s.headwaySeconds
         calls = s.calls.map(CallDTO.init)
+        shape = s.shape?.encodedPolyline
         operatorName = s.operatorName
         reason = s.reason
         routeColor = s.routeColor

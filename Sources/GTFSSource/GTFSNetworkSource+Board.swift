@@ -51,7 +51,7 @@ extension GTFSNetworkSource {
         let today = LocalTime(request.now, in: TimeZone(identifier: zone) ?? .gmt).date
         let day = request.date ?? (tt.runs(trip, on: today) ? today : tt.serviceDates(of: trip).first { $0 > today } ?? today)
         let startTime = request.startTime.map { Int32($0) }
-        let details: ServiceDetails
+        var details: ServiceDetails
         do {
             details = state.hasRealtime
                 ? try tt.liveService(trip, on: day, startTime: startTime, overlay: state.realtime.overlay, now: request.now)
@@ -65,6 +65,7 @@ extension GTFSNetworkSource {
                 throw SourceError(.notRunning, "Trip '\(id)' does not run on \(d.isoString)\(dates.isEmpty ? "" : "; it runs on \(dates)").")
             }
         }
+        details.shape = shape(of: trip, in: state)
         let alerts = state.realtime.alertBook.map { $0.serviceAlerts(route: details.routeID, trip: details.tripID, at: request.now) }
         return SourceService(details: details, timeZone: zone, alerts: alerts, live: state.live(now: request.now))
     }

@@ -26,4 +26,12 @@ extension GTFSNetworkSource {
         // To the centimetre, as a commute keeps it.
         return ([from] + points[(first + 1)..<last] + [to]).simplified(toleranceMetres: Self.pathToleranceMetres).quantized
     }
+
+    /// A trip's whole shape for its map, to within `pathToleranceMetres`, or nil when the feed has none for it.
+    func shape(of trip: TripIndex, in state: NetworkState) -> [PathPoint]? {
+        let shapes = state.served.shapes
+        guard let shape = state.served.timetable.shapeIndex(of: trip), shape < shapes.count else { return nil }
+        let points = shapes.points(ofShape: shape).map { PathPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        return points.count >= 2 ? points.simplified(toleranceMetres: Self.pathToleranceMetres).quantized : nil
+    }
 }

@@ -91,6 +91,9 @@ public struct CallingPoint: Sendable, Hashable {
     public var platformChanged = false
     /// How full the vehicle is expected to be leaving this call, when the live source forecasts it.
     public var occupancy: Occupancy?
+    /// Where the stop is, when the source knows (for the service's map).
+    public var latitude: Double?
+    public var longitude: Double?
 
     public init(stopID: String, stopName: String, platform: String?, stopSequence: Int, scheduledArrival: Instant,
                 scheduledDeparture: Instant, timeZone: String, pickup: BoardingRule, dropOff: BoardingRule,
@@ -123,6 +126,8 @@ public struct ServiceDetails: Sendable, Hashable {
     public var branches: [ServiceBranch] = []
     /// The route's colour (hex, as GTFS gives it), when the source has one.
     public var routeColor: String?
+    /// The way the vehicle goes (the feed's shape), when the source has one; the map joins the calls without it.
+    public var shape: [PathPoint]?
 
     public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, headsign: String,
                 serviceDate: ServiceDate, calls: [CallingPoint], headwaySeconds: Int? = nil) {

@@ -79,8 +79,12 @@ struct PageRoutes: Sendable {
             let date = try q.date("date")
             let ctx = await personalContext(request, queries)
             let service = try await queries.service(try context.pathID("tripId"), date: date, languages: ctx.language.alertLanguages)
-            return page(ServicePage.render(service, context: ctx, names: names(service.alerts ?? [], queries),
-                                           routeColor: service.routeColor), request)
+            let tiles = deps.settings.maps.tileURL.map { ServicePage.Tiles(url: $0, attribution: deps.settings.maps.tileAttribution) }
+            var response = page(ServicePage.render(service, context: ctx, names: names(service.alerts ?? [], queries),
+                                                   routeColor: service.routeColor, tiles: tiles), request)
+            // The operator's base tiles are images from their server: allowed on the pages with a map.
+            if let policy = SecurityHeaders.policy(allowingTiles: deps.settings.maps.tileURL) { response.headers[.contentSecurityPolicy] = policy }
+            return response
         }
         router.get("sources/{source}/routes") { request, context in
             let routes = try await deps.queries().routes(source: try context.pathID("source"))

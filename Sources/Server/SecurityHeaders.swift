@@ -15,6 +15,16 @@ enum SecurityHeaders {
     static let telegramWidgetPolicy = contentSecurityPolicy.replacingOccurrences(of: "script-src 'self'", with: "script-src 'self' https://telegram.org")
         + "; frame-src https://oauth.telegram.org"
 
+    /// The policy with the operator's base tiles allowed as images (the pages with a map), or nil when there are none or
+    /// their address is not http(s).
+    static func policy(allowingTiles template: String?) -> String? {
+        guard let template,
+              let url = URL(string: template.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
+              let scheme = url.scheme, scheme == "https" || scheme == "http", let host = url.host else { return nil }
+        let origin = url.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
+        return contentSecurityPolicy.replacingOccurrences(of: "img-src 'self' data:", with: "img-src 'self' data: \(origin)")
+    }
+
     /// Built once: making each field name and checking each value on every response showed in profiles.
     static let fields: [HTTPField] = [
         HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy),

@@ -54,6 +54,10 @@ extension Timetable {
                 scheduledDeparture: Instant(epochSeconds: dayBase + Int64(scheduledDeparture(trip: t, call: k) + shift)),
                 timeZone: zoneIDs[Int(stopZone[stop])], pickup: pickup(flags: flags), dropOff: dropOff(flags: flags),
                 isTimepoint: flags & 0x10 != 0, stopHeadsign: headsignIndex == 0 ? nil : strings[Int(headsignIndex)]))
+            if stopLat[stop].isFinite && stopLon[stop].isFinite {
+                calls[calls.count - 1].latitude = stopLat[stop]
+                calls[calls.count - 1].longitude = stopLon[stop]
+            }
         }
         let route = Int(tripRoute[t])
         var details = ServiceDetails(tripID: tripID[t], routeID: routeID[route], routeShortName: routeShortName[route],

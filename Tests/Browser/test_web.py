@@ -120,6 +120,43 @@ def test_how_full_each_train_is_on_a_phone(all_day, browser, shot):
         browser.set_window_size(1280, 900)
 
 
+def test_a_service_map_moves_its_vehicle_with_the_live_updates(all_day, browser, shot):
+    """Issue 27, item 3: the service page's map draws the line and its stops on a plain background (no tiles are
+    configured) and moves the vehicle's marker when a position update arrives over the live channel."""
+    browser.set_window_size(390, 844)
+    try:
+        with urllib.request.urlopen(all_day + "/api/v1/vehicles", timeout=5) as r:
+            moving = [v for v in json.load(r)["vehicles"] if v["vehicle"].get("stopStatus") in ("inTransitTo", "incomingAt")]
+        assert moving
+        v = max(moving, key=lambda v: (v["serviceDate"], v["tripId"]))
+        browser.get(all_day + "/services/" + urllib.parse.quote(v["tripId"], safe="") + "?date=" + v["serviceDate"])
+        first = wait(browser, 15).until(lambda d: d.find_element(By.ID, "service-map").get_attribute("data-vehicle-at"))
+        drawn = browser.execute_script("""
+            var box = document.getElementById('service-map');
+            return {line: box.querySelectorAll('path.service-map-line').length, stops: box.querySelectorAll('path.service-map-stop').length,
+                    vehicle: box.querySelectorAll('path.service-map-vehicle').length, tiles: box.querySelectorAll('img.leaflet-tile').length,
+                    focusable: box.tabIndex, label: box.getAttribute('aria-label')};""")
+        assert drawn == {"line": 1, "stops": 2, "vehicle": 1, "tiles": 0, "focusable": 0,
+                         "label": "Map of the service: its way, its stops and its vehicle"}, drawn
+        assert "Drawn without a background map" in browser.find_element(By.CSS_SELECTOR, ".service-map-note").text
+        marker = "var m = document.querySelector('#service-map path.service-map-vehicle'); return m && m.getAttribute('d');"
+        drawn_at = browser.execute_script(marker)
+        # The simulation moves the train every 3 s; the page's live part is redrawn and the marker follows it.
+        moved = wait(browser, 20).until(lambda d: (lambda at: at if at and at != first else None)(
+            d.find_element(By.ID, "service-map").get_attribute("data-vehicle-at")))
+        lat, lon = (float(x) for x in moved.split(","))
+        # Between Alpha (-6.30, 106.80) and Omega (-6.20, 106.82), and north of where it was (it goes to Omega).
+        assert -6.30 <= lat <= -6.20 and 106.80 <= lon <= 106.82, moved
+        assert lat > float(first.split(",")[0]), (first, moved)
+        # The marker itself moves on the map (its drawn path changes), not only the numbers: a few updates' worth of
+        # travel, as one is less than a pixel at this zoom.
+        assert drawn_at
+        wait(browser, 30).until(lambda d: d.execute_script(marker) not in (None, drawn_at))
+        shot("service-map-phone")
+    finally:
+        browser.set_window_size(1280, 900)
+
+
 def test_a_live_board_on_the_bundled_line(server, browser, shot):
     # Blok M, mid-line: simulated delays build up along the route, so the screenshot shows them (at night, the morning's trains).
     browser.set_window_size(1280, 900)

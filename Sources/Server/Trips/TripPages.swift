@@ -52,9 +52,8 @@ struct TripPages: Sendable {
                                        tileURL: deps.settings.maps.tileURL, tileAttribution: deps.settings.maps.tileAttribution, skiArea: deps.ski != nil)
             var response = pages.page(TripPage.render(model, context: me.context), request)
             // The operator's base tiles are images from their server: allowed on this page only.
-            if let origin = deps.settings.maps.tileURL.flatMap(Self.origin) {
-                response.headers[.contentSecurityPolicy] = SecurityHeaders.contentSecurityPolicy
-                    .replacingOccurrences(of: "img-src 'self' data:", with: "img-src 'self' data: \(origin)")
+            if let policy = SecurityHeaders.policy(allowingTiles: deps.settings.maps.tileURL) {
+                response.headers[.contentSecurityPolicy] = policy
             }
             return response
         }
@@ -72,11 +71,4 @@ struct TripPages: Sendable {
     }
 
     var people: PeoplePages { PeoplePages(deps: deps, pages: pages) }
-
-    /// `scheme://host[:port]` of a tile URL template, for the page's Content-Security-Policy.
-    static func origin(_ template: String) -> String? {
-        guard let url = URL(string: template.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")),
-              let scheme = url.scheme, scheme == "https" || scheme == "http", let host = url.host else { return nil }
-        return url.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
-    }
 }

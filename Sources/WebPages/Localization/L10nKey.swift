@@ -210,6 +210,11 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case occupancyCarriage = "occupancy.carriage"
     case occupancyHeading = "occupancy.heading"
 
+    // The service's map.
+    case serviceMapLabel = "service.mapLabel"
+    case serviceMapNote = "service.mapNote"
+    case serviceMapPlain = "service.mapPlain"
+
     // The state of the live data and of the live connection.
     case liveSimulated = "live.simulated"
     case liveSimulatedNote = "live.simulatedNote"

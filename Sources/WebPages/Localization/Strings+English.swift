@@ -192,6 +192,9 @@ extension Strings {
         case .occupancyCarriages: "How full each carriage is, from the front"
         case .occupancyCarriage: "Carriage {number}"
         case .occupancyHeading: "How full"
+        case .serviceMapLabel: "Map of the service: its way, its stops and its vehicle"
+        case .serviceMapNote: "The stops and where the vehicle is are also listed below."
+        case .serviceMapPlain: "Drawn without a background map. The stops and where the vehicle is are also listed below."
 
         case .liveSimulated: "Simulated live data"
         case .liveSimulatedNote: "For demonstration: these delays are made up, not from a real feed."

@@ -192,6 +192,9 @@ extension Strings {
         case .occupancyCarriages: "Kepadatan tiap gerbong, dari depan"
         case .occupancyCarriage: "Gerbong {number}"
         case .occupancyHeading: "Kepadatan"
+        case .serviceMapLabel: "Peta layanan: jalurnya, haltenya, dan kendaraannya"
+        case .serviceMapNote: "Halte dan posisi kendaraan juga tercantum di bawah."
+        case .serviceMapPlain: "Digambar tanpa peta latar. Halte dan posisi kendaraan juga tercantum di bawah."
 
         case .liveSimulated: "Data langsung simulasi"
         case .liveSimulatedNote: "Untuk demonstrasi: keterlambatan ini rekaan, bukan dari data sebenarnya."

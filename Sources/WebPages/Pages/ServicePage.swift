@@ -1,4 +1,5 @@
 import API
+import Foundation
 import OnwardCore
 
 /// One service: its line, destination and date, then its calling points as a
@@ -10,8 +11,15 @@ public enum ServicePage {
     /// The whole page.
     /// - Parameter routeColor: the route's colour (GTFS hex), when the server
     ///   knows it: the service's wire type does not carry it.
+    /// The operator's base tiles for the map (`map_tile_url`) and their credit; without them the map has a plain background.
+    public struct Tiles: Sendable {
+        public var url: String
+        public var attribution: String?
+        public init(url: String, attribution: String?) { self.url = url; self.attribution = attribution }
+    }
+
     public static func render(_ service: ServiceDTO, context: PageContext, names: EntityNames = EntityNames(),
-                              routeColor: String? = nil) -> String {
+                              routeColor: String? = nil, tiles: Tiles? = nil) -> String {
         let s = context.strings
         let line = service.routeShortName.isEmpty ? service.routeLongName : service.routeShortName
         let title = s(.serviceTitle, ["line": line, "destination": service.headsign])
@@ -35,6 +43,7 @@ public enum ServicePage {
         <span class="connection" data-connection hidden></span>
         <a class="refresh-link" href="\(address(service).link)">\(s(.boardRefresh))</a>
         </div>
+        \(map(service, routeColor: routeColor, tiles: tiles, strings: s))\
         <div id="service-live" class="live-container" data-live="\(liveQuery(service, language: context.language))">
         \(HTML(trusted: fragment(service, context: context, names: names, routeColor: routeColor)))
         </div>
@@ -89,10 +98,38 @@ public enum ServicePage {
         let summary = position.map { position -> String in
             s(.liveSummaryService, ["detail": position.where_(service, strings: s)])
         } ?? s(.liveSummaryService, ["detail": ""]).trimmingWhitespace
+        let vehicle: HTML = service.vehicle.flatMap { v in
+            guard let lat = v.latitude, let lon = v.longitude else { return nil }
+            return HTML(trusted: " data-vehicle-lat=\"\(lat)\" data-vehicle-lon=\"\(lon)\"") + HTML.attribute("data-vehicle-label", position?.sentence(service, now: context.now, strings: s) ?? v.label)
+        } ?? .empty
         return """
-        <div class="service-fragment" data-summary="\(HTML.escapeAttribute(summary))">
+        <div class="service-fragment" data-summary="\(HTML.escapeAttribute(summary))"\(vehicle)>
         \(HTML.join(parts, separator: "\n").rendered)
         </div>
+        """
+    }
+
+    /// The map above the live part: the shape (or the stops joined), the stops and, moved by the script at each live
+    /// redraw, the vehicle. Nothing without at least two stops with coordinates. Reachable by keyboard (Leaflet's own
+    /// focus and keys); the calls below are its text.
+    static func map(_ service: ServiceDTO, routeColor: String?, tiles: Tiles?, strings s: Strings) -> HTML {
+        let stops = service.calls.compactMap { c -> String? in
+            guard let lat = c.latitude, let lon = c.longitude else { return nil }
+            let name = String(decoding: (try? JSONEncoder().encode(c.stopName)) ?? Data("\"\"".utf8), as: UTF8.self)
+            return "[\(lat),\(lon),\(name)]"
+        }
+        guard stops.count >= 2 else { return .empty }
+        return """
+        <section class="service-map-section" aria-label="\(s(.serviceMapLabel))">\
+        <div id="service-map" class="service-map" role="region" aria-label="\(s(.serviceMapLabel))"\
+        \(HTML.attribute("data-stops", "[" + stops.joined(separator: ",") + "]"))\(HTML.attribute("data-shape", service.shape))\
+        \(HTML.attribute("data-color", RouteColor.hex(routeColor)))\(HTML.attribute("data-tiles", tiles?.url))\
+        \(HTML.attribute("data-tile-attribution", tiles?.attribution))></div>\
+        <p class="service-map-note">\(s(tiles == nil ? .serviceMapPlain : .serviceMapNote))</p>\
+        <link rel="stylesheet" href="\(Assets.leafletBase)/leaflet.css?v=\(Assets.mapVersion)">\
+        <script src="\(Assets.leafletBase)/leaflet.js?v=\(Assets.mapVersion)" defer></script>\
+        <script src="\(Assets.versioned(Assets.serviceMapScript.path))" defer></script>\
+        </section>
         """
     }
 
