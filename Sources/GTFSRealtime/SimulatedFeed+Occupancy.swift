@@ -36,17 +36,9 @@ extension SimulatedFeed {
         }
     }
 
-    /// The GTFS-Realtime value of a level.
+    /// The GTFS-Realtime value of a level: the one `Occupancy.Level(gtfsRealtime:)` reads back as it (that mapping is
+    /// the only one written out).
     static func status(_ level: Occupancy.Level) -> TransitRealtime_VehiclePosition.OccupancyStatus {
-        switch level {
-        case .empty: .empty
-        case .manySeatsAvailable: .manySeatsAvailable
-        case .fewSeatsAvailable: .fewSeatsAvailable
-        case .standingRoomOnly: .standingRoomOnly
-        case .crushedStandingRoomOnly: .crushedStandingRoomOnly
-        case .full: .full
-        case .notAcceptingPassengers: .notAcceptingPassengers
-        case .notBoardable: .notBoardable
-        }
+        TransitRealtime_VehiclePosition.OccupancyStatus.allCases.first { Occupancy.Level(gtfsRealtime: $0.rawValue) == level } ?? .noDataAvailable
     }
 }
