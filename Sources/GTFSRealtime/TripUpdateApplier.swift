@@ -121,6 +121,7 @@ public struct TripUpdateApplier {
                 case .skipped:
                     report.skippedStops += 1
                     live.callStatus[k] = .skipped
+                    live.markReported(k)
                     // A skipped stop has no times of its own; the delay goes on past it.
                     if let d = carried { fill(&live, schedule, call: k, arrivalDelay: d, departureDelay: d) }
                 default:
@@ -129,6 +130,7 @@ public struct TripUpdateApplier {
                     if let a = arrivalDelay ?? departureDelay, let d = departureDelay {
                         fill(&live, schedule, call: k, arrivalDelay: a, departureDelay: d)
                         carried = d
+                        if stus[i].arrival != nil || stus[i].departure != nil { live.markReported(k) }
                     }
                 }
                 if let level = stus[i].departureOccupancy {

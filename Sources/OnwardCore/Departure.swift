@@ -55,6 +55,8 @@ public struct BoardEntry: Sendable, Hashable {
     public var callingAt: [CallingPoint]?
     /// How full the vehicle is, when a live source says (`RealtimeOverlay.occupancy`).
     public var occupancy: Occupancy?
+    /// How late this route usually is here at this hour, where there is history enough (`DelayHistoryBook`).
+    public var usualDelay: UsualDelay?
 
     public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, routeColor: String?,
                 headsign: String, stopID: String, stopName: String, platform: String?, serviceDate: ServiceDate,
@@ -91,6 +93,8 @@ public struct CallingPoint: Sendable, Hashable {
     public var platformChanged = false
     /// How full the vehicle is expected to be leaving this call, when the live source forecasts it.
     public var occupancy: Occupancy?
+    /// How late the service's route usually is at this call at this hour, where there is history enough.
+    public var usualDelay: UsualDelay?
     /// Where the stop is, when the source knows (for the service's map).
     public var latitude: Double?
     public var longitude: Double?

@@ -101,6 +101,9 @@ public struct TransitLeg: Sendable, Hashable, Codable {
     public var isAddedTrip: Bool?
     /// How full the vehicle is where it is boarded, when a live source said so at planning (`RealtimeOverlay.occupancy`).
     public var occupancy: Occupancy?
+    /// How late this route usually arrives where the ride ends, at that hour, where there is history enough: what a
+    /// change after it must allow for (`Journey.changes`).
+    public var usualArrival: UsualDelay?
 
     public init(tripID: String, routeID: String, routeShortName: String, routeLongName: String, routeColor: String?,
                 headsign: String, serviceDate: ServiceDate, startTime: Int?, from: JourneyStop, to: JourneyStop,
@@ -116,7 +119,7 @@ public struct TransitLeg: Sendable, Hashable, Codable {
 extension TransitLeg {
     private enum CodingKeys: String, CodingKey {
         case tripID, routeID, routeShortName, routeLongName, routeColor, routeType, headsign, serviceDate, startTime, from, to, calls
-        case departure, arrival, expectedDeparture, expectedArrival, status, path, vehicle, occupancy
+        case departure, arrival, expectedDeparture, expectedArrival, status, path, vehicle, occupancy, usualArrival
     }
 
     /// Reads a ride as kept (a commute in progress keeps its journey): `startTime` in seconds, or as the
@@ -151,6 +154,7 @@ extension TransitLeg {
         }
         vehicle = try c.decodeIfPresent(VehicleReport.self, forKey: .vehicle)
         occupancy = try c.decodeIfPresent(Occupancy.self, forKey: .occupancy)
+        usualArrival = try c.decodeIfPresent(UsualDelay.self, forKey: .usualArrival)
     }
 
     /// A ride as kept: its path as an encoded polyline (`[PathPoint].encodedPolyline`), the rest as its fields.
@@ -176,6 +180,7 @@ extension TransitLeg {
         try c.encodeIfPresent(path?.encodedPolyline, forKey: .path)
         try c.encodeIfPresent(vehicle, forKey: .vehicle)
         try c.encodeIfPresent(occupancy, forKey: .occupancy)
+        try c.encodeIfPresent(usualArrival, forKey: .usualArrival)
     }
 }
 

@@ -16,6 +16,8 @@ public struct JourneyChange: Sendable, Hashable {
     public var leavingLateSeconds: Int?
     /// The traveller stays on board: the vehicle goes on as the next ride, so nothing can be missed here.
     public var staysSeated = false
+    /// How late the arriving ride usually is here at this hour, where there is history enough.
+    public var usualArrival: UsualDelay?
 
     /// The margin the traveller has now: live where known.
     public var currentMarginSeconds: Int { liveMarginSeconds ?? marginSeconds }
@@ -29,6 +31,17 @@ public struct JourneyChange: Sendable, Hashable {
 
     /// Whether it is tight: under a minute to spare beyond the walk.
     public static func isTight(margin: Int, walk: Int) -> Bool { margin < walk + 60 }
+
+    /// Whether history says the change often fails: the arriving ride's usual (median) lateness here is more than the
+    /// time to spare. Only while no live time is known: live data then says how it stands today.
+    public var isRisky: Bool { !staysSeated && liveMarginSeconds == nil && !holds(at: 0.5) }
+
+    /// Whether the change holds when the arriving ride is as late as `fraction` of its history (0.8: four days in
+    /// five). True with no history: nothing says otherwise.
+    public func holds(at fraction: Double) -> Bool {
+        guard !staysSeated, let allowance = usualArrival?.arrivalAllowance(fraction) else { return true }
+        return currentMarginSeconds - allowance >= walkSeconds
+    }
 }
 
 extension Journey {
@@ -62,7 +75,8 @@ extension Journey {
                         marginSeconds: seconds(next.departure, ride.arrival),
                         liveMarginSeconds: live ? seconds(next.expectedDeparture ?? next.departure, ride.expectedArrival ?? ride.arrival) : nil,
                         arrivingLateSeconds: ride.expectedArrival.map { seconds($0, ride.arrival) },
-                        leavingLateSeconds: next.expectedDeparture.map { seconds($0, next.departure) }, staysSeated: next.staysSeated == true))
+                        leavingLateSeconds: next.expectedDeparture.map { seconds($0, next.departure) }, staysSeated: next.staysSeated == true,
+                        usualArrival: ride.usualArrival))
                 }
                 arriving = next
                 walk = 0

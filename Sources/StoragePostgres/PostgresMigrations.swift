@@ -133,6 +133,27 @@ enum PostgresMigrations {
                 last_modified text, payload bytea NOT NULL)
             """,
         ]),
+        ("v12-delay-history", [
+            // What live sources said of each call (the latest word wins), kept a few days; the per-day aggregates they
+            // fold into, kept for as long as history is wanted; and which dates wait to be folded.
+            """
+            CREATE TABLE delay_observation (
+                source text NOT NULL, trip_id text NOT NULL, service_date integer NOT NULL, call integer NOT NULL,
+                route_id text NOT NULL, stop_id text NOT NULL, hour_of_week smallint NOT NULL, departure_delay integer,
+                arrival_delay integer, cancelled boolean NOT NULL, observed_at bigint NOT NULL,
+                PRIMARY KEY (source, trip_id, service_date, call))
+            """,
+            "CREATE INDEX delay_observation_by_date ON delay_observation (service_date)",
+            """
+            CREATE TABLE delay_aggregate (
+                service_date integer NOT NULL, route_id text NOT NULL, stop_id text NOT NULL, hour_of_week smallint NOT NULL,
+                observed integer NOT NULL, cancelled integer NOT NULL, departures text NOT NULL, arrivals text NOT NULL,
+                PRIMARY KEY (service_date, route_id, stop_id, hour_of_week))
+            """,
+            "CREATE INDEX delay_aggregate_by_stop ON delay_aggregate (stop_id, route_id)",
+            "CREATE INDEX delay_aggregate_by_route ON delay_aggregate (route_id)",
+            "CREATE TABLE delay_day (service_date integer PRIMARY KEY, folded boolean NOT NULL)",
+        ]),
     ]
 
     static var identifiers: [String] { steps.map(\.identifier) }

@@ -21,6 +21,7 @@ public final class PostgresStore: Sendable {
     public let trips: PostgresTripRepository
     /// On-demand upstreams\' answers, shared between servers.
     public let upstreamAnswers: PostgresUpstreamAnswerRepository
+    public let delayHistory: PostgresDelayHistoryRepository
     /// Journeys people watch.
     public let watches: PostgresWatchRepository
     public let feedVersions: PostgresFeedVersionRepository
@@ -54,6 +55,7 @@ public final class PostgresStore: Sendable {
         people = PostgresPeopleRepository(db: access)
         trips = PostgresTripRepository(db: access)
         upstreamAnswers = PostgresUpstreamAnswerRepository(db: access)
+        delayHistory = PostgresDelayHistoryRepository(db: access)
         watches = PostgresWatchRepository(db: access)
         feedVersions = PostgresFeedVersionRepository(db: access)
     }

@@ -167,6 +167,27 @@ enum SQLiteMigrations {
                     last_modified TEXT, payload BLOB NOT NULL)
                 """)
         }
+        migrator.registerMigration("v12-delay-history") { db in
+            // What live sources said of each call (the latest word wins), kept a few days; the per-day aggregates they
+            // fold into, kept for as long as history is wanted; and which dates wait to be folded.
+            try db.execute(sql: """
+                CREATE TABLE delay_observation (
+                    source TEXT NOT NULL, trip_id TEXT NOT NULL, service_date INTEGER NOT NULL, call INTEGER NOT NULL,
+                    route_id TEXT NOT NULL, stop_id TEXT NOT NULL, hour_of_week INTEGER NOT NULL, departure_delay INTEGER,
+                    arrival_delay INTEGER, cancelled BOOLEAN NOT NULL, observed_at INTEGER NOT NULL,
+                    PRIMARY KEY (source, trip_id, service_date, call)) WITHOUT ROWID
+                """)
+            try db.execute(sql: "CREATE INDEX delay_observation_by_date ON delay_observation (service_date)")
+            try db.execute(sql: """
+                CREATE TABLE delay_aggregate (
+                    service_date INTEGER NOT NULL, route_id TEXT NOT NULL, stop_id TEXT NOT NULL, hour_of_week INTEGER NOT NULL,
+                    observed INTEGER NOT NULL, cancelled INTEGER NOT NULL, departures TEXT NOT NULL, arrivals TEXT NOT NULL,
+                    PRIMARY KEY (service_date, route_id, stop_id, hour_of_week)) WITHOUT ROWID
+                """)
+            try db.execute(sql: "CREATE INDEX delay_aggregate_by_stop ON delay_aggregate (stop_id, route_id)")
+            try db.execute(sql: "CREATE INDEX delay_aggregate_by_route ON delay_aggregate (route_id)")
+            try db.execute(sql: "CREATE TABLE delay_day (service_date INTEGER PRIMARY KEY, folded BOOLEAN NOT NULL)")
+        }
         return migrator
     }
 }

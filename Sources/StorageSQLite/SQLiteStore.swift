@@ -25,6 +25,7 @@ public final class SQLiteStore: Sendable {
     public let trips: SQLiteTripRepository
     /// On-demand upstreams\' answers, shared between servers.
     public let upstreamAnswers: SQLiteUpstreamAnswerRepository
+    public let delayHistory: SQLiteDelayHistoryRepository
     /// Journeys people watch.
     public let watches: SQLiteWatchRepository
     public let feedVersions: SQLiteFeedVersionRepository
@@ -59,6 +60,7 @@ public final class SQLiteStore: Sendable {
         people = SQLitePeopleRepository(db: access)
         trips = SQLiteTripRepository(db: access)
         upstreamAnswers = SQLiteUpstreamAnswerRepository(db: access)
+        delayHistory = SQLiteDelayHistoryRepository(db: access)
         watches = SQLiteWatchRepository(db: access)
         feedVersions = SQLiteFeedVersionRepository(db: access)
     }

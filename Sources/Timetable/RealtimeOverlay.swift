@@ -36,6 +36,9 @@ public struct TripLive: Sendable, Hashable {
     /// How full the vehicle is expected to be leaving each call (`departure_occupancy_status`), or nil where the feed
     /// says nothing; empty when it says nothing of any call (most feeds).
     public var departureOccupancy: [Occupancy.Level?] = []
+    /// The calls a stop time update spoke of (with a time, or as skipped), as against those whose times were carried
+    /// from another: what delay history records. Empty when none did.
+    public var reported: [Bool] = []
 
     public init(status: Status, calls: Int) {
         self.status = status
@@ -43,6 +46,14 @@ public struct TripLive: Sendable, Hashable {
         departure = Array(repeating: TripLive.unknown, count: calls)
         callStatus = Array(repeating: .scheduled, count: calls)
         assignedStop = Array(repeating: nil, count: calls)
+    }
+}
+
+extension TripLive {
+    /// Notes that a stop time update spoke of call `k`.
+    public mutating func markReported(_ k: Int) {
+        if reported.isEmpty { reported = Array(repeating: false, count: callStatus.count) }
+        reported[k] = true
     }
 }
 

@@ -144,3 +144,23 @@ struct WatchRepositoryContractTests {
         try await TestPostgres.withStore { store in try await check.run(on: store.watches) }
     }
 }
+
+@Suite("delay history repository contract")
+struct DelayHistoryRepositoryContractTests {
+    @Test("in memory", arguments: DelayHistoryRepositoryContract.checks)
+    func inMemory(_ check: DelayHistoryRepositoryContract.Check) async throws {
+        try await check.run(on: InMemoryDelayHistoryRepository())
+    }
+
+    @Test("SQLite", arguments: DelayHistoryRepositoryContract.checks)
+    func sqlite(_ check: DelayHistoryRepositoryContract.Check) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try await check.run(on: try SQLiteStore(directory: folder.path).delayHistory)
+    }
+
+    @Test("PostgreSQL", .enabled(if: TestPostgres.enabled, TestPostgres.skipped), arguments: DelayHistoryRepositoryContract.checks)
+    func postgres(_ check: DelayHistoryRepositoryContract.Check) async throws {
+        try await TestPostgres.withStore { store in try await check.run(on: store.delayHistory) }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// How late a route usually is at a stop in one hour on one kind of day, from the history of many days: what a board
+/// shows ("usually 3–6 min late at this hour", "cancelled 1 in 12") and what the planner weighs a change against.
+public struct UsualDelay: Hashable, Sendable, Codable {
+    public var dayKind: DayKind
+    public var hour: Int
+    /// Calls seen running, calls seen cancelled or skipped, and on how many service dates.
+    public var observed: Int
+    public var cancelled: Int
+    public var days: Int
+    /// Departure delay in whole minutes: a fifth of departures were at most `departureLow` late, half `departureMedian`,
+    /// four fifths `departureHigh` (negative: early). Nil when no departure time was given.
+    public var departureLow: Int?
+    public var departureMedian: Int?
+    public var departureHigh: Int?
+    /// Arrival delay in minutes, half and four fifths: what a change after this ride must allow for.
+    public var arrivalMedian: Int?
+    public var arrivalHigh: Int?
+
+    /// Below these, a few odd days would speak for the route: nothing is shown and the planner does not weigh it.
+    public static let minimumDays = 3
+    public static let minimumCalls = 6
+
+    public init(dayKind: DayKind, hour: Int, observed: Int, cancelled: Int, days: Int, departureLow: Int?, departureMedian: Int?,
+                departureHigh: Int?, arrivalMedian: Int?, arrivalHigh: Int?) {
+        self.dayKind = dayKind; self.hour = hour; self.observed = observed; self.cancelled = cancelled; self.days = days
+        self.departureLow = departureLow; self.departureMedian = departureMedian; self.departureHigh = departureHigh
+        self.arrivalMedian = arrivalMedian; self.arrivalHigh = arrivalHigh
+    }
+
+    /// The summary of aggregates of one kind of day and hour (of any routes and stops given: a route's history at all
+    /// its stops reads the same way).
+    public init(dayKind: DayKind, hour: Int, _ aggregates: some Sequence<DelayAggregate>) {
+        var departures = DelayHistogram(), arrivals = DelayHistogram()
+        var observed = 0, cancelled = 0
+        var dates = Set<ServiceDate>()
+        for a in aggregates {
+            observed += a.observed; cancelled += a.cancelled
+            departures.merge(a.departures); arrivals.merge(a.arrivals)
+            dates.insert(a.serviceDate)
+        }
+        self.init(dayKind: dayKind, hour: hour, observed: observed, cancelled: cancelled, days: dates.count,
+                  departureLow: departures.percentile(0.2), departureMedian: departures.percentile(0.5),
+                  departureHigh: departures.percentile(0.8), arrivalMedian: arrivals.percentile(0.5), arrivalHigh: arrivals.percentile(0.8))
+    }
+
+    /// Whether there is history enough to show or weigh.
+    public var isEnough: Bool { days >= Self.minimumDays && observed + cancelled >= Self.minimumCalls }
+
+    /// One cancelled in how many runs (rounded), or nil when none was.
+    public var oneCancelledIn: Int? {
+        guard cancelled > 0 else { return nil }
+        return max(1, Int((Double(observed + cancelled) / Double(cancelled)).rounded()))
+    }
+
+    /// What "usually" means in words: on time (within a minute either way for four fifths of departures), late by a
+    /// range, up to some minutes late, or early.
+    public enum Band: Hashable, Sendable {
+        case onTime
+        case late(from: Int, to: Int)
+        case upTo(Int)
+        case early(Int)
+    }
+
+    public var departureBand: Band? {
+        guard let low = departureLow, let high = departureHigh else { return nil }
+        if high <= 1 && low >= -1 { return .onTime }
+        if high < -1 { return .early(-low) }
+        if low >= 1 { return .late(from: low, to: high) }
+        return .upTo(high)
+    }
+
+    /// The arrival delay, in seconds, that `fraction` of rides stay within (half: 0.5, the reliable rule: 0.8); nil when
+    /// unknown. Never below zero: an early arrival does not give a change more time.
+    public func arrivalAllowance(_ fraction: Double) -> Int? {
+        guard let m = fraction > 0.5 ? arrivalHigh : arrivalMedian else { return nil }
+        return max(m, 0) * 60
+    }
+}
+
+/// Usual delays by route, stop, kind of day and hour, built from the aggregates of the last weeks: what boards, services
+/// and the planner read, a dictionary look-up per row. A value, swapped whole when history is folded.
+public struct DelayHistoryBook: Sendable {
+    struct Key: Hashable { var route: String; var stop: String; var kind: DayKind; var hour: Int }
+    private var entries: [Key: UsualDelay] = [:]
+    /// The service dates it was built from.
+    public private(set) var dates: ClosedRange<ServiceDate>?
+
+    public init() {}
+
+    public static let empty = DelayHistoryBook()
+
+    /// Only summaries with history enough are kept.
+    public init(_ aggregates: [DelayAggregate]) {
+        var groups: [Key: [DelayAggregate]] = [:]
+        for a in aggregates {
+            groups[Key(route: a.routeID, stop: a.stopID, kind: a.hourOfWeek.dayKind, hour: a.hourOfWeek.hour), default: []].append(a)
+        }
+        for (key, group) in groups {
+            let usual = UsualDelay(dayKind: key.kind, hour: key.hour, group)
+            if usual.isEnough { entries[key] = usual }
+        }
+        if let first = aggregates.map(\.serviceDate).min(), let last = aggregates.map(\.serviceDate).max() { dates = first...last }
+    }
+
+    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { entries.count }
+
+    /// How late `route` usually is at `stop` at the hour of `scheduled` on the stop's clock.
+    public func usual(route: String, stop: String, at scheduled: Instant, zone: TimeZone) -> UsualDelay? {
+        guard !entries.isEmpty else { return nil }
+        let h = HourOfWeek(scheduled, in: zone)
+        return entries[Key(route: route, stop: stop, kind: h.dayKind, hour: h.hour)]
+    }
+}
