@@ -59,6 +59,8 @@ public struct BoardEntryDTO: Codable, Sendable, Equatable {
     public var callingAt: [CallingAtDTO]?
     /// How full the vehicle is, when a live source says.
     public var occupancy: OccupancyDTO?
+    /// How late this route usually is here at this hour, where there is history enough.
+    public var usualDelay: UsualDelayDTO?
 
     public init(_ e: BoardEntry, arrivals: Bool, alerts: [String]? = nil) {
         self.alerts = alerts
@@ -66,6 +68,7 @@ public struct BoardEntryDTO: Codable, Sendable, Equatable {
         reason = e.reason
         callingAt = e.callingAt.map { $0.map(CallingAtDTO.init) }
         occupancy = e.occupancy.map(OccupancyDTO.init)
+        usualDelay = e.usualDelay.map(UsualDelayDTO.init)
         tripId = e.tripID; routeId = e.routeID; routeShortName = e.routeShortName; routeLongName = e.routeLongName
         routeColor = e.routeColor; headsign = e.headsign; origin = e.origin; stopId = e.stopID; stopName = e.stopName
         platform = e.platform; serviceDate = e.serviceDate.isoString
@@ -186,6 +189,8 @@ public struct CallDTO: Codable, Sendable, Equatable {
     public var platformChanged: Bool?
     /// How full the vehicle is expected to be leaving this call, when the live source forecasts it.
     public var occupancy: OccupancyDTO?
+    /// How late the route usually is at this call at this hour, where there is history enough.
+    public var usualDelay: UsualDelayDTO?
     /// Where the stop is, when the source knows.
     public var latitude: Double?
     public var longitude: Double?
@@ -202,6 +207,7 @@ public struct CallDTO: Codable, Sendable, Equatable {
         delaySeconds = c.delaySeconds
         if c.platformChanged { platformChanged = true }
         occupancy = c.occupancy.map(OccupancyDTO.init)
+        usualDelay = c.usualDelay.map(UsualDelayDTO.init)
         latitude = c.latitude; longitude = c.longitude
     }
 

@@ -3,6 +3,7 @@ import GTFSSource
 import Logging
 import OnwardCore
 import Server
+import Services
 import ServiceLifecycle
 import StoragePostgres
 
@@ -49,5 +50,15 @@ struct SimulationService: Service {
 
     func run() async throws {
         await cancelWhenGracefulShutdown { await ticker.run() }
+    }
+}
+
+/// The delay history's upkeep: folds finished days, drops old rows and refreshes the boards' book, hourly.
+struct DelayHistoryService: Service {
+    let keeper: DelayHistoryKeeper
+    let now: @Sendable () -> Instant
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await keeper.run(every: .seconds(3600), now: now) }
     }
 }

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import Services
 import Server
 import Storage
 import StoragePostgres
@@ -59,6 +60,16 @@ public struct ServeConfiguration: Sendable, Hashable {
     public var commuteSimulationSpeed = 30
     /// Seconds between checks of the watched journeys (the browser tests make it short).
     public var watchCheckInterval = 30
+    /// Delay history: days of raw observations kept after their service date, days read into the boards' book, days of
+    /// per-day aggregates kept at all.
+    public var historyRawDays = 7
+    public var historyWindowDays = 56
+    public var historyKeepDays = 400
+
+    /// The delay history's keeping, as configured.
+    public var historySettings: DelayHistoryKeeper.Settings {
+        DelayHistoryKeeper.Settings(rawDays: historyRawDays, windowDays: historyWindowDays, keepDays: max(historyKeepDays, historyWindowDays))
+    }
     /// The ski area: an OpenStreetMap extract (OSM XML) and its SRTM tile (.hgt or a zip); by default the bundled Vallnord.
     public var skiArea: String?
     public var skiElevation: String?
@@ -95,6 +106,7 @@ public struct ServeConfiguration: Sendable, Hashable {
         case nationalRailToken = "national_rail_token", nationalRailURL = "national_rail_url", ctaKey = "cta_key", ctaURL = "cta_url"
         case pushSubject = "push_subject", pushAllowHTTP = "push_allow_http", commuteSimulationSpeed = "commute_simulation_speed"
         case watchCheckInterval = "watch_check_interval"
+        case historyRawDays = "history_raw_days", historyWindowDays = "history_window_days", historyKeepDays = "history_keep_days"
         case telegramBotToken = "telegram_bot_token", telegramBotUsername = "telegram_bot_username"
         case telegramWebhookSecret = "telegram_webhook_secret", telegramAPIURL = "telegram_api_url"
         case mapTileURL = "map_tile_url", mapTileAttribution = "map_tile_attribution"
@@ -340,6 +352,9 @@ private struct Settings {
         if let v = try bool(.pushAllowHTTP) { c.pushAllowHTTP = v }
         if let v = try number(.commuteSimulationSpeed, 1...600) { c.commuteSimulationSpeed = Int(v) }
         if let v = try number(.watchCheckInterval, 1...3600) { c.watchCheckInterval = Int(v) }
+        if let v = try number(.historyRawDays, 1...90) { c.historyRawDays = Int(v) }
+        if let v = try number(.historyWindowDays, 7...400) { c.historyWindowDays = Int(v) }
+        if let v = try number(.historyKeepDays, 7...3660) { c.historyKeepDays = Int(v) }
         if let v = try string(.telegramBotToken), !v.isEmpty { c.telegramBotToken = v }
         if let v = try string(.telegramWebhookSecret), !v.isEmpty {
             // Telegram allows 1 to 256 of A-Z, a-z, 0-9, _ and -.

@@ -69,6 +69,13 @@ public enum ServerApplication {
             return LeadingService(job: "realtime \(feed.name)", leadership: PostgresLeadership(store: postgres, logger: logger)) { await polling.poll() }
         }
         if let ticker = network.simulation { services.append(SimulationService(ticker: ticker)) }
+        // Each server records what its feeds say and keeps its own book; folding is idempotent, so servers sharing a
+        // database may each do it (one that meets another's fold retries in an hour).
+        let history = DelayHistoryKeeper(repository: database.delayHistory, settings: config.historySettings, logger: logger) { [writer = network.writer] book in
+            await writer.serve(history: book)
+        }
+        await network.writer.observeDelays { observations in await history.record(observations) }
+        services.append(DelayHistoryService(keeper: history, now: now))
         // Sharing a database, the servers tell each other of the versions stored (the leader fetches; see FeedRefreshService).
         var announce: (@Sendable (RelayMessage) -> Void)?
         if let relay { announce = { message in relay.announce(message) } }
@@ -127,7 +134,7 @@ public enum ServerApplication {
             }
         }
         let deps = ServerDependencies(sources: registry, people: people, trips: trips, commutes: commutes, watches: watches, ski: SkiRouter(ski),
-                                      feedRefresh: feedRefresh, settings: settings, now: now)
+                                      feedRefresh: feedRefresh, history: history, settings: settings, now: now)
         let router = buildRouter(deps)
         let app = Application(
             router: router,

@@ -13,6 +13,7 @@ public struct OpenedStorage: Sendable {
     public var people: any PeopleRepository
     public var trips: any TripRepository
     public var watches: any WatchRepository
+    public var delayHistory: any DelayHistoryRepository
     /// The PostgreSQL store, when that is the driver: what servers share live updates and leader locks through.
     public var postgres: PostgresStore?
     /// The database as the start-up log names it (never a password).
@@ -23,11 +24,11 @@ public struct OpenedStorage: Sendable {
         if let url = config.databaseURL {
             let store = try await PostgresStore.open(try PostgresLocation(url: url), logger: logger)
             return OpenedStorage(realtimeFeeds: store.realtimeFeeds, commutes: store.commutes, people: store.people, trips: store.trips, watches: store.watches,
-                                 postgres: store, description: store.location.description)
+                                 delayHistory: store.delayHistory, postgres: store, description: store.location.description)
         }
         let store = try SQLiteStore(directory: config.dataDir)
         return OpenedStorage(realtimeFeeds: store.realtimeFeeds, commutes: store.commutes, people: store.people, trips: store.trips, watches: store.watches,
-                             postgres: nil, description: store.path)
+                             delayHistory: store.delayHistory, postgres: nil, description: store.path)
     }
 
     /// Closes a PostgreSQL pool (SQLite closes with the process).

@@ -17,7 +17,8 @@ extension GTFSNetworkSource {
         let from = request.at ?? now
         let query = BoardRequest(kind: request.kind == .arrivals ? .arrivals : .departures, stop: stop, from: from,
                                  window: request.windowMinutes.map { $0 * 60 }, limit: request.limit, via: via)
-        let entries = state.hasRealtime ? tt.liveBoard(query, overlay: state.realtime.overlay, now: now) : tt.board(query)
+        var entries = state.hasRealtime ? tt.liveBoard(query, overlay: state.realtime.overlay, now: now) : tt.board(query)
+        state.addUsualDelays(to: &entries)
         var board = SourceBoard(place: tt.place(stop), via: via.map { tt.place($0) }, kind: request.kind, entries: entries,
                                 live: state.live(now: now))
         if let book = state.realtime.alertBook {
@@ -66,6 +67,7 @@ extension GTFSNetworkSource {
             }
         }
         details.shape = shape(of: trip, in: state)
+        state.addUsualDelays(to: &details)
         let alerts = state.realtime.alertBook.map { $0.serviceAlerts(route: details.routeID, trip: details.tripID, at: request.now) }
         return SourceService(details: details, timeZone: zone, alerts: alerts, live: state.live(now: request.now))
     }

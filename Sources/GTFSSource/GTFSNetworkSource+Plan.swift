@@ -22,9 +22,10 @@ extension GTFSNetworkSource {
         query.maxTransfers = request.maxTransfers
         query.wheelchair = request.wheelchair
         let planner = state.served.planner, plan = query, live = state.hasRealtime && !request.timetableOnly
-        let journeys = await PlanningPool.shared.run {
+        var journeys = await PlanningPool.shared.run {
             planner.journeys(plan, overlay: live ? state.realtime.overlay : .empty, live: live)
         }
+        state.addUsualArrivals(to: &journeys)
         var answer = SourceJourneys(from: tt.place(from), to: tt.place(to), journeys: journeys, live: state.live(now: request.now))
         if journeys.isEmpty { answer.emptyReason = emptyReason(request, from: from, in: tt) }
         return answer

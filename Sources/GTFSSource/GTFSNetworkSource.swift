@@ -119,6 +119,11 @@ public final class GTFSNetworkSource: TransitSource {
         return names
     }
 
+    public func platformIDs(of stationID: String) -> [String] {
+        let tt = store.current.timetable
+        return tt.stop(id: stationID).map { tt.platformIDs(of: $0) } ?? []
+    }
+
     // MARK: - Vehicles
 
     public func vehicles(routeID: String?, now: Instant) async throws(SourceError) -> SourceVehicles {

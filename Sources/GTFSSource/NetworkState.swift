@@ -23,6 +23,9 @@ public struct NetworkState: Sendable {
     /// Counts every update, so subscribers know something changed.
     public internal(set) var version = 0
 
+    /// How late each route usually is at each stop and hour, from the stored delay history (`RealtimeWriter.serve(history:)`).
+    public var history = DelayHistoryBook.empty
+
     /// How the last checks of each kept static feed went, by feed name.
     public var feedChecks: [String: FeedCheckHealth] = [:]
 

@@ -13,13 +13,17 @@ public actor RealtimeWriter {
     /// Each source's last message, with the moment it was applied as of, in the order they
     /// came: re-applied at once to a new timetable, so live data does not wait for the next poll.
     private var lastMessages: [(source: String, message: RealtimeMessage, now: Instant)] = []
+    /// Hears what each message of trip updates said of each call (`Timetable.delayObservations`): the delay history.
+    private var delayObserver: (@Sendable ([DelayObservation]) async -> Void)?
 
     public init(store: LiveStore) {
         self.store = store
         realtime = store.current.realtime
     }
 
-    public func apply(_ message: RealtimeMessage, source: String, now: Instant) {
+    /// - Parameter record: whether what it says goes to the delay history (not for a message restored from storage,
+    ///   which was recorded when it was fetched).
+    public func apply(_ message: RealtimeMessage, source: String, now: Instant, record: Bool = true) async {
         lastMessages.removeAll { $0.source == source }
         lastMessages.append((source, message, now))
         let state = store.current
@@ -30,14 +34,25 @@ public actor RealtimeWriter {
             s.realtime = applied
             s.sources[source, default: SourceHealth(name: source)].feedTimestamp = feedTime ?? now
         }
+        if record, let delayObserver, !message.tripUpdates.isEmpty {
+            await delayObserver(state.timetable.delayObservations(applied.overlay, source: source, observedAt: feedTime ?? now))
+        }
+    }
+
+    /// From now on, what each message of trip updates says of each call goes to `observer` (the delay history keeper).
+    public func observeDelays(_ observer: @escaping @Sendable ([DelayObservation]) async -> Void) { delayObserver = observer }
+
+    /// Puts a new delay history book in service: boards, services and journeys read it from the next request.
+    public func serve(history: DelayHistoryBook) {
+        store.update { $0.history = history }
     }
 
     /// Applies a feed saved by an earlier run. Applied as of its fetch (the
     /// appliers read `now` only in place of a missing feed timestamp), and its
     /// health gets the saved times, so it shows as stale by its real age until
     /// a fetch succeeds.
-    public func restore(_ message: RealtimeMessage, source: String, fetchedAt: Instant, feedTimestamp: Instant?) {
-        apply(message, source: source, now: fetchedAt)
+    public func restore(_ message: RealtimeMessage, source: String, fetchedAt: Instant, feedTimestamp: Instant?) async {
+        await apply(message, source: source, now: fetchedAt, record: false)
         store.update { s in
             var h = s.sources[source, default: SourceHealth(name: source)]
             h.lastSuccess = fetchedAt

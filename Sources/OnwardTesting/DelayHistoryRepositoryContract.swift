@@ -19,6 +19,7 @@ public enum DelayHistoryRepositoryContract {
 
     public static let checks: [Check] = [
         Check(name: "the latest word on a call wins; an older one is dropped; words read back exactly, by source, trip and call") { repo async throws in
+            #expect(try await repo.lastFoldedDate() == nil)
             let first = word("T1", call: 3, departure: 60, arrival: nil, at: 1_000)
             try await repo.record([first, word("T1", call: 2, departure: -45, arrival: -30, at: 1_000)])
             let later = word("T1", call: 3, departure: 410, arrival: 400, at: 1_030)
@@ -46,6 +47,7 @@ public enum DelayHistoryRepositoryContract {
             #expect(folded == DelayAggregate.fold(words.filter { $0.serviceDate == monday }))
             #expect(folded.first?.observed == 6 && folded.first?.cancelled == 1 && folded.first?.departures.percentile(0.5) == 3)
             #expect(try await repo.size() == DelayHistorySize(observations: 9, aggregates: 2, unfoldedDates: 1))
+            #expect(try await repo.lastFoldedDate() == monday)
             let late = word("T7", call: 4, departure: 600, arrival: 600, at: 2_000)
             try await repo.record([late])
             #expect(try await repo.fold(through: monday.adding(days: 1)) == [monday, monday.adding(days: 1)])

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import OnwardCore
+import Services
 import Transit
 import TransitSources
 
@@ -33,6 +34,12 @@ struct APIRoutes {
             return try json(try await queries.alerts(stopID: stop, routeID: route, languages: q.languages))
         }
         v1.get("journeys") { request, _ in try await journeys(request) }
+        v1.get("history") { request, _ in
+            let queries = deps.queries()
+            let subject = try await queries.historySubject(try RequestParameters(request))
+            guard let history = deps.history else { throw QueryError(.unsupported, "This server keeps no delay history.") }
+            return try json(try await history.report(subject, today: ServiceDate(dayNumber: Int32(queries.now.epochSeconds / 86_400))))
+        }
         CommuteRoutes(deps: deps, api: self).add(to: v1)
         WatchRoutes(deps: deps).add(to: v1)
         PeopleRoutes(deps: deps).add(to: v1)

@@ -261,6 +261,7 @@ extension PageRoutes {
         form.arriveBy = q.string("arriveBy") == "1"
         form.wheelchair = q.string("wheelchair") == "1"
         form.lessCrowded = q.string("lessCrowded") == "1"
+        form.reliable = q.string("reliable") == "1"
         var answer: JourneysDTO?
         var problem: String?
         var choice: (parameter: String, problem: PlaceChoices.Problem)?
@@ -273,6 +274,7 @@ extension PageRoutes {
                 "from": String(from.prefix(100)), "to": String(to.prefix(100)), "date": q.string("date"), "time": q.string("time"),
                 "arriveBy": form.arriveBy && timed ? "true" : nil, "window": form.arriveBy ? nil : "60", "limit": "8",
                 "wheelchair": form.wheelchair ? "true" : nil, "lessCrowded": form.lessCrowded ? "true" : nil,
+                "reliable": form.reliable ? "true" : nil,
             ]
             do {
                 let query = try await queries.journeyQuery(try RequestParameters(options: options))

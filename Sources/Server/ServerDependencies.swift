@@ -55,6 +55,8 @@ public struct ServerDependencies: Sendable {
     public let ski: SkiRouter?
     /// The static feeds' keeping, when they are kept current (feeds from URLs or files).
     public let feedRefresh: (any TimetableRefreshing)?
+    /// The delay history, when this server keeps one (its realtime feeds are recorded).
+    public let history: DelayHistoryKeeper?
     public let settings: Settings
     public let metrics: ServerMetrics
     /// How many journeys this server plans at once (every journey the API, the pages and live updates ask for).
@@ -63,10 +65,10 @@ public struct ServerDependencies: Sendable {
     public let now: @Sendable () -> Instant
 
     public init(sources: SourceRegistry, people: PeopleService, trips: TripService, commutes: CommuteService, watches: WatchService? = nil,
-                ski: SkiRouter?, feedRefresh: (any TimetableRefreshing)? = nil, settings: Settings, metrics: ServerMetrics = ServerMetrics(),
-                now: @escaping @Sendable () -> Instant) {
+                ski: SkiRouter?, feedRefresh: (any TimetableRefreshing)? = nil, history: DelayHistoryKeeper? = nil, settings: Settings,
+                metrics: ServerMetrics = ServerMetrics(), now: @escaping @Sendable () -> Instant) {
         self.sources = sources; self.people = people; self.trips = trips; self.commutes = commutes; self.watches = watches; self.ski = ski
-        self.feedRefresh = feedRefresh
+        self.feedRefresh = feedRefresh; self.history = history
         self.settings = settings; self.metrics = metrics; self.now = now
         planning = settings.planningConcurrency.map { PlanningBudget(concurrent: $0, waiting: settings.planningQueue) }
             ?? PlanningBudget(waiting: settings.planningQueue)

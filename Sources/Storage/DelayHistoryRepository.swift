@@ -16,6 +16,8 @@ public protocol DelayHistoryRepository: Sendable {
     func aggregates(_ dates: ClosedRange<ServiceDate>, routeID: String?, stopID: String?) async throws -> [DelayAggregate]
     /// The raw observations of one service date, by source, trip and call.
     func observations(on date: ServiceDate) async throws -> [DelayObservation]
+    /// The latest service date with aggregates, or nil when there are none.
+    func lastFoldedDate() async throws -> ServiceDate?
     /// How many rows it keeps.
     func size() async throws -> DelayHistorySize
 }

@@ -64,6 +64,10 @@ public final class InMemoryDelayHistoryRepository: DelayHistoryRepository {
         state.withLock { s in s.raw.values.filter { $0.serviceDate == date }.sorted(by: DelayObservation.stored) }
     }
 
+    public func lastFoldedDate() async throws -> ServiceDate? {
+        state.withLock { s in s.aggregates.filter { !$0.value.isEmpty }.keys.max() }
+    }
+
     public func size() async throws -> DelayHistorySize {
         state.withLock { s in
             DelayHistorySize(observations: s.raw.count, aggregates: s.aggregates.values.reduce(0) { $0 + $1.count }, unfoldedDates: s.unfolded.count)

@@ -108,6 +108,12 @@ public struct PostgresDelayHistoryRepository: DelayHistoryRepository {
         }
     }
 
+    public func lastFoldedDate() async throws -> ServiceDate? {
+        try await db.rows("read the last day of delay history", "SELECT max(service_date) FROM delay_aggregate") {
+            try $0.decode(Int32?.self)
+        }.first?.map(ServiceDate.init(dayNumber:))
+    }
+
     public func size() async throws -> DelayHistorySize {
         let counts = try await db.rows("count delay history", """
             SELECT (SELECT count(*) FROM delay_observation), (SELECT count(*) FROM delay_aggregate),

@@ -93,6 +93,12 @@ public struct SQLiteDelayHistoryRepository: DelayHistoryRepository {
         }
     }
 
+    public func lastFoldedDate() async throws -> ServiceDate? {
+        try await db.read("read the last day of delay history") { db in
+            try Int32.fetchOne(db, sql: "SELECT max(service_date) FROM delay_aggregate").map(ServiceDate.init(dayNumber:))
+        }
+    }
+
     public func size() async throws -> DelayHistorySize {
         try await db.read("count delay history") { db in
             DelayHistorySize(observations: try Int.fetchOne(db, sql: "SELECT count(*) FROM delay_observation") ?? 0,

@@ -68,6 +68,9 @@ extension Timetable {
         return result
     }
 
+    /// The IDs of the platforms a station's board gathers; empty for a stop that is no station.
+    public func platformIDs(of stop: StopIndex) -> [String] { boardStops(stop).dropFirst().map { stopID[Int($0)] } }
+
     public func place(_ stop: StopIndex, distance: Double? = nil) -> StopPlace {
         let s = Int(stop.raw)
         let parent = stopParent[s]

@@ -28,6 +28,8 @@ extension Queries {
         /// Options arriving at the same time, the less crowded first (`Journey.lessCrowdedFirst`); the answer is then in
         /// order of arrival.
         public var lessCrowded = false
+        /// Journeys whose changes hold four days in five by the delay history first (`Journey.reliableFirst`).
+        public var reliable = false
 
         public init(from: String, to: String, at: Instant? = nil) {
             self.from = from; self.to = to; self.at = at
@@ -77,6 +79,7 @@ extension Queries {
         var answer: SourceJourneys
         if let planning { answer = try await planning.run(plan) } else { answer = try await plan() }
         if q.lessCrowded { answer.journeys = Journey.lessCrowdedFirst(answer.journeys) }
+        if q.reliable { answer.journeys = Journey.reliableFirst(answer.journeys) }
         return (answer, source)
     }
 }

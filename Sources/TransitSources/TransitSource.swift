@@ -37,6 +37,8 @@ public protocol TransitSource: Sendable {
     func path(serviceID: String, from: PathPoint, to: PathPoint) -> [PathPoint]?
     /// Names for people of the stops and routes alerts mention, where this source knows them.
     func names(stopIDs: [String], routeIDs: [String]) -> EntityNames
+    /// The stops a station's board gathers (its platforms), by canonical ID; empty for a stop that is no station.
+    func platformIDs(of stationID: String) -> [String]
     /// Announces each change of a source whose data arrives in the background (realtime
     /// feeds the server polls); nil for a source asked on demand, which a live page polls.
     var updates: (any SourceUpdates)? { get }
@@ -108,6 +110,7 @@ extension TransitSource {
     public func path(serviceID: String, from: PathPoint, to: PathPoint) -> [PathPoint]? { nil }
     public func routes(named text: String) -> [RouteSummary] { [] }
     public func names(stopIDs: [String], routeIDs: [String]) -> EntityNames { EntityNames() }
+    public func platformIDs(of stationID: String) -> [String] { [] }
     public var updates: (any SourceUpdates)? { nil }
 
     public func unsupported(_ what: String) -> SourceError {

@@ -50,6 +50,10 @@ struct BoardView {
                                                scheduledAt: scheduled, expectedAt: expected, added: e.addedTrip == true, t)
                     let full = OccupancyText.render(e.occupancy, t)
                     if !full.isEmpty { text += (text.isEmpty ? "" : t.dim(" · ")) + full }
+                    if let u = e.usualDelay, u.enough, status != .cancelled, status != .departed {
+                        let usual = HistoryText.usual(u.usual)
+                        if !usual.isEmpty { text += (text.isEmpty ? "" : t.dim(" · ")) + t.dim(usual) }
+                    }
                     row.append(text)
                 }
                 if board.via != nil {

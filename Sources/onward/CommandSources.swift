@@ -32,6 +32,8 @@ final class CommandSources: Sendable {
         } catch { throw CLIError(error.description) }
         network = opened
         registry = SourceRegistry([opened.source] + upstream.sources)
+        // The delay history the server keeps here, so a board says how late each row usually is, as the server's does.
+        await HistoryKeeping.serveBook(try await sources.settings(), to: opened, today: ServiceDate(dayNumber: Int32(Instant.now().epochSeconds / 86_400)))
     }
 
     /// Reads the live data once, as of `moment`; a feed that fails is reported on standard
@@ -62,6 +64,9 @@ final class CommandSources: Sendable {
         asOf.moment.withLock { $0 = start }
         return steps.filter { $0.at > start }
     }
+
+    /// Sets the moment live data is read as of (a replay moves it capture by capture).
+    func setMoment(_ moment: Instant) { asOf.moment.withLock { $0 = moment } }
 
     /// The query layer as of `now`.
     func queries(now: Instant = .now()) -> Queries { Queries(registry, now: now) }

@@ -53,7 +53,10 @@ struct JourneyView {
 
     /// "4 min to change", or with live times that move it, "4 min to change; your train is 2 min late: 2 min".
     static func margin(_ c: JourneyChangeDTO) -> String {
-        let planned = "\(JourneyChangeDTO.minutes(c.marginSeconds)) min to change"
+        var planned = "\(JourneyChangeDTO.minutes(c.marginSeconds)) min to change"
+        if c.risky == true, let late = c.usualArrival?.arrivalMedianMinutes {
+            planned += " (risky: this service is usually \(late) min late here)"
+        }
         guard let change = c.change, let live = c.liveMarginSeconds else { return planned }
         let why = switch change {
         case .arrivingLate(let m): "your train is \(m) min late"

@@ -8,7 +8,7 @@ struct Onward: AsyncParsableCommand {
         commandName: "onward",
         abstract: "A real-time travel companion: departure boards, services and stops.",
         discussion: "Without --feed, commands use the bundled MRT Jakarta North–South line.",
-        subcommands: [ServeCommand.self, BoardCommand.self, ServiceCommand.self, PlanCommand.self, CommuteCommand.self, WatchCommand.self, StopsCommand.self, RoutesCommand.self, SourcesCommand.self,
+        subcommands: [ServeCommand.self, BoardCommand.self, ServiceCommand.self, PlanCommand.self, HistoryCommand.self, CommuteCommand.self, WatchCommand.self, StopsCommand.self, RoutesCommand.self, SourcesCommand.self,
                       FeedsCommand.self, ImportCommand.self, AlertsCommand.self, RtCommand.self, LoginCommand.self, LogoutCommand.self, GlanceCommand.self, SkiCommand.self]
     )
 

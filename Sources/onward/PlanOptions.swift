@@ -39,6 +39,9 @@ struct PlanOptions: ParsableArguments {
     @Flag(help: "Prefer less crowded: options by arrival, and of those arriving together the less crowded first (live occupancy).")
     var lessCrowded = false
 
+    @Flag(help: "Prefer reliable: journeys whose changes hold four days in five by the delay history first.")
+    var reliable = false
+
     func validate() throws {
         if arriveBy && when.time == nil { throw ValidationError("--arrive-by needs --time.") }
     }
@@ -49,7 +52,8 @@ struct PlanOptions: ParsableArguments {
         var options: [String: String?] = ["from": from, "to": to, "arriveBy": arriveBy ? "true" : nil, "window": window.map(String.init),
                                           "limit": limit.map(String.init), "maxWalk": maxWalk.map(String.init),
                                           "transferSlack": transferSlack.map(String.init), "maxTransfers": maxTransfers.map(String.init),
-                                          "wheelchair": wheelchair ? "true" : nil, "lessCrowded": lessCrowded ? "true" : nil]
+                                          "wheelchair": wheelchair ? "true" : nil, "lessCrowded": lessCrowded ? "true" : nil,
+                                          "reliable": reliable ? "true" : nil]
         if let at { options["at"] = at.description } else { options.merge(when.parameters) { $1 } }
         do { return try await queries.journeyQuery(try RequestParameters(options: options)) } catch { throw error.cli }
     }

@@ -78,6 +78,7 @@ struct ServiceCommand: AsyncParsableCommand {
             if c.pickup == "coordinateWithDriver" || c.dropOff == "coordinateWithDriver" { notes.append("tell the driver") }
             if !c.timepoint { notes.append("approximate") }
             if !last, let full = c.occupancy?.level { notes.append(OccupancyText.words(full) + " on leaving") }
+            if let u = c.usualDelay, u.enough, !HistoryText.usual(u.usual).isEmpty { notes.append(HistoryText.usual(u.usual)) }
             var row = [i == 0 ? "" : hhmm(c.scheduledArrival), t.bold(last ? "" : hhmm(c.scheduledDeparture))]
             if live != nil {
                 let expected = last ? c.expectedArrival : c.expectedDeparture ?? c.expectedArrival

@@ -14,15 +14,16 @@ struct SourceOptions: ParsableArguments {
     var dataDir: String?
 
     /// The registry of configured protocol sources (empty when none is configured).
-    func registry() async throws -> SourceRegistry {
+    func registry() async throws -> SourceRegistry { ProtocolSources.registry(try await settings()) }
+
+    /// The configuration `onward serve` would run with here (its data folder and database too).
+    func settings() async throws -> ServeConfiguration {
         var flags: [ServeConfiguration.Key: String] = [:]
         flags[.dataDir] = dataDir
-        let settings: ServeConfiguration
         do {
-            settings = try await ServeConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment,
-                                                      configFile: config.map { URL(fileURLWithPath: $0) })
+            return try await ServeConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment,
+                                                        configFile: config.map { URL(fileURLWithPath: $0) })
         } catch { throw CLIError(error.description) }
-        return ProtocolSources.registry(settings)
     }
 
     /// An ID prefixed with a source Onward knows but is not configured here says how to turn it on.

@@ -73,7 +73,14 @@ public actor DelayHistoryKeeper {
 
     /// The book of the window of days up to `today`.
     public func book(today: ServiceDate) async throws -> DelayHistoryBook {
-        DelayHistoryBook(try await repository.aggregates(today.adding(days: -settings.windowDays)...today, routeID: nil, stopID: nil))
+        DelayHistoryBook(try await repository.aggregates(try await window(days: settings.windowDays, today: today), routeID: nil, stopID: nil))
+    }
+
+    /// The last `days` days of history there is, up to `today`: history recorded (or replayed) some time ago still
+    /// speaks for how a route runs.
+    public func window(days: Int, today: ServiceDate) async throws -> ClosedRange<ServiceDate> {
+        let last = min(try await repository.lastFoldedDate() ?? today, today)
+        return last.adding(days: -days + 1)...last
     }
 
     /// Upkeep now and then every `interval` until cancelled; a failure is logged and tried again next time.

@@ -38,7 +38,7 @@ extension Queries {
     /// Journeys a request asks for: `from` and `to` (a stop's ID or name), `date` and `time` in the
     /// origin's time zone (or `at`), `arriveBy`, `window` minutes, `limit` (every option in the window
     /// when a window is given, else `JourneyQuery.defaults.limit`), `maxWalk` metres, `transferSlack`
-    /// seconds, `maxTransfers`, `wheelchair`, `lessCrowded`. What is not given takes `JourneyQuery.defaults`.
+    /// seconds, `maxTransfers`, `wheelchair`, `lessCrowded`, `reliable`. What is not given takes `JourneyQuery.defaults`.
     public func journeyQuery(_ p: RequestParameters) async throws(QueryError) -> JourneyQuery {
         let fromText = try p.required("from", maxLength: RequestParameters.maxValueLength)
         let toText = try p.required("to", maxLength: RequestParameters.maxValueLength)
@@ -54,6 +54,7 @@ extension Queries {
         q.maxTransfers = try p.int("maxTransfers", in: 0...Queries.maxTransfersAllowed) ?? q.maxTransfers
         q.wheelchair = try p.bool("wheelchair") ?? q.wheelchair
         q.lessCrowded = try p.bool("lessCrowded") ?? q.lessCrowded
+        q.reliable = try p.bool("reliable") ?? q.reliable
         return q
     }
 

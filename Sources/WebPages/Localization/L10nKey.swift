@@ -210,6 +210,16 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case occupancyCarriage = "occupancy.carriage"
     case occupancyHeading = "occupancy.heading"
 
+    // How late it usually is (the delay history).
+    case historyOnTime = "history.onTime"
+    case historyLate = "history.late"
+    case historyUpTo = "history.upTo"
+    case historyEarly = "history.early"
+    case historyCancelled = "history.cancelled"
+    case historyBasis = "history.basis"
+    case journeyRisky = "journey.risky"
+    case journeyReliable = "journey.reliable"
+
     // The service's map.
     case serviceMapLabel = "service.mapLabel"
     case serviceMapNote = "service.mapNote"

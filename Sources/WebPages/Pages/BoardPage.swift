@@ -219,6 +219,8 @@ public enum BoardPage {
         if e.addedTrip == true { notes.append("<span class=\"badge badge-added\">\(s(.addedTrip))</span>") }
         // How full: under the destination, where a phone has room for the words.
         if e.occupancy?.level != nil { notes.append(OccupancyView.badge(e.occupancy, strings: s)) }
+        // How late it usually is at this hour, from the delay history (not on a row already gone or cancelled).
+        if status != .cancelled && status != .departed && e.usualDelay?.enough == true { notes.append(UsualDelayView.note(e.usualDelay, strings: s)) }
         dest += "<span class=\"row-notes\">\(HTML.join(notes, separator: " "))</span>"
 
         var statusHTML = status.badge(delaySeconds: e.delaySeconds, arrivals: arrivals, scheduled: scheduled, expected: expected, strings: s)

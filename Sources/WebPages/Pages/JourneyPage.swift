@@ -13,6 +13,7 @@ public enum JourneyPage {
         public var arriveBy = false
         public var wheelchair = false
         public var lessCrowded = false
+        public var reliable = false
 
         public init() {}
     }
@@ -67,6 +68,7 @@ public enum JourneyPage {
         if form.arriveBy { query.append(.init("arriveBy", "1")) }
         if form.wheelchair { query.append(.init("wheelchair", "1")) }
         if form.lessCrowded { query.append(.init("lessCrowded", "1")) }
+        if form.reliable { query.append(.init("reliable", "1")) }
         return query
     }
 
@@ -110,6 +112,8 @@ public enum JourneyPage {
         <label for="journey-wheelchair">\(s(.journeyWheelchair))</label></p>
         <p class="journey-check"><input id="journey-less-crowded" name="lessCrowded" type="checkbox" value="1"\(HTML.flag("checked", form.lessCrowded))> \
         <label for="journey-less-crowded">\(s(.journeyLessCrowded))</label></p>
+        <p class="journey-check"><input id="journey-reliable" name="reliable" type="checkbox" value="1"\(HTML.flag("checked", form.reliable))> \
+        <label for="journey-reliable">\(s(.journeyReliable))</label></p>
         <button type="submit" class="button button-primary">\(s(.journeySubmit))</button>
         </form>
         """
@@ -205,7 +209,10 @@ public enum JourneyPage {
             }
             text += "; \(why): " + (c.canBeMade ? s(.journeyMinutes, ["minutes": String(JourneyChangeDTO.minutes(live))]) : s(.journeyMarginMissed))
         }
-        return "<li class=\"leg leg-margin\"\(c.isTight ? " data-tight" : "")>\(text)</li>"
+        if c.risky == true, let late = c.usualArrival?.arrivalMedianMinutes {
+            text += "<span class=\"risky-change\">\(s(.journeyRisky, ["minutes": String(late)]))</span>"
+        }
+        return "<li class=\"leg leg-margin\"\(c.isTight ? " data-tight" : "")\(c.risky == true ? " data-risky" : "")>\(text)</li>"
     }
 
     static func leg(_ leg: JourneyLegDTO, strings s: Strings) -> HTML {

@@ -181,7 +181,7 @@ public enum ServicePage {
             <div class="call-times">\(times(call, index: i, count: calls.count, status: status, strings: s))</div>\
             <div class="call-status">\(status.badge(delaySeconds: call.delaySeconds, scheduled: last ? call.scheduledArrival : call.scheduledDeparture,
                                                   expected: last ? call.expectedArrival : call.expectedDeparture, strings: s))\
-            \(last ? HTML.empty : OccupancyView.badge(call.occupancy, strings: s))</div>\
+            \(last ? HTML.empty : OccupancyView.badge(call.occupancy, strings: s))\(UsualDelayView.note(call.usualDelay, strings: s))</div>\
             </li>
             """
         }

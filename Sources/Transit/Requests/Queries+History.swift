@@ -1,0 +1,33 @@
+import OnwardCore
+import TransitSources
+
+extension Queries {
+    /// What a history request asks of: a stop (with a station's platforms) or a route, by ID or name, with a name for
+    /// people, and how many days back (`days`, 1–400, default 56).
+    public struct HistorySubject: Sendable, Hashable {
+        public enum Kind: String, Sendable { case stop, route }
+        public var kind: Kind
+        /// Canonical.
+        public var id: String
+        public var name: String?
+        /// The stop and a station's platforms: the stops whose history is read.
+        public var stops: [String]
+        public var days: Int
+    }
+
+    /// Reads `stop` or `route` (exactly one) and `days` as every other request is read.
+    public func historySubject(_ p: RequestParameters) async throws(QueryError) -> HistorySubject {
+        let days = try p.int("days", in: 1...400) ?? 56
+        let (stop, route) = try await alertScope(p)
+        if let stop, route == nil {
+            let r = try resolve(stop, as: .stop)
+            let name = r.source.names(stopIDs: [r.id], routeIDs: []).stops[r.id]
+            return HistorySubject(kind: .stop, id: r.id, name: name, stops: [r.id] + r.source.platformIDs(of: r.id), days: days)
+        }
+        if let route, stop == nil {
+            let r = try resolve(route, as: .route)
+            return HistorySubject(kind: .route, id: r.id, name: r.source.names(stopIDs: [], routeIDs: [r.id]).routes[r.id], stops: [], days: days)
+        }
+        throw QueryError(.invalidParameter, "Give a stop (stop=ID or name) or a route (route=ID or name), not both and not neither.")
+    }
+}
