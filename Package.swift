@@ -231,7 +231,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "TimetableTests", dependencies: ["GTFS", "Timetable", "OnwardCore", "OnwardTesting", "App"], swiftSettings: strict),
         .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "GTFS", "Timetable", "OnwardCore", "API", "OnwardTesting", "DataSources", "App",
-                                                        "GTFSSource", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+                                                        "GTFSSource", "Storage", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
                     swiftSettings: strict),
         .testTarget(name: "DataSourcesTests", dependencies: ["DataSources", "OnwardCore", "OnwardTesting"], swiftSettings: strict),
         .testTarget(
