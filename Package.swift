@@ -197,7 +197,7 @@ let package = Package(
         .executableTarget(
             name: "onward-bench",
             dependencies: ["OnwardCore", "Timetable", "GTFS", "GTFSRealtime", "GTFSSource", "App", "API", "Transit", "WebPages",
-                           "NationalRail", "DataSources", "TransitSources", "SkiMap", "Commute", "Services", "Storage", "OnwardTesting", "WebPush", "Trips",
+                           "NationalRail", "DataSources", "TransitSources", "SkiMap", "Commute", "Services", "Storage", "StorageSQLite", "OnwardTesting", "WebPush", "Trips",
                            .product(name: "SwiftProtobuf", package: "swift-protobuf"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),

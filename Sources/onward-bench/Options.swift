@@ -29,6 +29,7 @@ struct Options {
     static let usage = """
     usage: onward-bench [all] [options]           run every benchmark and print a report
            onward-bench import [--feed PATH] [--runs N]
+           onward-bench history   (delay history on Halifax: write cost per poll, rows and bytes per day, board with history)
            onward-bench import-peak PATH [--snapshot-out FILE]   (one import; prints time and VmHWM)
            onward-bench snapshot [--feed PATH] [--runs N]
            onward-bench snapshot-rss FILE                          (prints VmRSS before/after loading)

@@ -39,6 +39,12 @@ func runBench() async throws {
         print(report.render())
     case "ski":
         try SkiBenchmark.run(queries: options.queries)
+    case "history":
+        let report = Report()
+        let capture = options.halifax.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("gtfs-rt/halifax/TripUpdates-2025-11-06T2104Z.pb")
+        try await HistoryBenchmark.run(halifax: options.halifax, capture: capture, polls: 60, report: report)
+        print(report.render())
     case "upstreams":
         let report = Report()
         try UpstreamBenchmark.run(report: report, data: options.halifax.deletingLastPathComponent().deletingLastPathComponent())

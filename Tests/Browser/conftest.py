@@ -54,12 +54,12 @@ class OnwardServer:
     """`onward serve` (the debug build) on a free port with its own data folder, ready when
     /health/ready says the timetable is loaded; `stop()` sends SIGTERM and returns its log."""
 
-    def __init__(self, args=(), env=None):
+    def __init__(self, args=(), env=None, data=None):
         binary = ROOT / ".build" / "debug" / "onward"
         if not binary.exists():
             pytest.fail(f"{binary} is missing: run `swift build --build-tests` first", pytrace=False)
         port = _free_port()
-        self.data = tempfile.mkdtemp(prefix="onward-browser-")
+        self.data = data or tempfile.mkdtemp(prefix="onward-browser-")
         self.proc = subprocess.Popen([str(binary), "serve", *args, "--port", str(port), "--data-dir", self.data],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ, **(env or {})))
         self.base = f"http://127.0.0.1:{port}"

@@ -1,7 +1,9 @@
 """The web app in a real headless Chromium, as a traveller uses it."""
+import datetime
 import json
 import pathlib
 import shutil
+import subprocess
 import tempfile
 import urllib.parse
 import urllib.request
@@ -10,7 +12,7 @@ import pytest
 
 import conftest
 
-from conftest import OnwardServer, _require_browser_tools
+from conftest import ROOT, OnwardServer, _require_browser_tools
 from test_watch import write_network
 
 try:
@@ -254,3 +256,40 @@ def test_the_indonesian_header_fits_a_phone(server, browser, shot):
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         browser.get(server + "/?lang=en&theme=system")
+
+
+def test_how_late_each_train_usually_is(browser, shot):
+    """Issue 27, item 1: three weeks of the simulation replayed into the server's data folder by `onward history replay`
+    (the server's own recording path); the server folds them at its start, and a board row then says how late that
+    train usually is at this hour, in words, on a phone."""
+    _require_browser_tools()
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="onward-history-"))
+    write_network(folder)
+    data = tempfile.mkdtemp(prefix="onward-history-data-")
+    start = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=22)).date().isoformat()
+    replay = subprocess.run([str(ROOT / ".build" / "debug" / "onward"), "history", "replay", "--feed", str(folder), "--simulate",
+                             "--from", start, "--days", "22", "--step", "60", "--data-dir", data],
+                            capture_output=True, text=True, timeout=300)
+    assert replay.returncode == 0, replay.stderr
+    assert "Folded 2" in replay.stdout, replay.stdout
+    onward = OnwardServer(["--feed", str(folder), "--simulate"], env={"ONWARD_SIMULATE_INTERVAL": "3"}, data=data)
+    try:
+        browser.set_window_size(390, 844)
+        browser.get(onward.base + "/stops/ALPHA")
+        # The server publishes its history book when it starts: a row says it once the book is in service.
+        notes = wait(browser, 30).until(lambda d: d.execute_script("""
+            var notes = Array.from(document.querySelectorAll('#board-rows .usual-delay'));
+            return notes.length ? notes.map(function (n) { return [n.textContent.trim(), n.title]; }) : null;"""))
+        for text, title in notes:
+            assert text.startswith("Usually ") and text.split(" · ")[0].endswith(" at this hour"), text
+            assert title.startswith("From ") and "days of history" in title, title
+        overflow = browser.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the page is {overflow}px wider than a 390px screen"
+        shot("board-usual-delay-phone")
+        with urllib.request.urlopen(onward.base + "/api/v1/history?stop=ALPHA", timeout=5) as r:
+            history = json.load(r)
+        assert history["kind"] == "stop" and history["rows"] and all(row["usual"]["days"] >= 1 for row in history["rows"])
+    finally:
+        browser.set_window_size(1280, 900)
+        onward.stop()
+        shutil.rmtree(folder, ignore_errors=True)
