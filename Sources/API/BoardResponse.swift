@@ -240,6 +240,8 @@ public struct ServiceDTO: Codable, Sendable, Equatable {
     public var source: String?
     /// The time zone the service's times are read in (its agency's).
     public var timeZone: String?
+    /// Where the vehicle must be by its live times, when the feed gives no position for it (`ServiceDetails.placedByLiveTimes`).
+    public var placedVehicle: PlacedVehicleDTO?
     public var vehicle: VehicleDTO?
     public var live: LiveDTO?
     /// Alerts about this service's route or trip, most severe first.
@@ -309,5 +311,19 @@ extension JSONEncoder {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return e
+    }
+}
+
+/// A vehicle placed by its live times (the feed gives no position): where it must be, the call it is at or on its way to.
+public struct PlacedVehicleDTO: Codable, Sendable, Equatable {
+    public var latitude: Double
+    public var longitude: Double
+    public var stopId: String
+    public var atStop: Bool
+    /// Always `liveTimes`: say so wherever it is shown.
+    public var basis: String
+
+    public init(_ p: PlacedVehicle, stopID: String) {
+        latitude = p.latitude; longitude = p.longitude; stopId = stopID; atStop = p.atStop; basis = "liveTimes"
     }
 }

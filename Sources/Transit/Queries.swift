@@ -195,6 +195,9 @@ public struct Queries: Sendable {
                              alerts: answer.alerts.map { $0.map { AlertDTO($0, languages: languages, timeZone: zone) } })
         dto.source = CanonicalID.split(canonical)?.source
         dto.timeZone = answer.timeZone
+        if answer.details.vehicle?.latitude == nil, let placed = answer.details.placedByLiveTimes(at: now) {
+            dto.placedVehicle = PlacedVehicleDTO(placed, stopID: answer.details.calls[placed.callIndex].stopID)
+        }
         return dto
     }
 

@@ -42,3 +42,33 @@ struct UsualDelayViewTests {
         #expect(try #require(row("T-LATE", in: page)).contains("Biasanya terlambat 3–6 menit pada jam ini · dibatalkan 1 dari 13"))
     }
 }
+
+// A vehicle the feed gives no position for, placed by its live times on the service page (issue 27, item 3).
+@Suite("A vehicle placed by its live times")
+struct PlacedVehicleViewTests {
+    @Test func theMapGetsThePlaceAndTheWordsSayHowItWasFound() throws {
+        var service = Fixtures.service()
+        service.vehicle = nil
+        service.placedVehicle = Fixtures.decode(PlacedVehicleDTO.self, """
+            {"latitude": -6.25, "longitude": 106.8, "stopId": "\(service.calls[3].stopId)", "atStop": false, "basis": "liveTimes"}
+            """)
+        let page = ServicePage.render(service, context: Fixtures.context(), routeColor: "CA1F47")
+        #expect(page.contains(#"data-vehicle-lat="-6.25" data-vehicle-lon="106.8""#))
+        #expect(page.contains(#"data-vehicle-basis="liveTimes""#))
+        #expect(page.contains("placed by its live times (the feed gives no position)"))
+        #expect(page.contains("vehicle-marker between"))
+    }
+
+    @Test func aBoardRowOpensTheMapOfItsServiceWhereTheSourcePlacesVehicles() throws {
+        var board = Fixtures.board()
+        board.sourceCapabilities = ["departures", "serviceDetails", "vehicles", "anyTime"]
+        let page = BoardPage.render(board, context: Fixtures.context())
+        let rows = page.components(separatedBy: "<tr ").dropFirst()
+        let late = try #require(rows.first { $0.contains("/services/T-LATE?") })
+        #expect(late.contains(#"<a class="row-map" href="/services/T-LATE?date=2026-11-23#service-map" aria-label="Map of the service to Lebak Bulus">Map</a>"#))
+        #expect(try !#require(rows.first { $0.contains("/services/T-CANCELLED?") }).contains("row-map"))
+        // A source with no vehicles (a board of predictions, or a timetable with no map): no link.
+        board.sourceCapabilities = ["departures", "serviceDetails", "anyTime"]
+        #expect(!BoardPage.render(board, context: Fixtures.context()).contains("row-map"))
+    }
+}

@@ -220,6 +220,10 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case journeyRisky = "journey.risky"
     case journeyReliable = "journey.reliable"
 
+    case vehiclePlacedByTimes = "vehicle.placedByTimes"
+    case boardMap = "board.map"
+    case boardMapLabel = "board.mapLabel"
+
     // The service's map.
     case serviceMapLabel = "service.mapLabel"
     case serviceMapNote = "service.mapNote"

@@ -219,6 +219,11 @@ public enum BoardPage {
         if e.addedTrip == true { notes.append("<span class=\"badge badge-added\">\(s(.addedTrip))</span>") }
         // How full: under the destination, where a phone has room for the words.
         if e.occupancy?.level != nil { notes.append(OccupancyView.badge(e.occupancy, strings: s)) }
+        // Its map: the service page's, opened at the map, for a source that places its vehicles on one.
+        if board.sourceCapabilities?.contains("vehicles") == true && board.sourceCapabilities?.contains("serviceDetails") == true
+            && status != .cancelled && !board.isLiveOnly {
+            notes.append("<a class=\"row-map\" href=\"\(Links.service(e.tripId, date: e.serviceDate))#service-map\" aria-label=\"\(s(.boardMapLabel, ["headsign": e.headsign]))\">\(s(.boardMap))</a>")
+        }
         // How late it usually is at this hour, from the delay history (not on a row already gone or cancelled).
         if status != .cancelled && status != .departed && e.usualDelay?.enough == true { notes.append(UsualDelayView.note(e.usualDelay, strings: s)) }
         dest += "<span class=\"row-notes\">\(HTML.join(notes, separator: " "))</span>"

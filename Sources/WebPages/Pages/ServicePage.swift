@@ -98,9 +98,13 @@ public enum ServicePage {
         let summary = position.map { position -> String in
             s(.liveSummaryService, ["detail": position.where_(service, strings: s)])
         } ?? s(.liveSummaryService, ["detail": ""]).trimmingWhitespace
-        let vehicle: HTML = service.vehicle.flatMap { v in
-            guard let lat = v.latitude, let lon = v.longitude else { return nil }
-            return HTML(trusted: " data-vehicle-lat=\"\(lat)\" data-vehicle-lon=\"\(lon)\"") + HTML.attribute("data-vehicle-label", position?.sentence(service, now: context.now, strings: s) ?? v.label)
+        // The map's vehicle: where the feed says it is, else where its live times place it (said in its label).
+        let reported: (Double, Double, String?)? = service.vehicle.flatMap { v in v.latitude.flatMap { lat in v.longitude.map { (lat, $0, v.label) } } }
+        let placed = service.placedVehicle.map { ($0.latitude, $0.longitude, nil as String?) }
+        let vehicle: HTML = (reported ?? placed).map { lat, lon, label in
+            HTML(trusted: " data-vehicle-lat=\"\(lat)\" data-vehicle-lon=\"\(lon)\"")
+                + HTML.attribute("data-vehicle-label", position?.sentence(service, now: context.now, strings: s) ?? label)
+                + (reported == nil ? HTML(trusted: " data-vehicle-basis=\"liveTimes\"") : .empty)
         } ?? .empty
         return """
         <div class="service-fragment" data-summary="\(HTML.escapeAttribute(summary))"\(vehicle)>
@@ -226,8 +230,17 @@ struct VehiclePosition {
     /// Stopped at that call (else on the way to it, or arriving).
     var atStop: Bool
     var incoming: Bool
+    /// Placed by its live times (the feed gives no position), and said so.
+    var placed = false
 
     init?(_ service: ServiceDTO) {
+        if service.vehicle?.stopId == nil, let p = service.placedVehicle, let i = service.calls.firstIndex(where: { $0.stopId == p.stopId }) {
+            index = i
+            atStop = p.atStop
+            incoming = false
+            placed = true
+            return
+        }
         guard let v = service.vehicle, let stop = v.stopId,
               let i = service.calls.firstIndex(where: { $0.stopId == stop }) else { return nil }
         index = i
@@ -248,6 +261,7 @@ struct VehiclePosition {
         var parts: [String] = []
         if let label = service.vehicle?.label, !label.isEmpty { parts.append(label) }
         parts.append(where_(service, strings: s))
+        if placed { parts.append(s(.vehiclePlacedByTimes)) }
         if let ago = LocalClock.reportedAgo(service.vehicle?.reportedAt, now: now, strings: s) { parts.append(ago) }
         return parts.joined(separator: " · ")
     }
