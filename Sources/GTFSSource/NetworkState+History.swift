@@ -8,8 +8,8 @@ extension NetworkState {
         guard !history.isEmpty else { return }
         var zones = ZoneCache()
         for i in entries.indices where !entries[i].isAddedTrip && entries[i].hasScheduledTime {
-            entries[i].usualDelay = history.usual(route: entries[i].routeID, stop: entries[i].stopID, at: entries[i].scheduled,
-                                                  zone: zones[entries[i].timeZone])
+            entries[i].usualDelay = history.usual(route: entries[i].routeID, stop: entries[i].stopID,
+                                                  hour: zones.hour(entries[i].scheduled, entries[i].timeZone))
         }
     }
 
@@ -20,7 +20,7 @@ extension NetworkState {
         for k in details.calls.indices {
             let call = details.calls[k]
             details.calls[k].usualDelay = history.usual(route: details.routeID, stop: call.stopID,
-                                                        at: k == last ? call.scheduledArrival : call.scheduledDeparture, zone: zones[call.timeZone])
+                                                        hour: zones.hour(k == last ? call.scheduledArrival : call.scheduledDeparture, call.timeZone))
         }
     }
 
@@ -30,23 +30,27 @@ extension NetworkState {
         for j in journeys.indices {
             for l in journeys[j].legs.indices {
                 guard case .transit(var ride) = journeys[j].legs[l], ride.isAddedTrip != true else { continue }
-                ride.usualArrival = history.usual(route: ride.routeID, stop: ride.to.stopID, at: ride.arrival, zone: zones[ride.to.timeZone])
+                ride.usualArrival = history.usual(route: ride.routeID, stop: ride.to.stopID, hour: zones.hour(ride.arrival, ride.to.timeZone))
                 journeys[j].legs[l] = .transit(ride)
             }
         }
     }
 }
 
-/// Time zones by identifier, made once per answer.
+/// The hour of the week of many instants in few zones, for one answer: a zone's offset is asked once per half hour of
+/// time (clocks change on the hour or the half hour), since asking Foundation for each row cost a tenth of a board.
 private struct ZoneCache {
+    private struct Key: Hashable { var zone: String; var halfHour: Int64 }
     private var zones: [String: TimeZone] = [:]
+    private var offsets: [Key: Int] = [:]
 
-    subscript(_ id: String) -> TimeZone {
-        mutating get {
-            if let z = zones[id] { return z }
-            let z = TimeZone(identifier: id) ?? .gmt
-            zones[id] = z
-            return z
-        }
+    mutating func hour(_ instant: Instant, _ zoneID: String) -> HourOfWeek {
+        let key = Key(zone: zoneID, halfHour: instant.epochSeconds >= 0 ? instant.epochSeconds / 1800 : (instant.epochSeconds - 1799) / 1800)
+        if let offset = offsets[key] { return HourOfWeek(instant, utcOffset: offset) }
+        let zone = zones[zoneID] ?? TimeZone(identifier: zoneID) ?? .gmt
+        zones[zoneID] = zone
+        let offset = zone.secondsFromGMT(for: instant.date)
+        offsets[key] = offset
+        return HourOfWeek(instant, utcOffset: offset)
     }
 }

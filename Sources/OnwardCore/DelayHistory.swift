@@ -18,6 +18,13 @@ public struct HourOfWeek: Hashable, Comparable, Sendable, Codable {
         self.init(weekday: local.date.weekdayIndex, hour: local.hour)
     }
 
+    /// The same from the zone's offset at that instant (a caller that reads many instants keeps the offsets).
+    public init(_ instant: Instant, utcOffset: Int) {
+        let local = instant.epochSeconds + Int64(utcOffset)
+        let day = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        self.init(weekday: ServiceDate(dayNumber: Int32(day)).weekdayIndex, hour: Int(local - day * 86_400) / 3600)
+    }
+
     /// Monday = 0 … Sunday = 6.
     public var weekday: Int { raw / 24 }
     public var hour: Int { raw % 24 }

@@ -110,7 +110,11 @@ public struct DelayHistoryBook: Sendable {
     /// How late `route` usually is at `stop` at the hour of `scheduled` on the stop's clock.
     public func usual(route: String, stop: String, at scheduled: Instant, zone: TimeZone) -> UsualDelay? {
         guard !entries.isEmpty else { return nil }
-        let h = HourOfWeek(scheduled, in: zone)
-        return entries[Key(route: route, stop: stop, kind: h.dayKind, hour: h.hour)]
+        return usual(route: route, stop: stop, hour: HourOfWeek(scheduled, in: zone))
+    }
+
+    /// How late `route` usually is at `stop` in that hour of the week.
+    public func usual(route: String, stop: String, hour h: HourOfWeek) -> UsualDelay? {
+        entries[Key(route: route, stop: stop, kind: h.dayKind, hour: h.hour)]
     }
 }

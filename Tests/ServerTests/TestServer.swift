@@ -72,7 +72,8 @@ enum TestServer {
                                   trips: trips?(people) ?? TripService(repository: InMemoryTripRepository(), people: people, now: now),
                                   commutes: commutes?(sources) ?? CommuteService(repository: InMemoryCommuteRepository(), sources: sources, now: now),
                                   watches: WatchService(repository: InMemoryWatchRepository(), sources: sources, notifier: nil, now: now),
-                                  ski: ski, settings: settings, now: now)
+                                  ski: ski, history: DelayHistoryKeeper(repository: InMemoryDelayHistoryRepository()) { _ in },
+                                  settings: settings, now: now)
     }
 }
 
