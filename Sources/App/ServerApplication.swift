@@ -74,7 +74,7 @@ public enum ServerApplication {
         let history = DelayHistoryKeeper(repository: database.delayHistory, settings: config.historySettings, logger: logger) { [writer = network.writer] book in
             await writer.serve(history: book)
         }
-        await network.writer.observeDelays { observations in await history.record(observations) }
+        await network.writer.observeDelays { observations in history.submit(observations) }
         services.append(DelayHistoryService(keeper: history, now: now))
         // Sharing a database, the servers tell each other of the versions stored (the leader fetches; see FeedRefreshService).
         var announce: (@Sendable (RelayMessage) -> Void)?

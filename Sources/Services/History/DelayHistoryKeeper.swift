@@ -83,6 +83,27 @@ public actor DelayHistoryKeeper {
         return last.adding(days: -days + 1)...last
     }
 
+    /// Records a poll's observations in the background, so the poll goes on at once (the feed stored for the other
+    /// servers does not wait for history). Beyond `maxBacklog` polls waiting, a poll's observations are dropped and logged:
+    /// a database falling behind must not hold ever more of them in memory.
+    public nonisolated func submit(_ observations: [DelayObservation]) {
+        Task { await self.recordQueued(observations) }
+    }
+
+    static let maxBacklog = 8
+    private var backlog = 0
+
+    private func recordQueued(_ observations: [DelayObservation]) async {
+        backlog += 1
+        defer { backlog -= 1 }
+        guard backlog <= Self.maxBacklog else {
+            failures += 1
+            logger.warning("delay history falling behind: a poll's observations dropped", metadata: ["observations": "\(observations.count)"])
+            return
+        }
+        await record(observations)
+    }
+
     /// Upkeep now and then every `interval` until cancelled; a failure is logged and tried again next time.
     public func run(every interval: Duration, now: @escaping @Sendable () -> Instant) async {
         while !Task.isCancelled {
