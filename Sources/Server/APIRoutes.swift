@@ -34,12 +34,8 @@ struct APIRoutes {
             return try json(try await queries.alerts(stopID: stop, routeID: route, languages: q.languages))
         }
         v1.get("journeys") { request, _ in try await journeys(request) }
-        v1.get("history") { request, _ in
-            let queries = deps.queries()
-            let subject = try await queries.historySubject(try RequestParameters(request))
-            guard let history = deps.history else { throw QueryError(.unsupported, "This server keeps no delay history.") }
-            return try json(try await history.report(subject, today: ServiceDate(dayNumber: Int32(queries.now.epochSeconds / 86_400))))
-        }
+        v1.get("stops/{stopId}/history") { request, context in try await history(.stop, try context.pathID("stopId"), request) }
+        v1.get("routes/{routeId}/history") { request, context in try await history(.route, try context.pathID("routeId"), request) }
         CommuteRoutes(deps: deps, api: self).add(to: v1)
         WatchRoutes(deps: deps).add(to: v1)
         PeopleRoutes(deps: deps).add(to: v1)
@@ -52,6 +48,14 @@ struct APIRoutes {
             Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
                      body: .init(byteBuffer: OpenAPIDocument.bytes))
         }
+    }
+
+    /// How late a stop's routes, or a route at all its stops, usually are: `days` back from the last day of history.
+    func history(_ kind: Queries.HistorySubject.Kind, _ id: String, _ request: Request) async throws -> Response {
+        let queries = deps.queries()
+        let subject = try await queries.historySubject(kind, id, try RequestParameters(request))
+        guard let history = deps.history else { throw QueryError(.unsupported, "This server keeps no delay history.") }
+        return try json(try await history.report(subject, today: ServiceDate(dayNumber: Int32(queries.now.epochSeconds / 86_400))))
     }
 
     /// A board: `to` (or `from` for arrivals), `date` and `time` in the stop's local time (or

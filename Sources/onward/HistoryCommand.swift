@@ -30,7 +30,7 @@ struct HistoryCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("How many days of history to read, back from the last (1–400).", valueName: "DAYS"))
         var days: Int?
 
-        @Flag(help: "The answer of GET /api/v1/history, as JSON.")
+        @Flag(help: "The answer of GET /api/v1/stops/{stopId}/history (or routes/{routeId}/history), as JSON.")
         var json = false
 
         @OptionGroup var feeds: FeedOptions
@@ -51,11 +51,9 @@ struct HistoryCommand: AsyncParsableCommand {
 
         /// A stop by that ID or name, else a route.
         static func subject(_ text: String, days: Int?, queries: Queries) async throws(QueryError) -> Queries.HistorySubject {
-            let extra: [String: String?] = ["days": days.map(String.init)]
-            do {
-                return try await queries.historySubject(try RequestParameters(options: extra.merging(["stop": text]) { $1 }))
-            } catch where error.code == .stopNotFound {
-                return try await queries.historySubject(try RequestParameters(options: extra.merging(["route": text]) { $1 }))
+            let p = try RequestParameters(options: ["days": days.map(String.init)])
+            do { return try await queries.historySubject(.stop, text, p) } catch where error.code == .stopNotFound {
+                return try await queries.historySubject(.route, text, p)
             }
         }
     }

@@ -286,7 +286,7 @@ def test_how_late_each_train_usually_is(browser, shot):
         overflow = browser.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, f"the page is {overflow}px wider than a 390px screen"
         shot("board-usual-delay-phone")
-        with urllib.request.urlopen(onward.base + "/api/v1/history?stop=ALPHA", timeout=5) as r:
+        with urllib.request.urlopen(onward.base + "/api/v1/stops/ALPHA/history", timeout=5) as r:
             history = json.load(r)
         assert history["kind"] == "stop" and history["rows"] and all(row["usual"]["days"] >= 1 for row in history["rows"])
     finally:

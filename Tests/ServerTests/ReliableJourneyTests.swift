@@ -111,7 +111,7 @@ struct ReliableJourneyTests {
         #expect(none.journeys.first?.changes?.first?.usualArrival == nil && none.journeys.first?.changes?.first?.reliable == nil)
     }
 
-    @Test("GET /api/v1/history: a stop's history by route, a route's at all its stops, and clear errors")
+    @Test("the history API: a stop's history by route, a route's at all its stops, and clear errors")
     func historyAPI() async throws {
         let repository = InMemoryDelayHistoryRepository()
         var words: [DelayObservation] = []
@@ -132,7 +132,7 @@ struct ReliableJourneyTests {
         let deps = ServerDependencies(sources: base.sources, people: base.people, trips: base.trips, commutes: base.commutes,
                                       watches: base.watches, ski: base.ski, history: keeper, settings: base.settings, now: base.now)
         try await TestServer.app(deps).test(.router) { client in
-            try await client.execute(uri: "/api/v1/history?stop=Bravo", method: .get) { r in
+            try await client.execute(uri: "/api/v1/stops/Bravo/history", method: .get) { r in
                 #expect(r.status == .ok)
                 let h = try JSONDecoder().decode(HistoryDTO.self, from: Data(r.body.readableBytesView))
                 #expect(h.kind == "stop" && h.id == "test:B" && h.name == "Bravo")
@@ -143,12 +143,12 @@ struct ReliableJourneyTests {
                 #expect(r1.departureLowMinutes == 4 && r1.departureMedianMinutes == 4 && r1.departureHighMinutes == 7)
                 #expect(h.rows[1].usual.cancelled == 1 && h.rows[1].usual.cancelledOneIn == 5 && h.rows[1].usual.departureMedianMinutes == nil)
             }
-            try await client.execute(uri: "/api/v1/history?route=test:R1&days=2", method: .get) { r in
+            try await client.execute(uri: "/api/v1/routes/test:R1/history?days=2", method: .get) { r in
                 let h = try JSONDecoder().decode(HistoryDTO.self, from: Data(r.body.readableBytesView))
                 #expect(h.kind == "route" && h.rows.count == 1 && h.rows[0].routeId == nil && h.rows[0].usual.days == 2 && !h.rows[0].usual.enough)
             }
-            for (uri, status) in [("/api/v1/history", HTTPResponse.Status.badRequest), ("/api/v1/history?stop=test:B&route=test:R1", .badRequest),
-                                  ("/api/v1/history?stop=Zulu", .notFound), ("/api/v1/history?stop=test:B&days=0", .badRequest)] {
+            for (uri, status) in [("/api/v1/stops/Zulu/history", HTTPResponse.Status.notFound), ("/api/v1/routes/Z9/history", .notFound),
+                                  ("/api/v1/stops/test:B/history?days=0", .badRequest), ("/api/v1/stops/test:B/history?days=401", .badRequest)] {
                 try await client.execute(uri: uri, method: .get) { r in #expect(r.status == status, "\(uri)") }
             }
         }

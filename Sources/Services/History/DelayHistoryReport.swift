@@ -2,7 +2,7 @@ import OnwardCore
 import Storage
 
 /// The history of one stop (each route calling there) or one route (at all its stops together), by kind of day and
-/// hour: what `GET /api/v1/history` and `onward history` answer.
+/// hour: what `GET /api/v1/stops/{stopId}/history`, `GET /api/v1/routes/{routeId}/history` and `onward history` answer.
 public struct DelayHistoryReport: Sendable, Hashable {
     public enum Subject: Sendable, Hashable {
         case stop(String)
@@ -51,7 +51,7 @@ import API
 import Transit
 
 extension DelayHistoryKeeper {
-    /// The history a request asks for (`Queries.historySubject`), over its days up to `today`: what `GET /api/v1/history`,
+    /// The history a request asks for (`Queries.historySubject`), over its days up to `today`: what the history API,
     /// the history page and `onward history` show.
     public func report(_ subject: Queries.HistorySubject, today: ServiceDate) async throws -> HistoryDTO {
         let dates = try await window(days: subject.days, today: today)

@@ -15,19 +15,17 @@ extension Queries {
         public var days: Int
     }
 
-    /// Reads `stop` or `route` (exactly one) and `days` as every other request is read.
-    public func historySubject(_ p: RequestParameters) async throws(QueryError) -> HistorySubject {
+    /// The stop or route `text` names (an ID, or a name as every other request takes it), and `days` from `p`.
+    public func historySubject(_ kind: HistorySubject.Kind, _ text: String, _ p: RequestParameters) async throws(QueryError) -> HistorySubject {
         let days = try p.int("days", in: 1...400) ?? 56
-        let (stop, route) = try await alertScope(p)
-        if let stop, route == nil {
-            let r = try resolve(stop, as: .stop)
+        switch kind {
+        case .stop:
+            let r = try resolve(try await stopID(String(text.prefix(100)), parameter: "stopId"), as: .stop)
             let name = r.source.names(stopIDs: [r.id], routeIDs: []).stops[r.id]
             return HistorySubject(kind: .stop, id: r.id, name: name, stops: [r.id] + r.source.platformIDs(of: r.id), days: days)
-        }
-        if let route, stop == nil {
-            let r = try resolve(route, as: .route)
+        case .route:
+            let r = try resolve(try matchRoute(String(text.prefix(100)), parameter: "routeId"), as: .route)
             return HistorySubject(kind: .route, id: r.id, name: r.source.names(stopIDs: [], routeIDs: [r.id]).routes[r.id], stops: [], days: days)
         }
-        throw QueryError(.invalidParameter, "Give a stop (stop=ID or name) or a route (route=ID or name), not both and not neither.")
     }
 }
