@@ -84,8 +84,6 @@ public struct UsualDelay: Hashable, Sendable, Codable {
 public struct DelayHistoryBook: Sendable {
     struct Key: Hashable { var route: String; var stop: String; var kind: DayKind; var hour: Int }
     private var entries: [Key: UsualDelay] = [:]
-    /// The service dates it was built from.
-    public private(set) var dates: ClosedRange<ServiceDate>?
 
     public init() {}
 
@@ -101,7 +99,6 @@ public struct DelayHistoryBook: Sendable {
             let usual = UsualDelay(dayKind: key.kind, hour: key.hour, group)
             if usual.isEnough { entries[key] = usual }
         }
-        if let first = aggregates.map(\.serviceDate).min(), let last = aggregates.map(\.serviceDate).max() { dates = first...last }
     }
 
     public var isEmpty: Bool { entries.isEmpty }
