@@ -122,7 +122,7 @@ let package = Package(
         .target(name: "WebPages", dependencies: ["API", "OnwardCore"],
                 // CSS and JavaScript are files, embedded so the server stays one binary.
                 resources: [.embedInCode("Resources/app.css"), .embedInCode("Resources/dark-tokens.css"), .embedInCode("Resources/app.js"),
-                            .embedInCode("Resources/sw.js"), .embedInCode("Resources/trip.js"), .embedInCode("Resources/service-map.js"),
+                            .embedInCode("Resources/sw.js"), .embedInCode("Resources/trip.js"), .embedInCode("Resources/line-map.js"),
                             // Leaflet 1.7.1 for the trip map, unchanged, with its licence (BSD-2-Clause), served by Onward itself.
                             .embedInCode("Resources/leaflet/leaflet.js"), .embedInCode("Resources/leaflet/leaflet.css"),
                             .embedInCode("Resources/leaflet/LICENSE"), .embedInCode("Resources/leaflet/images/layers.png"),

@@ -29,7 +29,7 @@ extension HTTPServerBuilder {
     public static func onward(_ router: Router<OnwardRequestContext>, deps: ServerDependencies,
                               limits: ConnectionLimits = .init()) -> HTTPServerBuilder {
         let webSocketResponder = router.buildResponder()
-        let live = LiveRoutes(deps: deps, fragment: { _, _, _, _ in nil }, commuteFragment: { _, _ in "" })
+        let live = LiveRoutes(deps: deps, fragment: { _, _, _ in nil }, commuteFragment: { _, _ in "" })
         let refusesUpgrade: @Sendable (HTTPRequestHead) -> Bool = { head in
             var fields = HTTPFields()
             for (name, value) in head.headers { if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) } }

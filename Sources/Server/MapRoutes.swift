@@ -70,7 +70,7 @@ struct MapRoutes {
             }
             return try json(["map": Self.mapKind(deps, latitude: lat, longitude: lon)])
         }
-        for file in Assets.leafletFiles + [Assets.tripScript, Assets.serviceMapScript] {
+        for file in Assets.leafletFiles + [Assets.tripScript, Assets.lineMapScript] {
             router.get(RouterPath(file.path)) { _, _ in
                 Response(status: .ok, headers: [.contentType: file.contentType, .cacheControl: "public, max-age=31536000, immutable"],
                          body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))

@@ -79,9 +79,10 @@ struct PageRoutes: Sendable {
             let date = try q.date("date")
             let ctx = await personalContext(request, queries)
             let service = try await queries.service(try context.pathID("tripId"), date: date, languages: ctx.language.alertLanguages)
-            let tiles = deps.settings.maps.tileURL.map { ServicePage.Tiles(url: $0, attribution: deps.settings.maps.tileAttribution) }
             var response = page(ServicePage.render(service, context: ctx, names: names(service.alerts ?? [], queries),
-                                                   routeColor: service.routeColor, tiles: tiles), request)
+                                                   routeColor: service.routeColor, tiles: tiles,
+                                                   routeMap: deps.sources.resolve(service.routeId, as: .route)?.source.capabilities.contains(.browse) ?? false),
+                                request)
             // The operator's base tiles are images from their server: allowed on the pages with a map.
             if let policy = SecurityHeaders.policy(allowingTiles: deps.settings.maps.tileURL) { response.headers[.contentSecurityPolicy] = policy }
             return response
@@ -91,12 +92,19 @@ struct PageRoutes: Sendable {
             return page(BrowsePage.routes(routes, context: await personalContext(request, deps.queries())), request)
         }
         router.get("routes/{routeId}") { request, context in
-            let detail = try await deps.queries().route(try context.pathID("routeId"), direction: nil)
-            return page(BrowsePage.route(detail, context: await personalContext(request, deps.queries())), request)
+            let queries = deps.queries()
+            let id = try context.pathID("routeId")
+            let detail = try await queries.route(id, direction: nil)
+            // The map and the vehicles where the source has them; the directions are the page either way.
+            let map = try? await queries.routeMap(id), vehicles = try? await queries.routeVehicles(id)
+            var response = page(RoutePage.render(detail, map: map, vehicles: vehicles, context: await personalContext(request, queries),
+                                                 tiles: tiles), request)
+            if let policy = SecurityHeaders.policy(allowingTiles: deps.settings.maps.tileURL) { response.headers[.contentSecurityPolicy] = policy }
+            return response
         }
         router.get("routes/{routeId}/directions/{direction}") { request, context in
             let detail = try await deps.queries().route(try context.pathID("routeId"), direction: try context.pathID("direction"))
-            return page(BrowsePage.route(detail, context: await personalContext(request, deps.queries())), request)
+            return page(BrowsePage.direction(detail, context: await personalContext(request, deps.queries())), request)
         }
         router.get("alerts") { request, _ in
             let queries = deps.queries()
@@ -160,21 +168,28 @@ struct PageRoutes: Sendable {
     }
 
     /// The fragment a live update carries, rendered exactly as the page renders it.
-    @Sendable func liveFragment(_ subject: LiveSubject, _ queries: Queries, _ board: BoardDTO?, _ service: ServiceDTO?) -> String? {
+    @Sendable func liveFragment(_ subject: LiveSubject, _ queries: Queries, _ message: LiveMessage) -> String? {
         switch subject {
         case .board(let q):
-            guard let board else { return nil }
+            guard let board = message.board else { return nil }
             let ctx = PageContext(language: Language(tag: q.languages.first ?? "en") ?? .en, attribution: [deps.settings.attribution], now: queries.now)
             return BoardPage.fragment(board, context: ctx, options: .init(windowMinutes: q.windowMinutes, limit: q.limit,
                                                                            names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], board: board, queries)))
         case .service(_, _, let languages):
-            guard let service else { return nil }
+            guard let service = message.service else { return nil }
             let ctx = PageContext(language: Language(tag: languages.first ?? "en") ?? .en, attribution: [deps.settings.attribution], now: queries.now)
             return ServicePage.fragment(service, context: ctx, names: names(service.alerts ?? [], queries), routeColor: service.routeColor)
+        case .route(_, let languages):
+            guard let vehicles = message.route else { return nil }
+            let ctx = PageContext(language: Language(tag: languages.first ?? "en") ?? .en, attribution: [deps.settings.attribution], now: queries.now)
+            return RoutePage.fragment(vehicles, context: ctx)
         }
     }
 
     // MARK: - Helpers
+
+    /// The operator's base tiles for the maps (`map_tile_url`), if configured.
+    var tiles: LineMap.Tiles? { deps.settings.maps.tileURL.map { LineMap.Tiles(url: $0, attribution: deps.settings.maps.tileAttribution) } }
 
     /// The signed-in person: the page context with them in it (name, the session's anti-forgery token, their
     /// routes' version), their session and their routes; nil without a current session. A storage failure throws.

@@ -4,8 +4,8 @@ import OnwardCore
 import Transit
 import TransitSources
 
-/// The API routes that exist only for protocol sources: what is configured, and
-/// browsing routes → directions → stops (the CTA bus tracker is organised that way).
+/// What is configured, and browsing routes → directions → stops (the CTA bus tracker is organised that way),
+/// with a route's map and its vehicles.
 struct SourceRoutes {
     let deps: ServerDependencies
 
@@ -20,6 +20,8 @@ struct SourceRoutes {
         v1.get("routes/{routeId}/directions/{direction}/stops") { _, context in
             try json(try await deps.queries().route(try context.pathID("routeId"), direction: try context.pathID("direction")))
         }
+        v1.get("routes/{routeId}/map") { _, context in try json(try await deps.queries().routeMap(try context.pathID("routeId"))) }
+        v1.get("routes/{routeId}/vehicles") { _, context in try json(try await deps.queries().routeVehicles(try context.pathID("routeId"))) }
     }
 
     func sourcesDTO() -> SourcesDTO { SourcesDTO(sources: deps.queries().sources()) }

@@ -7,6 +7,8 @@ public struct RouteDirectionInfo: Sendable, Hashable {
     public var id: String
     public var headsign: String
     public var stops: [StopIndex]
+    /// A trip that follows the pattern (for its shape).
+    public var trip: TripIndex
 }
 
 extension Timetable {
@@ -24,7 +26,7 @@ extension Timetable {
             let length = { (p: UInt32) in Int(self.patternStart[Int(p) + 1] - self.patternStart[Int(p)]) }
             guard let (pattern, best) = counts[d]?.max(by: { ($0.value.trips, length($0.key)) < ($1.value.trips, length($1.key)) }) else { return nil }
             let stops = patternStop[Int(patternStart[Int(pattern)])..<Int(patternStart[Int(pattern) + 1])].map(StopIndex.init)
-            return RouteDirectionInfo(id: d, headsign: headsign(trip: best.trip, position: 0), stops: stops)
+            return RouteDirectionInfo(id: d, headsign: headsign(trip: best.trip, position: 0), stops: stops, trip: TripIndex(raw: best.trip))
         }
     }
 }

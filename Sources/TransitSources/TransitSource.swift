@@ -53,6 +53,10 @@ public protocol TransitSource: Sendable {
     func directions(routeID: String) async throws(SourceError) -> [RouteDirection]
     func stops(routeID: String, directionID: String) async throws(SourceError) -> [StopPlace]
     func vehicles(routeID: String?, now: Instant) async throws(SourceError) -> SourceVehicles
+    /// A route's lines (each direction's way and stops) for its map; by default its directions' stops joined.
+    func routeMap(routeID: String) async throws(SourceError) -> SourceRouteMap
+    /// The vehicles on a route now with their next stops; by default its vehicle positions.
+    func routeVehicles(routeID: String, now: Instant) async throws(SourceError) -> SourceRouteVehicles
     /// Journeys from one stop or station to another, with changes.
     func plan(_ request: SourceJourneyRequest) async throws(SourceError) -> SourceJourneys
     /// How each upstream of this source is doing, by source name (never by URL).

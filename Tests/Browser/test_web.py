@@ -132,20 +132,21 @@ def test_a_service_map_moves_its_vehicle_with_the_live_updates(all_day, browser,
         assert moving
         v = max(moving, key=lambda v: (v["serviceDate"], v["tripId"]))
         browser.get(all_day + "/services/" + urllib.parse.quote(v["tripId"], safe="") + "?date=" + v["serviceDate"])
-        first = wait(browser, 15).until(lambda d: d.find_element(By.ID, "service-map").get_attribute("data-vehicle-at"))
+        first = wait(browser, 15).until(lambda d: d.find_element(By.ID, "service-map").get_attribute("data-vehicles-at"))
+        first = first.rsplit("=", 1)[1]
         drawn = browser.execute_script("""
             var box = document.getElementById('service-map');
-            return {line: box.querySelectorAll('path.service-map-line').length, stops: box.querySelectorAll('path.service-map-stop').length,
-                    vehicle: box.querySelectorAll('path.service-map-vehicle').length, tiles: box.querySelectorAll('img.leaflet-tile').length,
+            return {line: box.querySelectorAll('path.line-map-line').length, stops: box.querySelectorAll('path.line-map-stop').length,
+                    vehicle: box.querySelectorAll('path.line-map-vehicle').length, tiles: box.querySelectorAll('img.leaflet-tile').length,
                     focusable: box.tabIndex, label: box.getAttribute('aria-label')};""")
         assert drawn == {"line": 1, "stops": 2, "vehicle": 1, "tiles": 0, "focusable": 0,
                          "label": "Map of the service: its way, its stops and its vehicle"}, drawn
-        assert "Drawn without a background map" in browser.find_element(By.CSS_SELECTOR, ".service-map-note").text
-        marker = "var m = document.querySelector('#service-map path.service-map-vehicle'); return m && m.getAttribute('d');"
+        assert "Drawn without a background map" in browser.find_element(By.CSS_SELECTOR, ".line-map-note").text
+        marker = "var m = document.querySelector('#service-map path.line-map-vehicle'); return m && m.getAttribute('d');"
         drawn_at = browser.execute_script(marker)
         # The simulation moves the train every 3 s; the page's live part is redrawn and the marker follows it.
         moved = wait(browser, 20).until(lambda d: (lambda at: at if at and at != first else None)(
-            d.find_element(By.ID, "service-map").get_attribute("data-vehicle-at")))
+            (d.find_element(By.ID, "service-map").get_attribute("data-vehicles-at") or "=").rsplit("=", 1)[1]))
         lat, lon = (float(x) for x in moved.split(","))
         # Between Alpha (-6.30, 106.80) and Omega (-6.20, 106.82), and north of where it was (it goes to Omega).
         assert -6.30 <= lat <= -6.20 and 106.80 <= lon <= 106.82, moved
@@ -155,6 +156,48 @@ def test_a_service_map_moves_its_vehicle_with_the_live_updates(all_day, browser,
         assert drawn_at
         wait(browser, 30).until(lambda d: d.execute_script(marker) not in (None, drawn_at))
         shot("service-map-phone")
+    finally:
+        browser.set_window_size(1280, 900)
+
+
+def test_a_route_map_shows_every_vehicle_and_moves_them(all_day, browser, shot):
+    """Issue 27, item 3: a route's page maps every vehicle on its way (tiles off: a plain background), lists them with
+    their next stops as the map's text, and moves each marker when its position update arrives over the live channel."""
+    browser.set_window_size(390, 844)
+    try:
+        with urllib.request.urlopen(all_day + "/api/v1/vehicles", timeout=5) as r:
+            route = json.load(r)["vehicles"][0]["routeId"]
+        browser.get(all_day + "/routes/" + urllib.parse.quote(route, safe=""))
+
+        def placed(d):
+            at = d.find_element(By.ID, "route-map").get_attribute("data-vehicles-at")
+            return dict((key, tuple(float(x) for x in where.split(","))) for key, where in (v.rsplit("=", 1) for v in at.split(";"))) if at else None
+        first = wait(browser, 15).until(placed)
+        # Read in one script: the live list is redrawn every few seconds.
+        drawn = browser.execute_script("""
+            var box = document.getElementById('route-map');
+            return {line: box.querySelectorAll('path.line-map-line').length, stops: box.querySelectorAll('path.line-map-stop').length,
+                    vehicles: box.querySelectorAll('path.line-map-vehicle').length, tiles: box.querySelectorAll('img.leaflet-tile').length,
+                    focusable: box.tabIndex, label: box.getAttribute('aria-label'),
+                    listed: Array.from(document.querySelectorAll('#route-live .route-vehicle')).map(function (li) { return li.textContent.trim(); }),
+                    keys: Array.from(document.querySelectorAll('#route-live .route-vehicle')).map(function (li) { return li.dataset.vehicleKey; })};""")
+        # A run leaves every 5 minutes and takes 20: three or four are on their way at any moment, each drawn and listed.
+        assert 3 <= len(first) <= 5, first
+        assert drawn["line"] == 1 and drawn["stops"] == 2 and drawn["tiles"] == 0 and drawn["focusable"] == 0, drawn
+        assert drawn["label"] == "Map of the route: its ways, its stops and its vehicles"
+        assert drawn["vehicles"] == len(drawn["listed"]) == len(drawn["keys"]), drawn
+        for text in drawn["listed"]:
+            assert text.startswith("To Omega") and "next Omega at " in text, text
+        assert "Drawn without a background map" in browser.find_element(By.CSS_SELECTOR, ".line-map-note").text
+        # The simulation moves the trains every 3 s: a train still on its way is redrawn further north (towards Omega).
+        def moved(d):
+            now = placed(d) or {}
+            ahead = [key for key in first if key in now and now[key][0] > first[key][0]]
+            return ahead or None
+        assert wait(browser, 20).until(moved)
+        overflow = browser.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"the route page is {overflow}px wider than a 390px screen"
+        shot("route-map-phone")
     finally:
         browser.set_window_size(1280, 900)
 

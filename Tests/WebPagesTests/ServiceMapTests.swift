@@ -24,9 +24,10 @@ struct ServiceMapTests {
         #expect(map.contains(#"role="region" aria-label="Map of the service: its way, its stops and its vehicle""#))
         #expect(map.contains(#"data-stops="[[-6.29,106.77,&quot;Lebak Bulus&quot;],[-6.27,106.78,&quot;Fatmawati&quot;],"#))
         #expect(map.contains(#"data-color="CA1F47""#))
-        #expect(!map.contains("data-tiles") && !map.contains("data-shape"))
+        #expect(!map.contains("data-tiles") && !map.contains("data-shapes"))
+        #expect(map.contains(#"data-live-part="service-live""#))
         #expect(page.contains("Drawn without a background map."))
-        #expect(page.contains(#"<script src="/assets/service-map.js?v="#))
+        #expect(page.contains(#"<script src="/assets/line-map.js?v="#))
         // The live part says where the vehicle is, for the script to move the marker at each redraw.
         let fragment = ServicePage.fragment(Self.located(), context: Fixtures.context())
         #expect(fragment.contains(#"data-vehicle-lat="-6.255" data-vehicle-lon="106.79" data-vehicle-label="Train 27 · On its way to Blok A · reported 2 min ago""#))
@@ -36,8 +37,8 @@ struct ServiceMapTests {
         var service = Self.located()
         service.shape = "_p~iF~ps|U_ulLnnqC"
         let page = ServicePage.render(service, context: Fixtures.context(), routeColor: nil,
-                                      tiles: ServicePage.Tiles(url: "https://tiles.example/{z}/{x}/{y}.png", attribution: "© Example"))
-        #expect(page.contains(#"data-shape="_p~iF~ps|U_ulLnnqC""#))
+                                      tiles: LineMap.Tiles(url: "https://tiles.example/{z}/{x}/{y}.png", attribution: "© Example"))
+        #expect(page.contains(#"data-shapes="_p~iF~ps|U_ulLnnqC""#))
         #expect(page.contains(#"data-tiles="https://tiles.example/{z}/{x}/{y}.png" data-tile-attribution="© Example""#))
         #expect(page.contains("The stops and where the vehicle is are also listed below."))
     }

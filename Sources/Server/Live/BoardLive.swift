@@ -5,10 +5,11 @@ import Synchronization
 import Transit
 import TransitSources
 
-/// What a live client watches: a board or a service.
+/// What a live client watches: a board, a service, or a route's vehicles.
 public enum LiveSubject: Sendable, Hashable {
     case board(Queries.BoardQuery)
     case service(tripID: String, date: ServiceDate?, languages: [String])
+    case route(routeID: String, languages: [String])
 }
 
 /// One live message: the current state of the subject, as JSON and, for the
@@ -18,13 +19,14 @@ struct LiveMessage: Encodable {
     var version: Int
     var board: BoardDTO?
     var service: ServiceDTO?
+    var route: RouteVehiclesDTO?
     var html: String?
     var updatedAt: String?
     var stale: Bool
     var error: Problem?
 }
 
-/// `/live?board=…` and `/live?service=…`: the subject's state at once, then again whenever a realtime
+/// `/live?board=…`, `/live?service=…` and `/live?route=…`: the subject's state at once, then again whenever a realtime
 /// update (or, for a source asked on demand, a refresh) changes it. An unchanged state is not sent again.
 struct BoardLive: LiveChannel {
     let subject: LiveSubject
@@ -56,6 +58,7 @@ extension LiveRoutes {
         switch subject {
         case .board(let q): deps.sources.resolve(q.stopID, as: .stop)?.source.updates
         case .service(let id, _, _): deps.sources.resolve(id, as: .service)?.source.updates
+        case .route(let id, _): deps.sources.resolve(id, as: .route)?.source.updates
         }
     }
 
@@ -79,11 +82,14 @@ extension LiveRoutes {
             case .service(let tripID, let date, let languages):
                 m.type = "service"
                 m.service = try await queries.service(tripID, date: date, languages: languages)
+            case .route(let routeID, _):
+                m.type = "route"
+                m.route = try await queries.routeVehicles(routeID)
             }
-            let live = m.board?.live ?? m.service?.live
+            let live = m.board?.live ?? m.service?.live ?? m.route?.live
             m.stale = live?.stale ?? false
             m.updatedAt = live?.updatedAt
-            if html { m.html = fragment(subject, queries, m.board, m.service) }
+            if html { m.html = fragment(subject, queries, m) }
         } catch {
             m.type = "error"
             m.error = Problem.from(error)

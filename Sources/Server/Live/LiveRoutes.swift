@@ -18,7 +18,7 @@ struct LiveRoutes {
     let deps: ServerDependencies
     let shared = LiveMessageCache()
     /// Renders a subject's page fragment for the web app (`format=html`).
-    let fragment: @Sendable (LiveSubject, Queries, _ board: BoardDTO?, _ service: ServiceDTO?) -> String?
+    let fragment: @Sendable (LiveSubject, Queries, LiveMessage) -> String?
     /// Renders a commute's journey for the web app (`format=html`).
     let commuteFragment: @Sendable (CommuteDTO, Request) -> String
     /// Renders a person's routes (or, with `view=glance`, the top of the current stack) for the web app (`format=html`).
@@ -89,7 +89,7 @@ struct LiveRoutes {
         }
     }
 
-    /// `board=STOP&kind=departures|arrivals&to=STOP` or `service=TRIP&date=YYYY-MM-DD`, with `lang`.
+    /// `board=STOP&kind=departures|arrivals&to=STOP`, `service=TRIP&date=YYYY-MM-DD` or `route=ROUTE`, with `lang`.
     func subject(_ request: Request) throws -> LiveSubject {
         let q = try RequestParameters(request)
         if let stop = q.string("board") {
@@ -103,7 +103,8 @@ struct LiveRoutes {
             let date = try q.date("date")
             return .service(tripID: trip, date: date, languages: q.languages)
         }
-        throw QueryError(.invalidParameter, "give board=STOP_ID or service=TRIP_ID", parameter: "board")
+        if let route = q.string("route") { return .route(routeID: route, languages: q.languages) }
+        throw QueryError(.invalidParameter, "give board=STOP_ID, service=TRIP_ID or route=ROUTE_ID", parameter: "board")
     }
 
     /// A commute's channel, with the web app's rendering when it asks for `format=html`.

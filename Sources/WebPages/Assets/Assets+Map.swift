@@ -1,7 +1,7 @@
 import OnwardCore
 
 /// The maps' files: Leaflet 1.7.1 as published (with its licence), and the trip page's and the service page's own
-/// scripts. Only those pages load them.
+/// scripts (a service's and a route's page share one). Only those pages load them.
 extension Assets {
     public struct File: Sendable {
         public var path: String
@@ -26,11 +26,11 @@ extension Assets {
     /// The trip page's script (`Resources/trip.js`): the map, the live channel, sharing, events and chat.
     public static let tripScript = File(path: "/assets/trip.js", contentType: jsContentType, bytes: PackageResources.trip_js)
 
-    /// The service page's map (`Resources/service-map.js`): the shape, the stops and the vehicle as the live part moves it.
-    public static let serviceMapScript = File(path: "/assets/service-map.js", contentType: jsContentType, bytes: PackageResources.service_map_js)
+    /// The map of a service or a route (`Resources/line-map.js`): the shapes, the stops and the vehicles as the live part moves them.
+    public static let lineMapScript = File(path: "/assets/line-map.js", contentType: jsContentType, bytes: PackageResources.line_map_js)
 
     /// Versioned like the site's own assets, so browsers may keep them for a year.
     public static let mapVersion: String = StableHash.hex(String(decoding: PackageResources.trip_js, as: UTF8.self) + "\u{0}"
-        + String(decoding: PackageResources.service_map_js, as: UTF8.self) + "\u{0}1.7.1")
+        + String(decoding: PackageResources.line_map_js, as: UTF8.self) + "\u{0}1.7.1")
     public static func versioned(_ path: String) -> String { path + "?v=" + mapVersion }
 }

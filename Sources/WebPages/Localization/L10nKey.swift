@@ -181,7 +181,6 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case liveStaleDays = "live.staleDays"
     case statusInMinutes = "status.inMinutes"
     case browseRouteCount = "browse.routeCount"
-    case browseDirectionsTitle = "browse.directionsTitle"
     case browseStopsTitle = "browse.stopsTitle"
     case browseNoStops = "browse.noStops"
     case browseAllRoutes = "browse.allRoutes"
@@ -228,6 +227,22 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case serviceMapLabel = "service.mapLabel"
     case serviceMapNote = "service.mapNote"
     case serviceMapPlain = "service.mapPlain"
+
+    // A route's map and its vehicles.
+    case routeTitle = "route.title"
+    case routeMapLabel = "route.mapLabel"
+    case routeMapNote = "route.mapNote"
+    case routeMapPlain = "route.mapPlain"
+    case routeVehiclesTitle = "route.vehiclesTitle"
+    case routeVehicleCount = "route.vehicleCount"
+    case routeVehiclesNone = "route.vehiclesNone"
+    case routeVehiclesNoLive = "route.vehiclesNoLive"
+    case routeVehicleTo = "route.vehicleTo"
+    case routeVehicleNext = "route.vehicleNext"
+    case routeVehicleAt = "route.vehicleAt"
+    case routeVehiclePlaced = "route.vehiclePlaced"
+    case routeDirections = "route.directions"
+    case routeAllVehicles = "route.allVehicles"
 
     // The state of the live data and of the live connection.
     case liveSimulated = "live.simulated"

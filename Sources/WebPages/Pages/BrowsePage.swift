@@ -1,4 +1,5 @@
 import API
+import OnwardCore
 
 /// Browsing a source organised by routes (the bus tracker): its routes, a route's
 /// directions, then a direction's stops, each linking on to the next and, at the
@@ -23,31 +24,23 @@ public enum BrowsePage {
                                bodyClass: "page-browse", main: main)
     }
 
-    /// A route's directions, or one direction's stops.
-    public static func route(_ dto: RouteDetailDTO, context: PageContext) -> String {
+    /// One direction's stops (a route's own page, with its directions, is `RoutePage`).
+    public static func direction(_ dto: RouteDetailDTO, context: PageContext) -> String {
         let s = context.strings
-        let name = dto.route.split(separator: ":", maxSplits: 1).last.map(String.init) ?? dto.route
-        let source = dto.route.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-        let heading: String
-        let list: HTML
-        if let stops = dto.stops, let direction = dto.direction {
-            heading = s(.browseStopsTitle, ["route": name, "direction": direction])
-            list = stops.isEmpty ? "<p class=\"empty-state\">\(s(.browseNoStops))</p>" : StopSearch.list(stops, strings: s)
-        } else {
-            heading = s(.browseDirectionsTitle, ["route": name])
-            let items = (dto.directions ?? []).map { d -> HTML in
-                "<li><a class=\"stop-item\" href=\"\(Links.route(dto.route, direction: d.id))\"><span class=\"stop-name\">\(d.name)</span></a></li>"
-            }
-            list = "<ul class=\"stop-list\">\(items)</ul>"
-        }
+        let name = CanonicalID.split(dto.route)?.local ?? dto.route
+        let source = CanonicalID.split(dto.route)?.source ?? ""
+        let direction = dto.direction ?? ""
+        let heading = s(.browseStopsTitle, ["route": name, "direction": direction])
+        let stops = dto.stops ?? []
+        let list: HTML = stops.isEmpty ? "<p class=\"empty-state\">\(s(.browseNoStops))</p>" : StopSearch.list(stops, strings: s)
         let main: HTML = """
-        <p class="breadcrumb"><a href="\(Links.routes(source: source))">\(s(.browseAllRoutes))</a></p>
+        <p class="breadcrumb"><a href="\(Links.routes(source: source))">\(s(.browseAllRoutes))</a> › <a href="\(Links.route(dto.route))">\(name)</a></p>
         <h1>\(heading)</h1>
         <section class="panel results">
         \(list)
         </section>
         """
-        let path = dto.direction.map { Links.route(dto.route, direction: $0) } ?? Links.route(dto.route)
-        return Layout.document(title: heading, context: context, address: PageAddress(path: path), bodyClass: "page-browse", main: main)
+        return Layout.document(title: heading, context: context, address: PageAddress(path: Links.route(dto.route, direction: direction)),
+                               bodyClass: "page-browse", main: main)
     }
 }

@@ -9,17 +9,11 @@ import OnwardCore
 /// in `#service-live`, rendered alone by `fragment(_:context:)` for live updates.
 public enum ServicePage {
     /// The whole page.
+    /// - Parameter routeMap: whether the route has a page with its map and all its vehicles, to link to.
     /// - Parameter routeColor: the route's colour (GTFS hex), when the server
     ///   knows it: the service's wire type does not carry it.
-    /// The operator's base tiles for the map (`map_tile_url`) and their credit; without them the map has a plain background.
-    public struct Tiles: Sendable {
-        public var url: String
-        public var attribution: String?
-        public init(url: String, attribution: String?) { self.url = url; self.attribution = attribution }
-    }
-
     public static func render(_ service: ServiceDTO, context: PageContext, names: EntityNames = EntityNames(),
-                              routeColor: String? = nil, tiles: Tiles? = nil) -> String {
+                              routeColor: String? = nil, tiles: LineMap.Tiles? = nil, routeMap: Bool = false) -> String {
         let s = context.strings
         let line = service.routeShortName.isEmpty ? service.routeLongName : service.routeShortName
         let title = s(.serviceTitle, ["line": line, "destination": service.headsign])
@@ -29,6 +23,9 @@ public enum ServicePage {
         }
         if let first = service.calls.first {
             meta.append("<span>\(s(.serviceFrom, ["stop": first.stopName]))</span>")
+        }
+        if routeMap {
+            meta.append("<a class=\"route-map-link\" href=\"\(Links.route(service.routeId))#route-map\">\(s(.routeAllVehicles, ["line": line]))</a>")
         }
         let longName: HTML = service.routeLongName.isEmpty || service.routeLongName == line ? .empty
             : "<span class=\"route-name\">\(service.routeLongName)</span>"
@@ -107,7 +104,7 @@ public enum ServicePage {
                 + (reported == nil ? HTML(trusted: " data-vehicle-basis=\"liveTimes\"") : .empty)
         } ?? .empty
         return """
-        <div class="service-fragment" data-summary="\(HTML.escapeAttribute(summary))"\(vehicle)>
+        <div class="service-fragment" data-summary="\(HTML.escapeAttribute(summary))" data-vehicle-key="\(HTML.escapeAttribute(service.tripId))"\(vehicle)>
         \(HTML.join(parts, separator: "\n").rendered)
         </div>
         """
@@ -116,25 +113,12 @@ public enum ServicePage {
     /// The map above the live part: the shape (or the stops joined), the stops and, moved by the script at each live
     /// redraw, the vehicle. Nothing without at least two stops with coordinates. Reachable by keyboard (Leaflet's own
     /// focus and keys); the calls below are its text.
-    static func map(_ service: ServiceDTO, routeColor: String?, tiles: Tiles?, strings s: Strings) -> HTML {
-        let stops = service.calls.compactMap { c -> String? in
-            guard let lat = c.latitude, let lon = c.longitude else { return nil }
-            let name = String(decoding: (try? JSONEncoder().encode(c.stopName)) ?? Data("\"\"".utf8), as: UTF8.self)
-            return "[\(lat),\(lon),\(name)]"
-        }
+    static func map(_ service: ServiceDTO, routeColor: String?, tiles: LineMap.Tiles?, strings s: Strings) -> HTML {
+        let stops = service.calls.compactMap { c in c.latitude.flatMap { lat in c.longitude.map { LineMap.Stop(latitude: lat, longitude: $0, name: c.stopName) } } }
         guard stops.count >= 2 else { return .empty }
-        return """
-        <section class="service-map-section" aria-label="\(s(.serviceMapLabel))">\
-        <div id="service-map" class="service-map" role="region" aria-label="\(s(.serviceMapLabel))"\
-        \(HTML.attribute("data-stops", "[" + stops.joined(separator: ",") + "]"))\(HTML.attribute("data-shape", service.shape))\
-        \(HTML.attribute("data-color", RouteColor.hex(routeColor)))\(HTML.attribute("data-tiles", tiles?.url))\
-        \(HTML.attribute("data-tile-attribution", tiles?.attribution))></div>\
-        <p class="service-map-note">\(s(tiles == nil ? .serviceMapPlain : .serviceMapNote))</p>\
-        <link rel="stylesheet" href="\(Assets.leafletBase)/leaflet.css?v=\(Assets.mapVersion)">\
-        <script src="\(Assets.leafletBase)/leaflet.js?v=\(Assets.mapVersion)" defer></script>\
-        <script src="\(Assets.versioned(Assets.serviceMapScript.path))" defer></script>\
-        </section>
-        """
+        return LineMap.render(id: "service-map", livePart: "service-live", label: s(.serviceMapLabel),
+                              note: (s(.serviceMapNote), s(.serviceMapPlain)), stops: stops, shapes: service.shape.map { [$0] } ?? [],
+                              color: routeColor, tiles: tiles)
     }
 
     /// The query of the page's live subscription: `service=…&date=…&lang=…&format=html`.
