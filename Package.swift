@@ -123,6 +123,8 @@ let package = Package(
                 // CSS and JavaScript are files, embedded so the server stays one binary.
                 resources: [.embedInCode("Resources/app.css"), .embedInCode("Resources/dark-tokens.css"), .embedInCode("Resources/app.js"),
                             .embedInCode("Resources/sw.js"), .embedInCode("Resources/trip.js"), .embedInCode("Resources/line-map.js"),
+                            // The installed app's icons: the brand mark (`Assets.icon`) drawn at 192 and 512 pixels.
+                            .embedInCode("Resources/icons/icon-192.png"), .embedInCode("Resources/icons/icon-512.png"),
                             // Leaflet 1.7.1 for the trip map, unchanged, with its licence (BSD-2-Clause), served by Onward itself.
                             .embedInCode("Resources/leaflet/leaflet.js"), .embedInCode("Resources/leaflet/leaflet.css"),
                             .embedInCode("Resources/leaflet/LICENSE"), .embedInCode("Resources/leaflet/images/layers.png"),

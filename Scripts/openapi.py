@@ -173,6 +173,9 @@ schemas = {
                       {"stopId": S, "from": S, "to": S, "arrivals": B, "tripId": S, "serviceDate": S, "departure": S}),
     "RouteStack": obj({"route": ref("SavedRoute"), "pushed": arr(ref("SavedRoute"))}, {}),
     "SavedRoutes": obj({"version": I, "stacks": arr(ref("RouteStack"))}, {"currentRouteId": S}),
+    "OfflinePage": obj({"url": S, "copy": {"type": "string", "description": "Where the page's offline copy is made (the timetable's next hours, marked as a copy): keep it at url."},
+                        "name": S}, {}),
+    "OfflinePack": obj({"pages": arr(ref("OfflinePage")), "assets": arr(S), "routesVersion": I}, {}),
     "RouteResult": obj({"state": {"type": "string", "enum": ["noRoutes", "loading", "loaded", "failed"]}},
                        {"route": ref("SavedRoute"), "trail": arr(ref("SavedRoute")), "board": ref("Board"), "service": ref("Service"),
                         "journeys": ref("Journeys"), "reason": S}),
@@ -380,6 +383,9 @@ paths.update({
         "responses": {"200": ok("Export", "The export"), **errors(401, 429)}}},
     "/api/v1/me/glance": {"get": {"operationId": "glance", "summary": "What the top of the current stack shows now", **ME,
         "parameters": [LANG], "responses": {"200": ok("RouteResult", "The result, never blank"), **errors(401, 429)}}},
+    "/api/v1/me/offline": {
+        "get": {"operationId": "offlinePack", "summary": "What the person's phone keeps for no signal: My routes and each saved board whose source has a timetable, with where to make each page's copy", **ME,
+                "responses": {"200": ok("OfflinePack", "The pages and files to keep"), **errors(401, 429)}}},
     "/api/v1/me/routes": {
         "get": {"operationId": "listSavedRoutes", "summary": "The person's routes and stacks, with their version", **ME,
                 "responses": {"200": ok("SavedRoutes", "The routes"), **errors(401, 429)}},

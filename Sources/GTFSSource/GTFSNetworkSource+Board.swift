@@ -17,7 +17,7 @@ extension GTFSNetworkSource {
         let from = request.at ?? now
         let query = BoardRequest(kind: request.kind == .arrivals ? .arrivals : .departures, stop: stop, from: from,
                                  window: request.windowMinutes.map { $0 * 60 }, limit: request.limit, via: via)
-        var entries = state.hasRealtime ? tt.liveBoard(query, overlay: state.realtime.overlay, now: now) : tt.board(query)
+        var entries = state.hasRealtime && !request.timetableOnly ? tt.liveBoard(query, overlay: state.realtime.overlay, now: now) : tt.board(query)
         state.addUsualDelays(to: &entries)
         var board = SourceBoard(place: tt.place(stop), via: via.map { tt.place($0) }, kind: request.kind, entries: entries,
                                 live: state.live(now: now))

@@ -59,13 +59,18 @@ struct PageRoutes: Sendable {
             }
             query.languages = ctx.language.alertLanguages
             if query.windowMinutes == nil && query.limit == nil { query.limit = Queries.defaultLimit }
+            // The copy a phone keeps for no signal: the timetable's next hours; its live part asks for the usual board.
+            let offline = q.string(OfflineCopy.parameter) == "1"
+            if offline {
+                (query.at, query.windowMinutes, query.limit, query.timetableOnly) = (nil, OfflineCopy.boardHours * 60, Queries.maxLimit, true)
+            }
             let board = try await queries.board(query, stop: stop)
-            let moment = query.at, window = query.windowMinutes
+            let moment = query.at, window = offline ? nil : query.windowMinutes
             let zone = TimeZone(identifier: board.stop.timeZone) ?? .gmt
             let page = BoardPage.render(board, context: ctx,
-                                        options: .init(windowMinutes: window, limit: query.limit,
+                                        options: .init(windowMinutes: window, limit: offline ? nil : query.limit,
                                                        names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], board: board, queries),
-                                                       at: moment.map { LocalTime($0, in: zone).iso8601 }))
+                                                       at: moment.map { LocalTime($0, in: zone).iso8601 }, offlineCopy: offline))
             let body = ByteBuffer(string: page)
             if let visitorKey, let version = stop.version, ctx.person == nil {
                 boards.keep(body, for: visitorKey, version: version, second: queries.now.epochSeconds)
@@ -118,6 +123,16 @@ struct PageRoutes: Sendable {
         PeoplePages(deps: deps, pages: self).add(to: router)
         TripPages(deps: deps, pages: self).add(to: router)
         MapRoutes(deps: deps).add(to: router)
+        router.get(RouterPath(Assets.manifestPath)) { _, _ in
+            Response(status: .ok, headers: [.contentType: Assets.manifestContentType, .cacheControl: "public, max-age=86400"],
+                     body: .init(byteBuffer: ByteBuffer(string: Assets.manifest)))
+        }
+        for icon in Assets.icons {
+            router.get(RouterPath(icon.path)) { _, _ in
+                Response(status: .ok, headers: [.contentType: icon.contentType, .cacheControl: "public, max-age=86400"],
+                         body: .init(byteBuffer: ByteBuffer(bytes: icon.bytes)))
+            }
+        }
         router.get(RouterPath(Assets.serviceWorkerPath)) { _, _ in
             Response(status: .ok, headers: [.contentType: Assets.jsContentType, .cacheControl: "no-cache"],
                      body: .init(byteBuffer: ByteBuffer(string: Assets.serviceWorker)))

@@ -36,6 +36,8 @@ public struct Queries: Sendable {
         public var windowMinutes: Int?
         public var limit: Int?
         public var languages: [String] = ["en"]
+        /// The timetable alone (`SourceBoardRequest.timetableOnly`): the board a phone keeps for when it has no signal.
+        public var timetableOnly = false
 
         public init(stopID: String, arrivals: Bool = false, via: String? = nil, at: Instant? = nil, windowMinutes: Int? = nil,
                     limit: Int? = nil, languages: [String] = ["en"]) {
@@ -149,7 +151,7 @@ public struct Queries: Sendable {
                                          windowMinutes: q.windowMinutes,
                                          // Both may be given: at most `limit` rows within the window.
                                          limit: q.windowMinutes == nil ? (q.limit ?? Queries.defaultLimit) : q.limit,
-                                         languages: q.languages, now: now)
+                                         languages: q.languages, now: now, timetableOnly: q.timetableOnly)
         var board: SourceBoard
         do { board = try await source.board(request) } catch { throw QueryError(error, sourceName: source.displayName) }
         // The limit is the query layer's rule, whatever the upstream sent.

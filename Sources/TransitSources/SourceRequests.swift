@@ -17,11 +17,14 @@ public struct SourceBoardRequest: Sendable, Hashable {
     public var languages: [String]
     /// "Now", for live statuses and staleness.
     public var now: Instant
+    /// The timetable's times only, with no live data laid over them (a board kept for when there is no signal);
+    /// `live` still says when the live data was last heard of. A source with no timetable of its own ignores it.
+    public var timetableOnly = false
 
     public init(kind: Kind = .departures, stopID: String, via: String? = nil, at: Instant? = nil, windowMinutes: Int? = nil,
-                limit: Int? = nil, languages: [String] = ["en"], now: Instant) {
+                limit: Int? = nil, languages: [String] = ["en"], now: Instant, timetableOnly: Bool = false) {
         self.kind = kind; self.stopID = stopID; self.via = via; self.at = at; self.windowMinutes = windowMinutes
-        self.limit = limit; self.languages = languages; self.now = now
+        self.limit = limit; self.languages = languages; self.now = now; self.timetableOnly = timetableOnly
     }
 }
 

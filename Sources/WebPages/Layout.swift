@@ -19,7 +19,7 @@ public enum Layout {
         let fullTitle = title.isEmpty ? s(.siteName) : s(.pageTitle, ["page": title])
         let page: HTML = """
         \(opening(title: fullTitle, context: context))
-        <body\(HTML.classes(bodyClass))\(scriptStrings(s))>
+        <body\(HTML.classes(bodyClass))\(scriptStrings(s))\(HTML.attribute("data-signed-in", context.person.map { String($0.routesVersion) }))>
         <a class="skip-link" href="#main">\(s(.skipToContent))</a>
         \(header(s, section: section, signedIn: context.person != nil))
         <main id="main" class="wrap" tabindex="-1"\(mainAttributes)>
@@ -46,6 +46,9 @@ public enum Layout {
         <title>\(title)</title>
         <link rel="stylesheet" href="\(Assets.cssURL)">
         <link rel="icon" href="\(Assets.iconURL)" type="image/svg+xml">
+        <link rel="manifest" href="\(Assets.manifestPath)">
+        <meta name="theme-color" content="\(Assets.themeColor)">
+        <link rel="apple-touch-icon" href="\(Assets.icons[0].path)">
         <script src="\(Assets.jsURL)" defer></script>
         </head>
         """
@@ -127,6 +130,7 @@ public enum Layout {
             ("basis-liveTimes", .commuteBasisLiveTimes), ("basis-timetable", .commuteBasisTimetable),
             ("basis-position", .commuteBasisPosition), ("basis-beacon", .commuteBasisBeacon),
             ("watch-switch", .watchSwitch), ("watch-on", .watchOn), ("watch-explained", .watchExplained), ("watch-failed", .watchFailed),
+            ("offline-last-live", .offlineLastLive),
         ]
         return HTML.join(entries.map { HTML.attribute("data-t-" + $0.0, s($0.1)) })
     }

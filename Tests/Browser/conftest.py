@@ -119,6 +119,20 @@ def server():
     onward.stop()
 
 
+@pytest.fixture(scope="module")
+def all_day():
+    """The simulation on a line that runs all day, every day (in UTC): live updates come whatever the hour,
+    where the bundled MRT line has none between midnight and five in Jakarta."""
+    from test_watch import write_network
+    _require_browser_tools()
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="onward-all-day-"))
+    write_network(folder)
+    onward = OnwardServer(["--feed", str(folder), "--simulate"], env={"ONWARD_SIMULATE_INTERVAL": "3"})
+    yield onward.base
+    onward.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 # Where the browser is, for every test unless one moves it (and puts it back).
 AT_LEBAK_BULUS = {"latitude": -6.2892744, "longitude": 106.7749355, "accuracy": 50}
 # A phone's screen exactly, for `Emulation.setDeviceMetricsOverride` (a window's size would include the browser's own bars).

@@ -44,19 +44,6 @@ def test_search_a_station_and_open_its_board(server, browser, shot):
     assert "Blok M" in browser.find_element(By.TAG_NAME, "h1").text
 
 
-@pytest.fixture(scope="module")
-def all_day():
-    """The simulation on a line that runs all day, every day (in UTC): live updates come whatever the hour,
-    where the bundled MRT line has none between midnight and five in Jakarta."""
-    _require_browser_tools()
-    folder = pathlib.Path(tempfile.mkdtemp(prefix="onward-all-day-"))
-    write_network(folder)
-    onward = OnwardServer(["--feed", str(folder), "--simulate"], env={"ONWARD_SIMULATE_INTERVAL": "3"})
-    yield onward.base
-    onward.stop()
-    shutil.rmtree(folder, ignore_errors=True)
-
-
 def test_board_receives_a_live_update_from_the_simulation(all_day, browser, shot):
     browser.set_window_size(1280, 900)
     browser.get(all_day + "/stops/ALPHA")

@@ -135,6 +135,8 @@ struct OpenAPIConformanceTests {
                 ("/api/v1/me/routes", .get, "/api/v1/me/routes", nil, true),
                 ("/api/v1/me/routes", .post, "/api/v1/me/routes", #"{"version": 0, "route": {"kind": "board", "stopId": "SLBB"}}"#, true),
                 ("/api/v1/me/routes", .post, "/api/v1/me/routes", #"{"version": 1, "route": {"kind": "board", "stopId": "NOPE"}}"#, true),
+                ("/api/v1/me/offline", .get, "/api/v1/me/offline", nil, true),
+                ("/api/v1/me/offline", .get, "/api/v1/me/offline", nil, false),
                 ("/api/v1/me/routes/{routeId}/stack", .post, route + "/stack",
                  #"{"version": 1, "route": {"kind": "service", "tripId": "\#(tripID)", "serviceDate": "2026-11-23"}}"#, true),
                 ("/api/v1/me/routes/{routeId}/stack/pop", .post, route + "/stack/pop", #"{"version": 2}"#, true),

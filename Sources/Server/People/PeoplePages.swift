@@ -50,6 +50,9 @@ struct PeoplePages: Sendable {
         router.get("me") { request, _ in
             let queries = deps.queries()
             guard let me = try await pages.signedIn(request, queries) else { return Self.redirect(Links.signIn) }
+            if request.uri.queryParameters.get(OfflineCopy.parameter) == "1" {
+                return pages.page(MyRoutesPage.offline(boards: deps.offlineBoards(me.routes), context: me.context), request)
+            }
             let result = await queries.currentResult(me.routes, languages: me.context.language.alertLanguages)
             let notice = request.uri.queryParameters.get("stale") == "1" ? me.context.strings(.myRoutesStale) : nil
             return pages.page(MyRoutesPage.render(me.routes, result: result, notice: notice, context: me.context), request)
@@ -223,6 +226,9 @@ struct PeoplePages: Sendable {
     static func redirect(_ location: String, clearing request: Request? = nil) -> Response {
         var response = Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
         if let request {
+            // Signing out leaves nothing of the person on the device: the service worker's offline copies of their
+            // boards, and its registration (the page's script asks the worker to drop the copies first, too).
+            response.headers[HTTPField.Name("Clear-Site-Data")!] = "\"cache\", \"storage\""
             response.setCookie(Cookie(name: Authenticator.cookieName, value: "", maxAge: 0, path: "/", secure: Authenticator.overTLS(request),
                                       httpOnly: true, sameSite: .lax))
         }

@@ -6,6 +6,7 @@ import OnwardCore
 import Services
 import Storage
 import Transit
+import WebPages
 
 /// People in the JSON API: accounts, sign-in, and each person's saved routes and stacks. Another
 /// person's route answers 404, exactly like one that does not exist: every route is looked up
@@ -50,6 +51,11 @@ struct PeopleRoutes {
             return response
         }
         v1.get("me/routes") { request, _ in try json(try await people.routes(try await auth.require(request).account.id)) }
+        v1.get("me/offline") { request, _ in
+            let signed = try await auth.require(request)
+            let language = Language(tag: (try? RequestParameters(request))?.languages.first ?? "en") ?? .en
+            return try json(deps.offlinePack(try await people.routes(signed.account.id), strings: Strings(language)))
+        }
         v1.post("me/routes") { request, _ in
             let (signed, change) = try await changeRequest(request, ["version", "route"])
             guard let route = change.route else { throw PeopleService.invalid("route is required", "route") }

@@ -228,6 +228,13 @@ public enum L10nKey: String, CaseIterable, Sendable {
     case serviceMapNote = "service.mapNote"
     case serviceMapPlain = "service.mapPlain"
 
+    // With no signal: the copies a signed-in person's phone keeps.
+    case offlineTimetableOnly = "offline.timetableOnly"
+    case offlineLastLive = "offline.lastLive"
+    case offlineMyRoutes = "offline.myRoutes"
+    case offlineNoBoards = "offline.noBoards"
+    case offlineBack = "offline.back"
+
     // A route's map and its vehicles.
     case routeTitle = "route.title"
     case routeMapLabel = "route.mapLabel"

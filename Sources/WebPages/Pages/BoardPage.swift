@@ -20,9 +20,13 @@ public enum BoardPage {
         /// not "now": the live subscription asks for the same (`at=`), so a board
         /// for later today stays on that time as live data comes in.
         public var at: String?
+        /// The copy a signed-in person's phone keeps for when it has no signal (`OfflineCopy`): the timetable's next
+        /// hours, marked as such, each row with its time so the page drops the rows gone by while it stays offline.
+        public var offlineCopy = false
 
-        public init(windowMinutes: Int? = nil, limit: Int? = nil, names: EntityNames = EntityNames(), at: String? = nil) {
-            self.windowMinutes = windowMinutes; self.limit = limit; self.names = names; self.at = at
+        public init(windowMinutes: Int? = nil, limit: Int? = nil, names: EntityNames = EntityNames(), at: String? = nil,
+                    offlineCopy: Bool = false) {
+            self.windowMinutes = windowMinutes; self.limit = limit; self.names = names; self.at = at; self.offlineCopy = offlineCopy
         }
     }
 
@@ -89,7 +93,7 @@ public enum BoardPage {
         // The script records the visit for the home page's "Recent stations".
         let recent = HTML.attribute("data-recent-id", stop.id) + HTML.attribute("data-recent-name", stop.name)
         return Layout.document(title: title, context: context, address: address(board), bodyClass: "page-board",
-                               mainAttributes: recent, main: main)
+                               mainAttributes: recent + (options.offlineCopy ? OfflineCopy.mark : .empty), main: main)
     }
 
     /// The content of `#board-live`: live-data notice, high-priority alerts,
@@ -101,7 +105,8 @@ public enum BoardPage {
         let entries = (arrivals ? board.arrivals : board.departures) ?? []
         let offset = utcOffset(board, at: context.now)
 
-        var parts: [HTML] = [LiveNotice.render(board.live, utcOffset: offset, context: context)]
+        var parts: [HTML] = [options.offlineCopy ? OfflineCopy.notice(board.live, utcOffset: offset, strings: s)
+                                                 : LiveNotice.render(board.live, utcOffset: offset, context: context)]
         if let high = board.alerts?.highPriority, !high.isEmpty {
             parts.append("""
             <section class="alerts alerts-high" aria-label="\(s(.alertsImportant))">
@@ -112,7 +117,7 @@ public enum BoardPage {
         if entries.isEmpty {
             parts.append("<p class=\"empty-state board-empty\">\(emptyText(board, arrivals: arrivals, options: options, strings: s))</p>")
         } else {
-            parts.append(table(board, entries: entries, arrivals: arrivals, context: context, utcOffset: offset))
+            parts.append(table(board, entries: entries, arrivals: arrivals, context: context, utcOffset: offset, timed: options.offlineCopy))
         }
         if let other = board.alerts?.other, !other.isEmpty {
             parts.append("""
@@ -159,7 +164,8 @@ public enum BoardPage {
         TimeZone(identifier: board.stop.timeZone).map { $0.secondsFromGMT(for: now.date) }
     }
 
-    static func table(_ board: BoardDTO, entries: [BoardEntryDTO], arrivals: Bool, context: PageContext, utcOffset: Int?) -> HTML {
+    /// - Parameter timed: each row carries its time (`data-at`, ISO 8601), for an offline copy's script.
+    static func table(_ board: BoardDTO, entries: [BoardEntryDTO], arrivals: Bool, context: PageContext, utcOffset: Int?, timed: Bool = false) -> HTML {
         let s = context.strings
         let caption = s(arrivals ? .boardCaptionArrivals : .boardCaptionDepartures, ["stop": board.stop.name])
         // A live-only source's board is as of its own now (when the upstream made it), not ours.
@@ -169,7 +175,7 @@ public enum BoardPage {
         let asOf = upstreamTime.map { s(.boardAsOf, ["time": $0]) }
             ?? utcOffset.map { s(.boardAsOf, ["time": LocalClock.hhmm(context.now, utcOffset: $0)]) }
         var badges = LineBadge.Cache()
-        let rows = entries.map { row($0, board: board, arrivals: arrivals, strings: s, badges: &badges) }
+        let rows = entries.map { row($0, board: board, arrivals: arrivals, strings: s, badges: &badges, timed: timed) }
         return """
         <table class="board">
         <caption><span class="visually-hidden">\(caption)</span>\(asOf.map { "<span class=\"as-of\">\($0)</span>" as HTML })</caption>
@@ -187,7 +193,7 @@ public enum BoardPage {
         """
     }
 
-    static func row(_ e: BoardEntryDTO, board: BoardDTO, arrivals: Bool, strings s: Strings, badges: inout LineBadge.Cache) -> HTML {
+    static func row(_ e: BoardEntryDTO, board: BoardDTO, arrivals: Bool, strings s: Strings, badges: inout LineBadge.Cache, timed: Bool = false) -> HTML {
         let badge = badges.badge(shortName: e.routeShortName, longName: e.routeLongName, color: e.routeColor, strings: s)
         let status = RunStatus(api: e.status)
         let scheduled = arrivals ? e.scheduledArrival : e.scheduledDeparture
@@ -241,7 +247,7 @@ public enum BoardPage {
         }
         let platform = e.platform.flatMap { $0.isEmpty ? nil : platformBadge($0, changed: e.platformChanged == true, strings: s) }
         return """
-        <tr class="\(classes)" data-status="\(status.rawValue)">\
+        <tr class="\(classes)" data-status="\(status.rawValue)"\(HTML.attribute("data-at", timed ? scheduled : nil))>\
         <td class="col-time">\(TimeCell.render(scheduled: scheduled, expected: expected, status: status, strings: s))</td>\
         <td class="col-line">\(badge)</td>\
         <td class="col-dest">\(dest)</td>\

@@ -24,6 +24,21 @@ public enum MyRoutesPage {
                                bodyClass: "page-me", main: main)
     }
 
+    /// In place of "My routes" with no signal: the saved boards whose timetables the phone keeps, as links to their
+    /// copies (the tabs and forms need the server).
+    public static func offline(boards: [(name: String, link: String)], context: PageContext) -> String {
+        let s = context.strings
+        let items = boards.map { b -> HTML in "<li><a class=\"stop-item\" href=\"\(b.link)\"><span class=\"stop-name\">\(b.name)</span></a></li>" }
+        let body: HTML = boards.isEmpty ? "<p class=\"empty-state\">\(s(.offlineNoBoards))</p>"
+            : "<p>\(s(.offlineMyRoutes))</p><ul class=\"stop-list offline-boards\">\(items)</ul>"
+        let main: HTML = """
+        <div class="page-head"><h1>\(s(.myRoutesTitle))</h1></div>
+        <section class="panel results offline-routes" data-offline-note>\(body)</section>
+        """
+        return Layout.document(title: s(.myRoutesTitle), context: context, address: PageAddress(path: Links.me), section: .me,
+                               bodyClass: "page-me", mainAttributes: OfflineCopy.mark, main: main)
+    }
+
     /// The part the live channel redraws.
     public static func fragment(_ routes: SavedRoutes, result: RouteResultDTO, context: PageContext) -> String {
         let s = context.strings

@@ -539,6 +539,8 @@
     window.addEventListener('online', function () {
       if (!socket) { attempt = 0; connect(); }
     });
+    // Lost network: a dead connection may not close by itself for minutes; closed now, the page says it is reconnecting.
+    window.addEventListener('offline', function () { if (socket) socket.close(); });
     window.addEventListener('pagehide', function () {
       closing = true;
       if (socket) socket.close();
@@ -551,6 +553,56 @@
     setState('connecting');
     connect();
   })();
+  /* ---------- The timetable with no signal ---------- */
+
+  // Signed in, every page asks the service worker (sw.js) to keep the timetables of the person's saved boards, made
+  // again when their routes change (`data-signed-in` is their routes' version). Signed out, it asks it to keep
+  // nothing, and signing out drops what it kept before the form goes. A kept copy shown with no signal drops the rows
+  // gone by; its live part catches up by itself when the network is back (the live channel reconnects).
+  (function initOffline() {
+    var copy = doc.querySelector('[data-offline-copy]');
+    if (copy) {
+      var drop = function () {
+        var now = Date.now();
+        copy.querySelectorAll('tr[data-at]').forEach(function (row) {
+          var at = Date.parse(row.getAttribute('data-at'));
+          if (!isNaN(at) && at < now - 60000) row.remove();
+        });
+      };
+      drop();
+      setInterval(drop, 30000);
+    }
+    if (!('serviceWorker' in navigator) || !('caches' in window)) return;
+    var version = body.getAttribute('data-signed-in');
+    navigator.serviceWorker.addEventListener('message', function (event) {
+      var data = event.data || {};
+      if (data.type === 'offline-ready') root.setAttribute('data-offline-kept', String(data.kept === null ? 'unchanged' : data.kept));
+    });
+    if (version === null) {
+      // A worker left from a session that ended elsewhere keeps nothing for a signed-out visitor.
+      navigator.serviceWorker.getRegistration().then(function (reg) {
+        if (reg && reg.active) reg.active.postMessage({ type: 'offline-clear' });
+      }).catch(function () {});
+      return;
+    }
+    if (copy) return;
+    navigator.serviceWorker.register('/sw.js').then(function () { return navigator.serviceWorker.ready; }).then(function (reg) {
+      reg.active.postMessage({ type: 'offline-sync', version: Number(version) });
+    }).catch(function () {});
+    doc.querySelectorAll('form[action="/signout"]').forEach(function (form) {
+      form.addEventListener('submit', function (event) {
+        if (form.hasAttribute('data-cleared')) return;
+        event.preventDefault();
+        var go = function () { form.setAttribute('data-cleared', ''); form.submit(); };
+        // At most a second: signing out never waits on the worker (the server's Clear-Site-Data clears it too).
+        var timer = setTimeout(go, 1000);
+        var worker = navigator.serviceWorker.controller;
+        if (worker) worker.postMessage({ type: 'offline-clear' });
+        caches.delete('onward-offline-v1').catch(function () {}).then(function () { clearTimeout(timer); go(); });
+      });
+    });
+  })();
+
   /* ---------- Commuting mode ---------- */
 
   var COMMUTE_KEY = 'onward.commute';
@@ -883,10 +935,22 @@
           attempt = Math.min(attempt + 1, 10);
           retryTimer = setTimeout(connect, ceiling / 2 + Math.random() * ceiling / 2);
         }).catch(function (error) {
-          if (error.status === 404) showNone(); else retryTimer = setTimeout(connect, 5000);
+          if (error.status === 404) { showNone(); return; }
+          // No signal (a tunnel): the journey stays on screen on its timetable, said so, until the network is back.
+          if (!error.status && current) stateLine.textContent = t('offline-last-live', { time: clock(current.now) });
+          retryTimer = setTimeout(connect, 5000);
         });
       };
     }
+    // The device says it lost its network (a tunnel): a connection that cannot carry anything any more may not close
+    // for minutes by itself, so it is closed now and the page says it is on the timetable.
+    window.addEventListener('offline', function () { if (socket) socket.close(); });
+    window.addEventListener('online', function () {
+      if (ended || socket) return;
+      clearTimeout(retryTimer);
+      retryTimer = null;
+      connect();
+    });
 
     setConnection('connecting');
     api('GET', '/api/v1/commutes/' + encodeURIComponent(id)).then(function (commute) {
