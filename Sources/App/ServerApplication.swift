@@ -14,6 +14,7 @@ import Storage
 import Timetable
 import GTFSSource
 import Transit
+import TransitSources
 
 /// The composition root of `onward serve`: configuration in, a ready
 /// application out, with realtime sources as services that start and stop
@@ -69,13 +70,6 @@ public enum ServerApplication {
             return LeadingService(job: "realtime \(feed.name)", leadership: PostgresLeadership(store: postgres, logger: logger)) { await polling.poll() }
         }
         if let ticker = network.simulation { services.append(SimulationService(ticker: ticker)) }
-        // Each server records what its feeds say and keeps its own book; folding is idempotent, so servers sharing a
-        // database may each do it (one that meets another's fold retries in an hour).
-        let history = DelayHistoryKeeper(repository: database.delayHistory, settings: config.historySettings, logger: logger) { [writer = network.writer] book in
-            await writer.serve(history: book)
-        }
-        await network.writer.observeDelays { observations in history.submit(observations) }
-        services.append(DelayHistoryService(keeper: history, now: now))
         // Sharing a database, the servers tell each other of the versions stored (the leader fetches; see FeedRefreshService).
         var announce: (@Sendable (RelayMessage) -> Void)?
         if let relay { announce = { message in relay.announce(message) } }
@@ -85,6 +79,16 @@ public enum ServerApplication {
         if let feedRefresh { services.append(feedRefresh) }
         let shared = database.postgres.map { StoredUpstreamAnswers(repository: $0.upstreamAnswers, logger: logger, now: now) }
         let upstream = ProtocolSources.registry(config, fetcher: fetcher, shared: shared, now: now)
+        // Each server records what its feeds (and National Rail's boards) say and keeps its own book; folding is
+        // idempotent, so servers sharing a database may each do it (one that meets another's fold retries in an hour).
+        let keepers = upstream.sources.compactMap { $0 as? any KeepsDelayHistory }
+        let history = DelayHistoryKeeper(repository: database.delayHistory, settings: config.historySettings, logger: logger) { [writer = network.writer] book in
+            await writer.serve(history: book)
+            for source in keepers { source.serve(history: book) }
+        }
+        await network.writer.observeDelays { observations in history.submit(observations) }
+        for source in keepers { source.observeDelays { observations in history.submit(observations) } }
+        services.append(DelayHistoryService(keeper: history, now: now))
         // A feed named like a protocol source would have its IDs claimed by that source.
         if let taken = loaded.timetable.feeds.first(where: { upstream.source(named: $0.name) != nil }) {
             throw Network.LoadError.nameTaken(taken.name)

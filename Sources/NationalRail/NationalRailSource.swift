@@ -13,7 +13,7 @@ import TransitSources
 ///
 /// The token and the endpoint are the operator's secrets: they are sent to Darwin
 /// and never appear in an error, a status or a log line this type makes.
-public final class NationalRailSource: TransitSource {
+public final class NationalRailSource: TransitSource, KeepsDelayHistory {
     /// The live service's endpoint for the 2021-11-01 schema.
     public static let defaultEndpoint = URL(string: "https://lite.realtime.nationalrail.co.uk/OpenLDBWS/ldb12.asmx")!
 
@@ -31,6 +31,15 @@ public final class NationalRailSource: TransitSource {
     private let now: @Sendable () -> Instant
     private let directory: Result<StationDirectory, SourceError>
     private let health = Mutex(Health.idle)
+    private let history = Mutex(History())
+
+    /// The delay history's side: who hears what boards say, the book they show, and the moment of the last board
+    /// of each station and kind heard (a board asked by many within Darwin's cache is one answer, recorded once).
+    private struct History {
+        var observer: (@Sendable ([DelayObservation]) -> Void)?
+        var book = DelayHistoryBook.empty
+        var heard: [String: Instant] = [:]
+    }
 
     private enum Health {
         case idle
@@ -124,7 +133,12 @@ public final class NationalRailSource: TransitSource {
         guard case .board(let board) = try await ask(darwin) else {
             throw record(SourceError(.undecodable, "National Rail answered a board request with something else"))
         }
-        let entries = board.entries(kind: request.kind, via: via?.crs)
+        var entries = board.entries(kind: request.kind, via: via?.crs)
+        let book = hear(board, kind: request.kind)
+        if !book.isEmpty {
+            let zone = TimeZone(identifier: DarwinClock.zoneIdentifier) ?? .gmt
+            for i in entries.indices { entries[i].usualDelay = book.usual(route: entries[i].routeID, stop: entries[i].stopID, at: entries[i].scheduled, zone: zone) }
+        }
         let stationAlerts = board.stationAlerts
         // Only the rows shown: a combined board's arrivals-only rows are not on a departures board.
         let shown = Set(entries.map(\.tripID))
@@ -140,6 +154,29 @@ public final class NationalRailSource: TransitSource {
         return SourceBoard(place: here.place, via: via?.place, kind: request.kind, entries: entries,
                            alerts: BoardAlerts(stationAlerts + serviceAlerts), entryAlertIDs: entryAlertIDs,
                            live: LiveInfo(updatedAt: board.generatedAt, stale: false), emptyReason: emptyReason)
+    }
+
+    // MARK: - Delay history
+
+    public func observeDelays(_ observer: @escaping @Sendable ([DelayObservation]) -> Void) { history.withLock { $0.observer = observer } }
+
+    public func serve(history book: DelayHistoryBook) { history.withLock { $0.book = book } }
+
+    /// Hands what a board said to the history, once per answer Darwin made; the book to show.
+    private func hear(_ board: DarwinStationBoard, kind: SourceBoardRequest.Kind) -> DelayHistoryBook {
+        let key = board.crs + "/" + kind.rawValue + "/" + (board.filterCRS ?? "")
+        let (observer, book) = history.withLock { h -> ((@Sendable ([DelayObservation]) -> Void)?, DelayHistoryBook) in
+            let fresh = h.heard[key].map { $0 < board.generatedAt } ?? true
+            if fresh { h.heard[key] = board.generatedAt }
+            // Bounded: a station's last answer only matters while Darwin may still send the same one.
+            if h.heard.count > 10_000 { h.heard.removeAll() }
+            return (fresh ? h.observer : nil, h.book)
+        }
+        if let observer {
+            let observations = board.delayObservations(observedAt: board.generatedAt)
+            if !observations.isEmpty { observer(observations) }
+        }
+        return book
     }
 
     /// Why a board is empty: a notice that says trains are not running, if Darwin
