@@ -52,7 +52,8 @@ enum HistoryBenchmark {
         await writer.observeDelays { try? await days.delayHistory.record($0) }
         let zone = TimeZone(identifier: "America/Halifax")!
         let first = ServiceDate(year: 2025, month: 11, day: 3)!   // a Monday
-        let simulatedDays = 3
+        // A whole week, Monday to Sunday: weekends run fewer trips, so a year is estimated from the week's days.
+        let simulatedDays = 7
         let start = LocalTime.instant(date: first, secondsOfDay: 4 * 3600, in: zone)
         let simulation = SimulatedFeed(timetable: tt, idPrefix: tt.defaultIDPrefix)
         let (_, seconds) = await Stopwatch.measureAsync {
@@ -75,8 +76,16 @@ enum HistoryBenchmark {
         report.add("history: day aggregates per day", String(format: "%.0f rows, %.0f bytes of data each", perDayAggregates,
                                                                Double(aggregateText) / Double(max(aggregates.count, 1))))
         let rowBytes = Double(aggregateText) / Double(max(aggregates.count, 1)) * 2   // the row and its primary-key index
-        report.add("history: a year of Halifax aggregates (estimate)", String(format: "%.2f GB (%.0f rows/day × 365 × %.0f B)",
-                                                                             perDayAggregates * 365 * rowBytes / 1e9, perDayAggregates, rowBytes))
+        // Rows by kind of day: the week's five weekdays, its Saturday and its Sunday, and a year of 52.18 such weeks.
+        var rowsByDay: [ServiceDate: Int] = [:]
+        for a in aggregates { rowsByDay[a.serviceDate, default: 0] += 1 }
+        let weekdays = (0..<5).map { rowsByDay[first.adding(days: $0)] ?? 0 }
+        let saturday = rowsByDay[first.adding(days: 5)] ?? 0, sunday = rowsByDay[first.adding(days: 6)] ?? 0
+        report.add("history: aggregate rows per weekday (Mon–Fri) / Saturday / Sunday",
+                   weekdays.map(String.init).joined(separator: ", ") + " / \(saturday) / \(sunday)")
+        let rowsPerWeek = Double(weekdays.reduce(0, +) + saturday + sunday)
+        report.add("history: a year of Halifax aggregates (estimate)", String(format: "%.2f GB (%.0f rows a week × 365/7 × %.0f B)",
+                                                                             rowsPerWeek * 365 / 7 * rowBytes / 1e9, rowsPerWeek, rowBytes))
 
         // 3. The busiest Halifax stop's board with the history book shown, against none, side by side.
         let book = DelayHistoryBook(aggregates)
