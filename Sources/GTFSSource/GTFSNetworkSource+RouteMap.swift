@@ -63,8 +63,9 @@ extension GTFSNetworkSource {
         let next = index.flatMap { i -> RouteVehicle.NextStop? in
             guard details.calls.indices.contains(i) else { return nil }
             let c = details.calls[i]
-            return RouteVehicle.NextStop(stopID: c.stopID, name: c.stopName, due: c.expectedArrival ?? c.expectedDeparture ?? c.scheduledArrival,
-                                         delaySeconds: c.delaySeconds, atStop: atStop)
+            // Standing at it, when it leaves; else when it gets there.
+            let due = atStop ? c.expectedDeparture ?? c.scheduledDeparture : c.expectedArrival ?? c.expectedDeparture ?? c.scheduledArrival
+            return RouteVehicle.NextStop(stopID: c.stopID, name: c.stopName, due: due, delaySeconds: c.delaySeconds, atStop: atStop)
         }
         return RouteVehicle(tripID: details.tripID, serviceDate: details.serviceDate, headsign: details.headsign, latitude: latitude,
                             longitude: longitude, basis: basis, vehicle: reported, next: next)

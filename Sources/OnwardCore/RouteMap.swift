@@ -28,7 +28,8 @@ public struct RouteVehicle: Sendable, Hashable {
     public struct NextStop: Sendable, Hashable {
         public var stopID: String
         public var name: String?
-        /// When it is due there: the live time, else the timetable's; nil where the source gives neither.
+        /// When it is due there (standing at it: when it leaves): the live time, else the timetable's; nil where the
+        /// source gives neither.
         public var due: Instant?
         public var delaySeconds: Int?
         public var atStop: Bool

@@ -19,7 +19,8 @@ import Timetable
 /// At 08:12 UTC on Monday 2026-11-23 the feed says:
 /// - T1 (08:00 from Alpha) runs 2 minutes late and its bus, "Bus 7", reports itself at (0, 0.12) on its way to Charlie;
 /// - T2 (08:10 from Alpha) left on time and gives no position: its live times place it a fifth of the way to Bravo;
-/// - T3 (08:05 from Charlie) is cancelled, and T4 (08:30 from Alpha) has not left: neither is on the map.
+/// - T3 (08:05 from Charlie) is cancelled, and T4 (08:30 from Alpha) has not left: neither is on the map;
+/// - T5 (08:15 from Alpha) stands at Alpha, its bus "Bus 9" reporting itself there: on the map, leaving at 08:15.
 @Suite("a route's map and its vehicles")
 struct RouteMapTests {
     static let now = Instant(epochSeconds: Int64(ServiceDate(year: 2026, month: 11, day: 23)!.dayNumber) * 86_400 + 8 * 3600 + 12 * 60)
@@ -53,6 +54,7 @@ struct RouteMapTests {
                 R,WD,T2,Charlie,0,S0
                 R,WD,T3,Alpha,1,
                 R,WD,T4,Charlie,0,S0
+                R,WD,T5,Charlie,0,S0
                 """,
             "stop_times.txt": """
                 trip_id,arrival_time,departure_time,stop_id,stop_sequence
@@ -68,6 +70,9 @@ struct RouteMapTests {
                 T4,08:30:00,08:30:00,A,1
                 T4,08:40:00,08:40:00,B,2
                 T4,08:50:00,08:50:00,C,3
+                T5,08:15:00,08:15:00,A,1
+                T5,08:25:00,08:25:00,B,2
+                T5,08:35:00,08:35:00,C,3
                 """,
         ])
         return LiveStore(NetworkState(served: ServedTimetable(timetable: loaded.timetable, shapes: loaded.shapes)))
@@ -103,8 +108,17 @@ struct RouteMapTests {
         bus.vehicle.currentStopSequence = 3
         bus.vehicle.currentStatus = .inTransitTo
         bus.vehicle.timestamp = UInt64(now.epochSeconds)
+        var standing = TransitRealtime_FeedEntity()
+        standing.id = "vp-T5"
+        standing.vehicle.trip.tripID = "T5"
+        standing.vehicle.vehicle.label = "Bus 9"
+        standing.vehicle.position.latitude = 0
+        standing.vehicle.position.longitude = 0
+        standing.vehicle.currentStopSequence = 1
+        standing.vehicle.currentStatus = .stoppedAt
+        standing.vehicle.timestamp = UInt64(now.epochSeconds)
         feed.entity = [update("T1", sequence: 2, delay: 120), update("T2", sequence: 1, delay: 0), update("T3", sequence: 1, delay: 0, cancelled: true),
-                       update("T4", sequence: 1, delay: 0), bus]
+                       update("T4", sequence: 1, delay: 0), bus, standing]
         return RealtimeMessage(feed)
     }
 
@@ -129,16 +143,20 @@ struct RouteMapTests {
         let deps = TestServer.deps(try await Self.live(), now: { Self.now })
         let answer = try await Self.get(RouteVehiclesDTO.self, "/api/v1/routes/test:R/vehicles", deps)
         #expect(answer.routeId == "test:R" && answer.timeZone == "UTC" && answer.live?.stale == false)
-        #expect(answer.vehicles.map(\.tripId) == ["test:T1", "test:T2"])
+        #expect(answer.vehicles.map(\.tripId) == ["test:T1", "test:T2", "test:T5"])
         let bus = try #require(answer.vehicles.first)
         #expect(bus.basis == "position" && bus.vehicle?.label == "Bus 7" && bus.headsign == "Charlie")
         #expect(abs(bus.latitude) < 1e-6 && abs(bus.longitude - 0.12) < 1e-6)
         #expect(bus.next == .init(stopId: "test:C", name: "Charlie", due: "2026-11-23T08:22:00+00:00", delaySeconds: 120, atStop: false))
-        let placed = try #require(answer.vehicles.last)
+        let placed = answer.vehicles[1]
         #expect(placed.basis == "liveTimes" && placed.vehicle == nil && placed.serviceDate == "2026-11-23")
         // Two of its ten minutes to Bravo gone: a fifth of the way from (0, 0) to (0, 0.1).
         #expect(abs(placed.latitude) < 1e-9 && abs(placed.longitude - 0.02) < 1e-9)
         #expect(placed.next == .init(stopId: "test:B", name: "Bravo", due: "2026-11-23T08:20:00+00:00", delaySeconds: 0, atStop: false))
+        // Standing at its first stop: when it leaves (no live times for it: the timetable's).
+        let standing = answer.vehicles[2]
+        #expect(standing.basis == "position" && standing.vehicle?.label == "Bus 9")
+        #expect(standing.next == .init(stopId: "test:A", name: "Alpha", due: "2026-11-23T08:15:00+00:00", delaySeconds: nil, atStop: true))
     }
 
     @Test("the map: each direction's way (the feed's shape, or none) and its stops in order")
@@ -180,7 +198,8 @@ struct RouteMapTests {
         // Encoded polylines use no character HTML escapes.
         #expect(page.contains(#"data-shapes="\#(shape.encodedPolyline + " " + back.encodedPolyline)""#))
         #expect(page.contains(#"data-live="route=test%3AR&amp;lang=en&amp;format=html""#))
-        #expect(page.contains("2 on the way"))
+        #expect(page.contains("3 on the way"))
+        #expect(page.contains("To Charlie · at Alpha, leaves 08:15"))
         #expect(page.contains(#"data-vehicle-key="test:T1@2026-11-23#7" data-vehicle-lat="0.0" data-vehicle-lon="0.11999999731779099""#))
         #expect(page.contains("To Charlie · next Charlie at 08:22 · Late 2 min"))
         #expect(page.contains("To Charlie · next Bravo at 08:20 · placed by its live times"))
@@ -202,7 +221,7 @@ struct RouteMapTests {
                     return m.route
                 }
                 let first = try await next()
-                #expect(first.vehicles.map(\.tripId) == ["test:T1", "test:T2"])
+                #expect(first.vehicles.map(\.tripId) == ["test:T1", "test:T2", "test:T5"])
                 await RealtimeWriter(store: store).apply(Self.feed(busLongitude: 0.15), source: "test-rt", now: Self.now)
                 let second = try await next()
                 #expect(abs(second.vehicles[0].longitude - 0.15) < 1e-6)

@@ -25,6 +25,8 @@ struct RoutePageTests {
     @Test func eachVehicleSaysWhereItIsGoingAndWhereItIsForTheMap() {
         let html = RoutePage.fragment(Self.vehicles(), context: Fixtures.context())
         #expect(html.contains(#"data-summary="2 on the way""#))
+        // When the live data was made, on the route's clock (Jakarta), whether or not a vehicle is listed.
+        #expect(html.contains("Live data from 07:59"))
         #expect(html.contains(#"data-vehicle-key="mrt-jakarta:T1@2026-11-23" data-vehicle-lat="-6.2443" data-vehicle-lon="106.7984" data-vehicle-label="To Lebak Bulus · at Blok M, leaves 08:01 · placed by its live times" data-vehicle-basis="liveTimes""#))
         #expect(html.contains(#"data-vehicle-key="mrt-jakarta:T2@2026-11-23#27""#))
         #expect(html.contains("To Bundaran HI · next Fatmawati at 08:04 · Late 4 min"))

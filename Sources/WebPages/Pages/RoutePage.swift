@@ -1,4 +1,5 @@
 import API
+import Foundation
 import OnwardCore
 
 /// A route's page: its map (each direction's way and stops, its vehicles moving as the live channel redraws the list),
@@ -66,7 +67,8 @@ public enum RoutePage {
     public static func fragment(_ dto: RouteVehiclesDTO, context: PageContext) -> String {
         let s = context.strings
         let count = s(.routeVehicleCount, ["count": String(dto.vehicles.count)])
-        let offset = dto.vehicles.lazy.compactMap { $0.next?.due.flatMap(WallClock.init(iso:))?.utcOffset }.first
+        // "Live data from 08:12" on the route's clock.
+        let offset = TimeZone(identifier: dto.timeZone).map { $0.secondsFromGMT(for: context.now.date) }
         let body: HTML
         if dto.live == nil {
             body = "<p class=\"empty-state\">\(s(.routeVehiclesNoLive))</p>"
