@@ -11,7 +11,7 @@ import Testing
 /// tested in a real Chromium: Tests/Browser/test_offline.py.)
 @Suite("offline copies of saved boards")
 struct OfflineCopyTests {
-    @Test("the pack lists My routes and each saved board, each with where its copy is made; signed out, there is none")
+    @Test("the pack lists My routes, commuting mode and each saved board, each with where its copy is made; signed out, there is none")
     func pack() async throws {
         try await TestServer.app(try PeopleAPITests.deps()).test(.router) { client in
             let token = try await PeopleAPITests.signUp(client, "ana")
@@ -23,8 +23,9 @@ struct OfflineCopyTests {
                                                   token: token).status == .created)
             let pack = try PeopleAPITests.decode(try await PeopleAPITests.send(client, .get, "/api/v1/me/offline", token: token), as: OfflinePackDTO.self)
             #expect(pack.routesVersion == 3)
-            #expect(pack.pages.map(\.url) == ["/me", "/stops/mrt-jakarta%3ASBKM?to=mrt-jakarta%3ASBHI", "/stops/mrt-jakarta%3ASLBB"])
-            #expect(pack.pages.map(\.copy) == ["/me?offline=1", "/stops/mrt-jakarta%3ASBKM?to=mrt-jakarta%3ASBHI&offline=1", "/stops/mrt-jakarta%3ASLBB?offline=1"])
+            #expect(pack.pages.map(\.url) == ["/me", "/commute", "/stops/mrt-jakarta%3ASBKM?to=mrt-jakarta%3ASBHI", "/stops/mrt-jakarta%3ASLBB"])
+            #expect(pack.pages.map(\.copy) == ["/me?offline=1", "/commute", "/stops/mrt-jakarta%3ASBKM?to=mrt-jakarta%3ASBHI&offline=1",
+                                               "/stops/mrt-jakarta%3ASLBB?offline=1"])
             #expect(pack.pages.last?.name == "Home")
             #expect(pack.assets.count == 3 && pack.assets.allSatisfy { $0.hasPrefix("/assets/") && $0.contains("?v=") })
             #expect(try await PeopleAPITests.send(client, .get, "/api/v1/me/offline").status == .unauthorized)

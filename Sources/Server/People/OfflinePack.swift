@@ -5,7 +5,7 @@ import TransitSources
 import WebPages
 
 /// What a signed-in person's phone keeps for when it has no signal: "My routes" as the list of their saved boards,
-/// and each saved board whose source has a timetable (a live-only source has nothing to show offline) as its next
+/// commuting mode's page, and each saved board whose source has a timetable (a live-only source has nothing to show offline) as its next
 /// hours. The API (`/api/v1/me/offline`, which the service worker reads) and the offline "My routes" page list the
 /// same boards from here.
 extension ServerDependencies {
@@ -21,7 +21,9 @@ extension ServerDependencies {
 
     func offlinePack(_ routes: SavedRoutes, strings: Strings) -> OfflinePackDTO {
         let me = OfflinePackDTO.PageDTO(url: Links.me, copy: OfflineCopy.copy(of: Links.me), name: strings(.myRoutesTitle))
+        // Commuting mode's page as it is (it shows the journey it last heard of, which the page keeps for the session).
+        let commute = OfflinePackDTO.PageDTO(url: Links.commute(), copy: Links.commute(), name: strings(.commuteTitle))
         let boards = offlineBoards(routes).map { OfflinePackDTO.PageDTO(url: $0.link, copy: OfflineCopy.copy(of: $0.link), name: $0.name) }
-        return OfflinePackDTO(pages: [me] + boards, assets: [Assets.cssURL, Assets.jsURL, Assets.iconURL], routesVersion: routes.version)
+        return OfflinePackDTO(pages: [me, commute] + boards, assets: [Assets.cssURL, Assets.jsURL, Assets.iconURL], routesVersion: routes.version)
     }
 }

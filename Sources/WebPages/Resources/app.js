@@ -598,6 +598,7 @@
         var timer = setTimeout(go, 1000);
         var worker = navigator.serviceWorker.controller;
         if (worker) worker.postMessage({ type: 'offline-clear' });
+        try { sessionStorage.removeItem('onward.commute.last'); } catch (e) { /* none kept */ }
         caches.delete('onward-offline-v1').catch(function () {}).then(function () { clearTimeout(timer); go(); });
       });
     });
@@ -606,6 +607,7 @@
   /* ---------- Commuting mode ---------- */
 
   var COMMUTE_KEY = 'onward.commute';
+  var LAST_COMMUTE_KEY = 'onward.commute.last';
 
   // A JSON API call; `csrf` (the page's token) for a change made with the session cookie.
   function api(method, path, bodyValue, csrf) {
@@ -788,7 +790,26 @@
       return li;
     }
 
+    // Signed in, the journey last heard of is kept for the session, so the page reopened with no signal (a tunnel)
+    // still shows it, on its timetable. Nothing is kept for a signed-out visitor; signing out drops it.
+    var keepLast = body.hasAttribute('data-signed-in') && 'sessionStorage' in window;
+    function keepJourney(commute, html) {
+      if (!keepLast || typeof html !== 'string') return;
+      try { sessionStorage.setItem(LAST_COMMUTE_KEY, JSON.stringify({ id: id, commute: commute, html: html })); } catch (e) { /* full: not kept */ }
+    }
+    function keptJourney() {
+      if (!keepLast) return null;
+      try {
+        var kept = JSON.parse(sessionStorage.getItem(LAST_COMMUTE_KEY) || 'null');
+        return kept && kept.id === id ? kept : null;
+      } catch (e) { return null; }
+    }
+    function showOffline() {
+      if (current) stateLine.textContent = t('offline-last-live', { time: clock(current.now) });
+    }
+
     function render(commute, html) {
+      keepJourney(commute, html);
       current = commute;
       var parts = [t('commute-clock', { time: clock(commute.now) })];
       if (commute.simulated) parts.push(t('commute-simulated', { speed: commute.speed }));
@@ -937,7 +958,7 @@
         }).catch(function (error) {
           if (error.status === 404) { showNone(); return; }
           // No signal (a tunnel): the journey stays on screen on its timetable, said so, until the network is back.
-          if (!error.status && current) stateLine.textContent = t('offline-last-live', { time: clock(current.now) });
+          if (!error.status) showOffline();
           retryTimer = setTimeout(connect, 5000);
         });
       };
@@ -963,7 +984,13 @@
         }).catch(function () { describeDelivery(); });
       }
     }).catch(function (error) {
-      if (error.status === 404) showNone(); else setConnection('paused');
+      if (error.status === 404) { showNone(); return; }
+      if (error.status) { setConnection('paused'); return; }
+      // No network: the journey kept for the session, on its timetable, until the network is back.
+      var kept = keptJourney();
+      if (kept) { render(kept.commute, kept.html); showOffline(); }
+      setConnection('reconnecting');
+      retryTimer = setTimeout(connect, 5000);
     });
     window.addEventListener('pagehide', function () { ended = true; if (socket) socket.close(); });
   })();
