@@ -72,7 +72,7 @@ public struct BoardEntryDTO: Codable, Sendable, Equatable {
         tripId = e.tripID; routeId = e.routeID; routeShortName = e.routeShortName; routeLongName = e.routeLongName
         routeColor = e.routeColor; headsign = e.headsign; origin = e.origin; stopId = e.stopID; stopName = e.stopName
         platform = e.platform; serviceDate = e.serviceDate.isoString
-        let zone = TimeZone(identifier: e.timeZone) ?? .gmt
+        let zone = TimeZone.named(e.timeZone)
         // A source with predictions only (the bus tracker) has no timetable time to show.
         if e.hasScheduledTime {
             let time = LocalTime(e.scheduled, in: zone).iso8601
@@ -103,7 +103,7 @@ public struct CallingAtDTO: Codable, Sendable, Equatable {
     public var status: String
 
     public init(_ c: CallingPoint) {
-        let zone = TimeZone(identifier: c.timeZone) ?? .gmt
+        let zone = TimeZone.named(c.timeZone)
         stopId = c.stopID; stopName = c.stopName
         scheduled = LocalTime(c.scheduledDeparture, in: zone).iso8601
         expected = (c.expectedDeparture ?? c.expectedArrival).map { LocalTime($0, in: zone).iso8601 }
@@ -196,7 +196,7 @@ public struct CallDTO: Codable, Sendable, Equatable {
     public var longitude: Double?
 
     public init(_ c: CallingPoint) {
-        let zone = TimeZone(identifier: c.timeZone) ?? .gmt
+        let zone = TimeZone.named(c.timeZone)
         stopId = c.stopID; stopName = c.stopName; stopSequence = c.stopSequence; platform = c.platform
         scheduledArrival = LocalTime(c.scheduledArrival, in: zone).iso8601
         scheduledDeparture = LocalTime(c.scheduledDeparture, in: zone).iso8601

@@ -41,7 +41,7 @@ public struct CommuteDTO: Codable, Sendable, Equatable {
     public var push: Bool
 
     public init(id: String?, status: String, simulated: Bool, speed: Int?, journey: Journey, alerts: [CommuteAlert], now: Instant, push: Bool) {
-        let zone = TimeZone(identifier: journey.legs.first?.fromStop.timeZone ?? "UTC") ?? .gmt
+        let zone = TimeZone.named(journey.legs.first?.fromStop.timeZone ?? "UTC")
         self.id = id; self.status = status; self.simulated = simulated; self.speed = speed
         self.journey = JourneyDTO(journey)
         self.alerts = alerts.map { CommuteAlertDTO($0, zone: zone) }

@@ -34,8 +34,8 @@ public struct JourneyDTO: Codable, Sendable, Equatable {
 
     public init(_ j: Journey) {
         let first = j.legs.first.map(\.fromStop), last = j.legs.last.map(\.toStop)
-        departure = LocalTime(j.departure, in: TimeZone(identifier: first?.timeZone ?? "UTC") ?? .gmt).iso8601
-        arrival = LocalTime(j.arrival, in: TimeZone(identifier: last?.timeZone ?? "UTC") ?? .gmt).iso8601
+        departure = LocalTime(j.departure, in: TimeZone.named(first?.timeZone ?? "UTC")).iso8601
+        arrival = LocalTime(j.arrival, in: TimeZone.named(last?.timeZone ?? "UTC")).iso8601
         duration = j.durationSeconds
         transfers = j.transfers
         legs = j.legs.map(JourneyLegDTO.init)
@@ -136,7 +136,7 @@ public struct JourneyLegDTO: Codable, Sendable, Equatable {
     public var usualArrival: UsualDelayDTO?
 
     public init(_ leg: JourneyLeg) {
-        func time(_ i: Instant, _ s: JourneyStop) -> String { LocalTime(i, in: TimeZone(identifier: s.timeZone) ?? .gmt).iso8601 }
+        func time(_ i: Instant, _ s: JourneyStop) -> String { LocalTime(i, in: TimeZone.named(s.timeZone)).iso8601 }
         switch leg {
         case .transit(let t):
             kind = "transit"
@@ -178,7 +178,7 @@ public struct JourneyCallDTO: Codable, Sendable, Equatable {
     public var expectedDeparture: String?
 
     public init(_ c: JourneyCall) {
-        let zone = TimeZone(identifier: c.stop.timeZone) ?? .gmt
+        let zone = TimeZone.named(c.stop.timeZone)
         stopId = c.stop.stopID; name = c.stop.name
         departure = LocalTime(c.departure, in: zone).iso8601
         expectedDeparture = c.expectedDeparture.map { LocalTime($0, in: zone).iso8601 }

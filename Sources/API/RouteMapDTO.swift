@@ -70,7 +70,7 @@ public struct RouteVehiclesDTO: Codable, Sendable, Equatable {
         self.routeId = routeId
         self.live = live
         self.timeZone = timeZone
-        let zone = TimeZone(identifier: timeZone) ?? .gmt
+        let zone = TimeZone.named(timeZone)
         self.vehicles = vehicles.map { Item($0, timeZone: zone) }
     }
 }

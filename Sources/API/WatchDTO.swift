@@ -47,7 +47,7 @@ public struct WatchDTO: Codable, Sendable, Equatable {
     public var notices: [WatchNoticeDTO]
 
     public init(id: String, watch w: JourneyWatch, notices: [WatchNotice], now: Instant) {
-        let zone = TimeZone(identifier: w.timeZone) ?? .gmt
+        let zone = TimeZone.named(w.timeZone)
         self.id = id; name = w.name; from = w.from; fromName = w.fromName; to = w.to; toName = w.toName
         time = String(format: "%02d:%02d", w.departureSeconds / 3600, w.departureSeconds / 60 % 60)
         timeZone = w.timeZone; days = w.days.sorted().map { JourneyWatch.dayNames[$0] }; date = w.date?.isoString

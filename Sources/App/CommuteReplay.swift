@@ -54,7 +54,7 @@ public enum CommuteReplay {
         settings.nearStation = nearStation
         var begun = try await driver.begin(query, option: option, settings: settings, now: now)
         let events = try self.events(track, journey: begun.journey)
-        let zone = TimeZone(identifier: begun.from.timeZone) ?? .gmt
+        let zone = TimeZone.named(begun.from.timeZone)
         try heading(Replayed(journey: begun.journey, zone: zone))
         let start = min(now, events.first?.at ?? now)
         try await driver.replay(&begun.session, journey: begun.journey, plan: begun.plan, events: events, live: live, from: start, until: begun.journey.arrival.adding(seconds: 3_600)) {

@@ -66,6 +66,6 @@ extension CommuteSession {
     }
 
     static func clock(_ i: Instant, _ stop: JourneyStop) -> String {
-        LocalTime(i, in: TimeZone(identifier: stop.timeZone) ?? .gmt).hhmm
+        LocalTime(i, in: TimeZone.named(stop.timeZone)).hhmm
     }
 }

@@ -37,7 +37,7 @@ public struct JourneyWatch: Sendable, Hashable, Codable {
         self.days = days; self.date = date; self.leadMinutes = leadMinutes; self.thresholdMinutes = thresholdMinutes; self.name = name
     }
 
-    var zone: TimeZone { TimeZone(identifier: timeZone) ?? .gmt }
+    var zone: TimeZone { TimeZone.named(timeZone) }
 
     /// The scheduled departure on `date` (at its wall-clock time, also on a day the clocks change).
     public func departure(on date: ServiceDate) -> Instant {

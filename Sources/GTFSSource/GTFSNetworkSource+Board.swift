@@ -12,7 +12,7 @@ extension GTFSNetworkSource {
         let tt = state.timetable
         let stop = try stop(request.stopID, in: tt)
         let via = try request.via.map { id throws(SourceError) in try self.stop(id, in: tt) }
-        let zone = TimeZone(identifier: tt.timeZoneIdentifier(of: stop)) ?? .gmt
+        let zone = TimeZone.named(tt.timeZoneIdentifier(of: stop))
         let now = request.now
         let from = request.at ?? now
         let query = BoardRequest(kind: request.kind == .arrivals ? .arrivals : .departures, stop: stop, from: from,
@@ -49,7 +49,7 @@ extension GTFSNetworkSource {
         let tt = state.timetable
         let trip = try trip(request.serviceID, in: state)
         let zone = tt.tripTimeZoneIdentifier(trip)
-        let today = LocalTime(request.now, in: TimeZone(identifier: zone) ?? .gmt).date
+        let today = LocalTime(request.now, in: TimeZone.named(zone)).date
         let day = request.date ?? (tt.runs(trip, on: today) ? today : tt.serviceDates(of: trip).first { $0 > today } ?? today)
         let startTime = request.startTime.map { Int32($0) }
         var details: ServiceDetails

@@ -33,7 +33,7 @@ extension GTFSNetworkSource {
 
     /// Why no journey was found: outside the timetable's dates, else no connection in time.
     private func emptyReason(_ request: SourceJourneyRequest, from: StopIndex, in tt: Timetable) -> String {
-        let zone = TimeZone(identifier: tt.timeZoneIdentifier(of: from)) ?? .gmt
+        let zone = TimeZone.named(tt.timeZoneIdentifier(of: from))
         if let outside = Self.outsideCalendar(request.at ?? request.now, in: zone, tt) { return outside }
         return request.arriveBy
             ? "No journey arrives by then with at most \(request.maxTransfers) changes."

@@ -47,7 +47,7 @@ private struct ZoneCache {
     mutating func hour(_ instant: Instant, _ zoneID: String) -> HourOfWeek {
         let key = Key(zone: zoneID, halfHour: instant.epochSeconds >= 0 ? instant.epochSeconds / 1800 : (instant.epochSeconds - 1799) / 1800)
         if let offset = offsets[key] { return HourOfWeek(instant, utcOffset: offset) }
-        let zone = zones[zoneID] ?? TimeZone(identifier: zoneID) ?? .gmt
+        let zone = zones[zoneID] ?? TimeZone.named(zoneID)
         zones[zoneID] = zone
         let offset = zone.secondsFromGMT(for: instant.date)
         offsets[key] = offset

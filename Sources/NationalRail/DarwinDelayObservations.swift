@@ -10,7 +10,7 @@ import OnwardCore
 extension DarwinStationBoard {
     public func delayObservations(observedAt: Instant) -> [DelayObservation] {
         let clock = DarwinClock()
-        let zone = TimeZone(identifier: DarwinClock.zoneIdentifier) ?? .gmt
+        let zone = TimeZone.named(DarwinClock.zoneIdentifier)
         return services.compactMap { s in
             guard let event = s.departure ?? s.arrival else { return nil }
             let departure = s.isCancelled ? nil : s.departure?.delaySeconds

@@ -136,7 +136,7 @@ public final class NationalRailSource: TransitSource, KeepsDelayHistory {
         var entries = board.entries(kind: request.kind, via: via?.crs)
         let book = hear(board, kind: request.kind)
         if !book.isEmpty {
-            let zone = TimeZone(identifier: DarwinClock.zoneIdentifier) ?? .gmt
+            let zone = TimeZone.named(DarwinClock.zoneIdentifier)
             for i in entries.indices { entries[i].usualDelay = book.usual(route: entries[i].routeID, stop: entries[i].stopID, at: entries[i].scheduled, zone: zone) }
         }
         let stationAlerts = board.stationAlerts
@@ -190,7 +190,7 @@ public final class NationalRailSource: TransitSource, KeepsDelayHistory {
         var what = kind == .departures ? "No departures" : "No arrivals"
         if let via { what += kind == .departures ? " calling at \(via.name)" : " from \(via.name)" }
         if let at {
-            return what + " in the \(window) minutes from \(LocalTime(at, in: TimeZone(identifier: DarwinClock.zoneIdentifier) ?? .gmt).hhmm)"
+            return what + " in the \(window) minutes from \(LocalTime(at, in: TimeZone.named(DarwinClock.zoneIdentifier)).hhmm)"
         }
         return what + " in the next \(window) minutes"
     }

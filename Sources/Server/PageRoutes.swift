@@ -66,7 +66,7 @@ struct PageRoutes: Sendable {
             }
             let board = try await queries.board(query, stop: stop)
             let moment = query.at, window = offline ? nil : query.windowMinutes
-            let zone = TimeZone(identifier: board.stop.timeZone) ?? .gmt
+            let zone = TimeZone.named(board.stop.timeZone)
             let page = BoardPage.render(board, context: ctx,
                                         options: .init(windowMinutes: window, limit: offline ? nil : query.limit,
                                                        names: names(board.alerts.map { $0.highPriority + $0.other } ?? [], board: board, queries),

@@ -89,7 +89,7 @@ public struct ServerDependencies: Sendable {
     /// local date or time needs its zone: `at` carries its offset.
     func boardMoment(_ q: RequestParameters, stopID: String, queries: Queries) async throws -> (moment: Instant?, zone: TimeZone?) {
         let needsZone = q.string("time") != nil || q.string("date") != nil
-        let zone = needsZone ? TimeZone(identifier: try await queries.place(stopID).timeZone) ?? .gmt : nil
+        let zone = needsZone ? TimeZone.named(try await queries.place(stopID).timeZone) : nil
         return (try q.moment(in: zone ?? .gmt, now: queries.now), zone)
     }
 }

@@ -39,7 +39,7 @@ extension Queries {
             return "\(try await name(r.from)) → \(try await name(r.to))"
         case .journeyOption:
             let from = try await place(r.from!)
-            let time = Instant(iso8601: r.departure ?? "").map { LocalTime($0, in: TimeZone(identifier: from.timeZone) ?? .gmt).hhmm } ?? ""
+            let time = Instant(iso8601: r.departure ?? "").map { LocalTime($0, in: TimeZone.named(from.timeZone)).hhmm } ?? ""
             return "\(time) \(from.name) → \(try await name(r.to))"
         case .service:
             let s = try await service(r.tripId!, date: r.serviceDate.flatMap { ServiceDate(iso: $0) }, languages: languages)

@@ -167,7 +167,7 @@ public struct Queries: Sendable {
 
     /// A source's board in the API's shape.
     public static func dto(_ board: SourceBoard, source: String?, languages: [String]) -> BoardDTO {
-        let zone = TimeZone(identifier: board.place.timeZone) ?? .gmt
+        let zone = TimeZone.named(board.place.timeZone)
         let alerts = board.alerts.map { a in
             BoardAlertsDTO(highPriority: a.highPriority.map { AlertDTO($0, languages: languages, timeZone: zone) },
                            other: a.other.map { AlertDTO($0, languages: languages, timeZone: zone) })
@@ -192,7 +192,7 @@ public struct Queries: Sendable {
         do { answer = try await source.service(SourceServiceRequest(serviceID: canonical, date: date, startTime: startTime, now: now)) } catch {
             throw QueryError(error, sourceName: source.displayName, kind: .service)
         }
-        let zone = TimeZone(identifier: answer.timeZone) ?? .gmt
+        let zone = TimeZone.named(answer.timeZone)
         var dto = ServiceDTO(answer.details, live: answer.live.map(LiveDTO.init),
                              alerts: answer.alerts.map { $0.map { AlertDTO($0, languages: languages, timeZone: zone) } })
         dto.source = CanonicalID.split(canonical)?.source
@@ -229,7 +229,7 @@ public struct Queries: Sendable {
                 throw QueryError(error, sourceName: t.source.displayName, kind: t.kind)
             }
         }
-        let zone = TimeZone(identifier: answers.first?.timeZone ?? "UTC") ?? .gmt
+        let zone = TimeZone.named(answers.first?.timeZone ?? "UTC")
         var routeId: String?
         if case .route(let id)? = targets.first?.scope { routeId = id }
         var dto = AlertsDTO(at: LocalTime(now, in: zone).iso8601, stop: answers.first?.place, routeId: routeId,

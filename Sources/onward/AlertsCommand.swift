@@ -63,7 +63,7 @@ struct AlertsCommand: AsyncParsableCommand {
             let zone: TimeZone
             do {
                 let scope = try await lookup.alerts(stopID: stopPlace?.id, routeID: routeID, tripID: trip, languages: live.languages)
-                zone = TimeZone(identifier: scope.timeZone ?? "UTC") ?? .gmt
+                zone = TimeZone.named(scope.timeZone ?? "UTC")
             } catch let e as QueryError { throw e.cli }
             let instant = try parseAt(at, zone: zone)
             await opened.readLive(asOf: instant)

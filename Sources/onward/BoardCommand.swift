@@ -64,7 +64,7 @@ struct BoardCommand: AsyncParsableCommand {
                                                     arrivals: arrivals)
             } catch { throw error.cli }
             query.languages = live.languages
-            let zone = TimeZone(identifier: place.timeZone) ?? .gmt
+            let zone = TimeZone.named(place.timeZone)
             // With a date or time given, a timetable's board is "as of" that moment: a service before it has
             // departed. A live-only source answers for its own now, and refuses another time itself.
             let at = query.at

@@ -42,7 +42,7 @@ struct PlanCommand: AsyncParsableCommand {
             let answer: JourneysDTO
             do { answer = try await opened.queries(now: now).plan(query) } catch { throw error.cli }
             if json { try printJSON(answer); return }
-            let start = LocalTime(now, in: TimeZone(identifier: answer.from.timeZone) ?? .gmt)
+            let start = LocalTime(now, in: TimeZone.named(answer.from.timeZone))
             var subtitle = "\(start.date.weekdayName) \(start.date.isoString), \(query.arriveBy ? "arriving by" : "leaving from") \(start.hhmm)"
             if query.windowMinutes > 0 { subtitle += " for \(query.windowMinutes) min" }
             print(JourneyView(answer: answer, subtitle: subtitle).render(.stdout))

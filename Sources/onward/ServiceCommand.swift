@@ -34,7 +34,7 @@ struct ServiceCommand: AsyncParsableCommand {
                 // "As of" the day and time given, in the service's own zone (known once it is found).
                 let plain: ServiceDTO
                 do { plain = try await opened.queries().service(tripID, date: date, startTime: startTime) } catch let e as QueryError { throw e.cli }
-                let zone = TimeZone(identifier: plain.timeZone ?? "UTC") ?? .gmt
+                let zone = TimeZone.named(plain.timeZone ?? "UTC")
                 now = LocalTime.instant(date: ServiceDate(iso: plain.serviceDate) ?? date ?? LocalTime(now, in: zone).date,
                                         secondsOfDay: startTime ?? 0, in: zone)
             }
@@ -48,7 +48,7 @@ struct ServiceCommand: AsyncParsableCommand {
                 print(SourceServiceView(service: service).render(.stdout))
                 return
             }
-            let zone = TimeZone(identifier: service.timeZone ?? "UTC") ?? .gmt
+            let zone = TimeZone.named(service.timeZone ?? "UTC")
             var text = render(service, .stdout)
             if let alerts = service.alerts, !alerts.isEmpty {
                 let view = AlertText(names: opened.queries().names(of: alerts), at: now, zone: zone)
@@ -64,7 +64,7 @@ struct ServiceCommand: AsyncParsableCommand {
         if let h = s.headwaySeconds { lines.append(t.dim("Runs every \(max(h / 60, 1)) min; showing one run.")) }
         if s.cancelled == true { lines.append(t.red("This service is cancelled.")) }
         let vehicleCall = s.vehicle.flatMap { v in s.calls.firstIndex { $0.stopId == v.stopId } }
-        if let v = s.vehicle { lines.append(VehicleLine.render(v, calls: s.calls, callIndex: vehicleCall, zone: TimeZone(identifier: s.timeZone ?? "UTC") ?? .gmt, t)) }
+        if let v = s.vehicle { lines.append(VehicleLine.render(v, calls: s.calls, callIndex: vehicleCall, zone: TimeZone.named(s.timeZone ?? "UTC"), t)) }
         lines.append("")
         var table = TextTable(headers: live == nil ? ["Arr", "Dep", "Stop", "Plat", "Notes"] : ["Arr", "Dep", "Live", "Stop", "Plat", "Notes"])
         // Each call's time as written: in its own stop's zone.
@@ -96,7 +96,7 @@ struct ServiceCommand: AsyncParsableCommand {
         lines.append(table.render(t))
         if let live {
             lines.append("")
-            lines.append(LiveText.footer(live, zone: TimeZone(identifier: s.timeZone ?? "UTC") ?? .gmt, t))
+            lines.append(LiveText.footer(live, zone: TimeZone.named(s.timeZone ?? "UTC"), t))
         }
         return lines.joined(separator: "\n")
     }

@@ -161,6 +161,6 @@ public final class CommuteService: Service, Sendable {
     // MARK: Helpers
 
     static func zone(_ state: CommuteState) -> TimeZone {
-        TimeZone(identifier: state.journey.legs.first?.fromStop.timeZone ?? "UTC") ?? .gmt
+        TimeZone.named(state.journey.legs.first?.fromStop.timeZone ?? "UTC")
     }
 }

@@ -84,7 +84,7 @@ public final class WatchService: Service, Sendable {
         }
         query.timetableOnly = true
         let answer = try await queries.journeys(query).journeys
-        let zone = TimeZone(identifier: answer.from.timeZone) ?? .gmt
+        let zone = TimeZone.named(answer.from.timeZone)
         let local = LocalTime(departure, in: zone)
         guard let option = answer.journeys.first, option.departure == query.at else {
             throw ServiceError(.journeyNotFound, "No journey from \(answer.from.name) to \(answer.to.name) leaves at \(local.hhmm) on \(local.date).",
@@ -195,7 +195,7 @@ public final class WatchService: Service, Sendable {
             if alternative == nil {
                 alternative = WatchNotice.wantsAlternative(kind) ? .some(await self.alternative(key, option: option, at: real)) : nil
             }
-            let zone = TimeZone(identifier: state.watch.timeZone) ?? .gmt
+            let zone = TimeZone.named(state.watch.timeZone)
             let notice = WatchNotice(kind: kind, at: real, departure: key.departure, findings: findings, alternative: alternative ?? nil,
                                      destination: state.watch.toName, zone: zone)
             state.told = findings

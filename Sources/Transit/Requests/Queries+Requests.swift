@@ -43,7 +43,7 @@ extension Queries {
         let fromText = try p.required("from", maxLength: RequestParameters.maxValueLength)
         let toText = try p.required("to", maxLength: RequestParameters.maxValueLength)
         let origin = try await matchStop(fromText, parameter: "from"), destination = try await matchStop(toText, parameter: "to")
-        let zone = TimeZone(identifier: origin.timeZone) ?? .gmt
+        let zone = TimeZone.named(origin.timeZone)
         var q = JourneyQuery(from: origin.id, to: destination.id, at: try p.moment(in: zone, now: now))
         q.arriveBy = try p.bool("arriveBy") ?? q.arriveBy
         q.windowMinutes = try p.int("window", in: 0...Queries.maxWindowMinutes, unit: " minutes") ?? q.windowMinutes
@@ -93,7 +93,7 @@ extension Queries {
         if needsZone {
             let place: StopPlace
             do { place = try await stop.source.place(stop.id) } catch { throw QueryError(error, sourceName: stop.source.displayName) }
-            zone = TimeZone(identifier: place.timeZone) ?? .gmt
+            zone = TimeZone.named(place.timeZone)
         }
         return try p.moment(in: zone, now: now)
     }
