@@ -35,16 +35,21 @@ public struct CommuteDTO: Codable, Sendable, Equatable {
     public var journey: JourneyDTO
     /// Every alert so far, oldest first.
     public var alerts: [CommuteAlertDTO]
+    /// The alerts the journey's times alone would give next, each at its moment (`CommuteSession.ahead`): what the
+    /// page says by itself if the network goes.
+    public var ahead: [CommuteAlertDTO]?
     /// The commute's clock (real time, or the simulation's), ISO 8601 local with offset.
     public var now: String
     /// Whether alerts are also sent by Web Push to a subscription.
     public var push: Bool
 
-    public init(id: String?, status: String, simulated: Bool, speed: Int?, journey: Journey, alerts: [CommuteAlert], now: Instant, push: Bool) {
+    public init(id: String?, status: String, simulated: Bool, speed: Int?, journey: Journey, alerts: [CommuteAlert], ahead: [CommuteAlert] = [],
+                now: Instant, push: Bool) {
         let zone = TimeZone.named(journey.legs.first?.fromStop.timeZone ?? "UTC")
         self.id = id; self.status = status; self.simulated = simulated; self.speed = speed
         self.journey = JourneyDTO(journey)
         self.alerts = alerts.map { CommuteAlertDTO($0, zone: zone) }
+        self.ahead = ahead.map { CommuteAlertDTO($0, zone: zone) }
         self.now = LocalTime(now, in: zone).iso8601
         self.push = push
     }

@@ -173,6 +173,9 @@ def test_commuting_mode_keeps_its_journey_on_the_timetable_with_no_signal(all_da
         # Opened again in the tunnel: the kept page shows the journey last heard of, said so.
         phone.refresh()
         wait(phone, 20).until(lambda d: state(d).startswith("Offline: timetable only, last live data at ") and "Omega" in journey(d))
+        # Still in the tunnel, the page says by itself, on the journey's times, that Omega is coming.
+        arriving = wait(phone, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-commute-alerts] li[data-kind=arrivingAtDestination]"))
+        assert "Omega" in arriving[0].text, arriving[0].text
     finally:
         tunnel.leave()
     # Back in signal: live again without a reload.

@@ -90,7 +90,9 @@ public struct CommuteState: Codable, Sendable, Equatable {
     }
 
     func dto(id: String?, at real: Instant) -> CommuteDTO {
-        CommuteDTO(id: id, status: isOver(at: real) ? "ended" : "active", simulated: simulation != nil, speed: simulation?.speed,
-                   journey: journey, alerts: alerts, now: clock(at: real), push: push != nil)
+        let over = isOver(at: real)
+        return CommuteDTO(id: id, status: over ? "ended" : "active", simulated: simulation != nil, speed: simulation?.speed,
+                          journey: journey, alerts: alerts, ahead: over ? [] : session.ahead(until: journey.arrival.adding(seconds: 900)),
+                          now: clock(at: real), push: push != nil)
     }
 }

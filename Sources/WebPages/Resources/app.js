@@ -795,7 +795,8 @@
     var keepLast = body.hasAttribute('data-signed-in') && 'sessionStorage' in window;
     function keepJourney(commute, html) {
       if (!keepLast || typeof html !== 'string') return;
-      try { sessionStorage.setItem(LAST_COMMUTE_KEY, JSON.stringify({ id: id, commute: commute, html: html })); } catch (e) { /* full: not kept */ }
+      var kept = { id: id, commute: commute, html: html, heardAt: heardAt };
+      try { sessionStorage.setItem(LAST_COMMUTE_KEY, JSON.stringify(kept)); } catch (e) { /* full: not kept */ }
     }
     function keptJourney() {
       if (!keepLast) return null;
@@ -804,11 +805,37 @@
         return kept && kept.id === id ? kept : null;
       } catch (e) { return null; }
     }
+    // With no network the page says, by itself, the alerts the journey's times give (`ahead`, worked out by the
+    // server's own rules when it last heard from it), each when its moment comes; the server's list takes over again
+    // when the network is back, and an alert already said here is not said twice.
+    var heardAt = Date.now(), aheadTimers = [], saidOffline = {};
+    function alertKey(a) { return a.kind + '|' + a.stopId; }
+    function sayAhead() {
+      if (!current || !current.ahead || aheadTimers.length) return;
+      var base = Date.parse(current.now), speed = current.speed || 1;
+      current.ahead.forEach(function (a) {
+        var due = heardAt + (Date.parse(a.at) - base) / speed;
+        aheadTimers.push(setTimeout(function () {
+          if (saidOffline[alertKey(a)]) return;
+          saidOffline[alertKey(a)] = true;
+          var empty = list.querySelector('.commute-alert-empty');
+          if (empty) empty.remove();
+          list.appendChild(alertItem(a));
+          // One whose moment passed while the page was closed is listed, not rung.
+          if (Date.now() - due < 120000) notify(a);
+        }, Math.max(0, due - Date.now())));
+      });
+    }
     function showOffline() {
-      if (current) stateLine.textContent = t('offline-last-live', { time: clock(current.now) });
+      if (!current) return;
+      stateLine.textContent = t('offline-last-live', { time: clock(current.now) });
+      sayAhead();
     }
 
-    function render(commute, html) {
+    function render(commute, html, heard) {
+      aheadTimers.forEach(clearTimeout);
+      aheadTimers = [];
+      heardAt = heard || Date.now();
       keepJourney(commute, html);
       current = commute;
       var parts = [t('commute-clock', { time: clock(commute.now) })];
@@ -875,7 +902,7 @@
       var seenKey = COMMUTE_KEY + '.seen';
       var seen = Number(storage.get(seenKey) || 0);
       if (storage.get(COMMUTE_KEY + '.for') !== id) { seen = 0; storage.set(COMMUTE_KEY + '.for', id); }
-      for (var i = seen; i < alerts.length; i++) notify(alerts[i]);
+      for (var i = seen; i < alerts.length; i++) { if (!saidOffline[alertKey(alerts[i])]) notify(alerts[i]); }
       storage.set(seenKey, String(alerts.length));
     }
 
@@ -988,7 +1015,7 @@
       if (error.status) { setConnection('paused'); return; }
       // No network: the journey kept for the session, on its timetable, until the network is back.
       var kept = keptJourney();
-      if (kept) { render(kept.commute, kept.html); showOffline(); }
+      if (kept) { render(kept.commute, kept.html, kept.heardAt); showOffline(); }
       setConnection('reconnecting');
       retryTimer = setTimeout(connect, 5000);
     });
