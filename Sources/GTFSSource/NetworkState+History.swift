@@ -7,9 +7,12 @@ extension NetworkState {
     func addUsualDelays(to entries: inout [BoardEntry]) {
         guard !history.isEmpty else { return }
         var zones = ZoneCache()
+        // A board's rows share a stop (a station's, a few platforms): its history is found once per change of stop.
+        var stop = "", here: StopHistory?
         for i in entries.indices where !entries[i].isAddedTrip && entries[i].hasScheduledTime {
-            entries[i].usualDelay = history.usual(route: entries[i].routeID, stop: entries[i].stopID,
-                                                  hour: zones.hour(entries[i].scheduled, entries[i].timeZone))
+            if entries[i].stopID != stop { stop = entries[i].stopID; here = history.atStop(stop) }
+            guard let here else { continue }
+            entries[i].usualDelay = here.usual(route: entries[i].routeID, hour: zones.hour(entries[i].scheduled, entries[i].timeZone))
         }
     }
 
@@ -44,13 +47,21 @@ private struct ZoneCache {
     private var zones: [String: TimeZone] = [:]
     private var offsets: [Key: Int] = [:]
 
+    /// The last zone and half hour asked, and its offset: a board's rows are one zone, mostly in a few half hours.
+    private var last: (key: Key, offset: Int)?
+
     mutating func hour(_ instant: Instant, _ zoneID: String) -> HourOfWeek {
         let key = Key(zone: zoneID, halfHour: instant.epochSeconds >= 0 ? instant.epochSeconds / 1800 : (instant.epochSeconds - 1799) / 1800)
-        if let offset = offsets[key] { return HourOfWeek(instant, utcOffset: offset) }
+        if let last, last.key.halfHour == key.halfHour, last.key.zone == zoneID { return HourOfWeek(instant, utcOffset: last.offset) }
+        if let offset = offsets[key] {
+            last = (key, offset)
+            return HourOfWeek(instant, utcOffset: offset)
+        }
         let zone = zones[zoneID] ?? TimeZone.named(zoneID)
         zones[zoneID] = zone
         let offset = zone.secondsFromGMT(for: instant.date)
         offsets[key] = offset
+        last = (key, offset)
         return HourOfWeek(instant, utcOffset: offset)
     }
 }

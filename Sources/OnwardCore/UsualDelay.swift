@@ -82,8 +82,10 @@ public struct UsualDelay: Hashable, Sendable, Codable {
 /// Usual delays by route, stop, kind of day and hour, built from the aggregates of the last weeks: what boards, services
 /// and the planner read, a dictionary look-up per row. A value, swapped whole when history is folded.
 public struct DelayHistoryBook: Sendable {
-    struct Key: Hashable { var route: String; var stop: String; var kind: DayKind; var hour: Int }
-    private var entries: [Key: UsualDelay] = [:]
+    /// By stop, then route, then the kind of day and hour (`StopHistory.slot`): a board asks one stop about many rows, so it
+    /// hashes the stop once (`atStop`) and each row only its route (hashing both per row was a tenth of a board).
+    private var byStop: [String: StopHistory] = [:]
+    public private(set) var count = 0
 
     public init() {}
 
@@ -91,27 +93,47 @@ public struct DelayHistoryBook: Sendable {
 
     /// Only summaries with history enough are kept.
     public init(_ aggregates: [DelayAggregate]) {
+        struct Key: Hashable { var route: String; var stop: String; var slot: Int }
         var groups: [Key: [DelayAggregate]] = [:]
         for a in aggregates {
-            groups[Key(route: a.routeID, stop: a.stopID, kind: a.hourOfWeek.dayKind, hour: a.hourOfWeek.hour), default: []].append(a)
+            groups[Key(route: a.routeID, stop: a.stopID, slot: StopHistory.slot(a.hourOfWeek.dayKind, a.hourOfWeek.hour)), default: []].append(a)
         }
         for (key, group) in groups {
-            let usual = UsualDelay(dayKind: key.kind, hour: key.hour, group)
-            if usual.isEnough { entries[key] = usual }
+            let h = group[0].hourOfWeek
+            let usual = UsualDelay(dayKind: h.dayKind, hour: h.hour, group)
+            guard usual.isEnough else { continue }
+            byStop[key.stop, default: StopHistory()].routes[key.route, default: [:]][key.slot] = usual
+            count += 1
         }
     }
 
-    public var isEmpty: Bool { entries.isEmpty }
-    public var count: Int { entries.count }
+    public var isEmpty: Bool { count == 0 }
 
     /// How late `route` usually is at `stop` at the hour of `scheduled` on the stop's clock.
     public func usual(route: String, stop: String, at scheduled: Instant, zone: TimeZone) -> UsualDelay? {
-        guard !entries.isEmpty else { return nil }
+        guard !isEmpty else { return nil }
         return usual(route: route, stop: stop, hour: HourOfWeek(scheduled, in: zone))
     }
 
     /// How late `route` usually is at `stop` in that hour of the week.
     public func usual(route: String, stop: String, hour h: HourOfWeek) -> UsualDelay? {
-        entries[Key(route: route, stop: stop, kind: h.dayKind, hour: h.hour)]
+        byStop[stop]?.usual(route: route, hour: h)
+    }
+
+    /// One stop's history, for many look-ups there; nil when it has none.
+    public func atStop(_ stop: String) -> StopHistory? { byStop[stop] }
+}
+
+/// How late each route usually is at one stop, by hour of the week.
+public struct StopHistory: Sendable {
+    var routes: [String: [Int: UsualDelay]] = [:]
+
+    /// The kind of day and its hour as one number (0..<72).
+    static func slot(_ kind: DayKind, _ hour: Int) -> Int {
+        switch kind { case .weekday: hour; case .saturday: 24 + hour; case .sunday: 48 + hour }
+    }
+
+    public func usual(route: String, hour h: HourOfWeek) -> UsualDelay? {
+        routes[route]?[Self.slot(h.dayKind, h.hour)]
     }
 }
