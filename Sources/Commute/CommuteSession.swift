@@ -188,10 +188,12 @@ public struct CommuteSession: Sendable, Codable, Equatable {
 
     /// What the journey's times alone would say from now until `end`, each at its moment: the same rules, with no new
     /// position, beacon or live time. A phone that loses its network (a tunnel) says these by itself when they come.
-    public func ahead(until end: Instant) -> [CommuteAlert] {
+    /// A session that has heard nothing yet starts from `now` (else it would start at `end`).
+    public func ahead(from now: Instant, until end: Instant) -> [CommuteAlert] {
         var timetableOnly = self
         var none = ArraySlice<CommuteEvent>()
-        return timetableOnly.advance(to: end, events: &none)
+        let first = timetableOnly.time == nil ? timetableOnly.handle(.tick(now)) : []
+        return first + timetableOnly.advance(to: end, events: &none)
     }
 
     /// The next moment something may be due without any new position: the driver wakes the session then.

@@ -87,6 +87,21 @@ struct CommuteSessionTests {
         ])
     }
 
+    @Test("what the times alone would say from now on, for a page in a tunnel: the alerts the session then gives, at the same moments")
+    func aheadOnTheTimetable() {
+        // Heard from at 08:03, on ride 1: the arrival at the change and at the end are ahead; the vehicle's arrival is past.
+        var s = CommuteSession(journey: journey())
+        _ = replay(&s, [.tick(at("07:50"))], until: at("08:03"))
+        let ahead = s.ahead(from: at("08:03"), until: at("08:45"))
+        #expect(ahead.map { "\($0.kind.rawValue) \($0.stopID)" } == ["arrivingAtTransfer X1", "arrivingAtDestination D"])
+        #expect(ahead.map(\.at) == [at("08:10"), at("08:25")] && ahead.allSatisfy { $0.basis == .timetable })
+        // The same as the session then says itself when those moments come.
+        #expect(replay(&s, [], until: at("08:45")) == ["08:10:00 arrivingAtTransfer X1", "08:25:00 arrivingAtDestination D"])
+        // Nothing heard yet: from the moment asked, not from the end.
+        let fresh = CommuteSession(journey: journey()).ahead(from: at("07:50"), until: at("08:45"))
+        #expect(fresh.map(\.at) == [at("07:58"), at("08:10"), at("08:25")])
+    }
+
     @Test("a position at the change before the vehicle leaves the stop before does not say it early: it is said as the vehicle leaves, once per station")
     func arrivingByPosition() {
         // Issue 24: an arrival is never said before the vehicle has left the stop before (C, 08:10) unless a beacon says so.

@@ -92,7 +92,7 @@ public struct CommuteState: Codable, Sendable, Equatable {
     func dto(id: String?, at real: Instant) -> CommuteDTO {
         let over = isOver(at: real)
         return CommuteDTO(id: id, status: over ? "ended" : "active", simulated: simulation != nil, speed: simulation?.speed,
-                          journey: journey, alerts: alerts, ahead: over ? [] : session.ahead(until: journey.arrival.adding(seconds: 900)),
+                          journey: journey, alerts: alerts, ahead: over ? [] : session.ahead(from: clock(at: real), until: journey.arrival.adding(seconds: 900)),
                           now: clock(at: real), push: push != nil)
     }
 }
